@@ -26,3 +26,12 @@ class InvalidMoveError(MoveError):
 
 class IllegalMoveError(MoveError):
     """The move is well formed but the rules forbid it now (wrong phase, chip not held...)."""
+
+
+class InvalidConfigError(ValueError):
+    """A table cannot be created with these options (wrong seat count, unknown option)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message

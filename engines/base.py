@@ -1,0 +1,95 @@
+"""The contract every game engine fulfils, as data (after boardgame.io's game objects).
+
+A game is a :class:`GameDefinition`: its config, state, move, event and view types plus
+pure functions. The service only ever talks to a game through this record, so adding a
+game means writing an engine package and registering its definition; nothing in the
+service is game-specific except the protobuf translation.
+
+Rules of the contract:
+
+* ``new_game(config, seed)`` is deterministic; all chance flows from the seed through the
+  :class:`~engines.rng.Rng` kept inside the state.
+* ``check`` is the single source of legality: ``legal_moves`` lists exactly the moves
+  ``check`` accepts, and ``apply`` calls ``check`` before it changes anything.
+* ``view(state, seat)`` is the only way state leaves the engine; ``seat=None`` is a
+  spectator. ``view_event`` and ``view_move`` redact events and logged moves by the same
+  rule (``None`` means the viewer must not learn that anything happened).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from engines.errors import MoveError
+
+C = TypeVar("C")
+S = TypeVar("S")
+M = TypeVar("M")
+E = TypeVar("E")
+V = TypeVar("V")
+
+Seat = int
+Viewer = int | None
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a finished game ended. ``winners`` is empty when everybody lost together."""
+
+    winners: tuple[Seat, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
+class GameDefinition(Generic[C, S, M, E, V]):
+    name: str
+    title: str
+    config_type: type[C]
+    state_type: type[S]
+    move_type: Any  # a Union of move Structs (msgspec tagged union)
+    event_type: Any  # a Union of event Structs
+    make_config: Callable[[int, dict[str, Any]], C]
+    new_game: Callable[[C, bytes], S]
+    seat_count: Callable[[S], int]
+    to_act: Callable[[S], frozenset[Seat]]
+    legal_moves: Callable[[S, Seat], list[M]]
+    check: Callable[[S, Seat, M], None]
+    apply: Callable[[S, Seat, M], tuple[S, list[E]]]
+    view: Callable[[S, Viewer], V]
+    view_event: Callable[[E, Viewer], E | None]
+    view_move: Callable[[M, Seat, Viewer], M | None]
+    outcome: Callable[[S], Outcome | None]
+
+    def is_legal(self, state: S, seat: Seat, move: M) -> bool:
+        try:
+            self.check(state, seat, move)
+        except MoveError:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class Step(Generic[S, M, E]):
+    """One applied move of a replay: who moved, what, what happened, and the state after."""
+
+    version: int
+    seat: Seat
+    move: M
+    events: list[E]
+    state: S
+
+
+def replay(
+    game: GameDefinition[C, S, M, E, V], config: C, seed: bytes, moves: Sequence[tuple[Seat, M]]
+) -> tuple[S, list[Step[S, M, E]]]:
+    """Re-run a game from its seed; raises the engine's error at the first bad move."""
+    state = game.new_game(config, seed)
+    initial = state
+    steps: list[Step[S, M, E]] = []
+    for version, (seat, move) in enumerate(moves, start=1):
+        state, events = game.apply(state, seat, move)
+        steps.append(Step(version, seat, move, events, state))
+    return initial, steps

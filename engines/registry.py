@@ -1,0 +1,12 @@
+"""Every game the referee can host, by its published name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines import the_gang
+from engines.base import GameDefinition
+
+GAMES: dict[str, GameDefinition[Any, Any, Any, Any, Any]] = {
+    the_gang.GAME.name: the_gang.GAME,
+}

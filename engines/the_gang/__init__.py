@@ -1,0 +1,43 @@
+"""The Gang (Kosmos): cooperative poker for 3 to 6 players, base game."""
+
+from __future__ import annotations
+
+from engines.base import GameDefinition
+from engines.the_gang import rules
+from engines.the_gang.events import Event
+from engines.the_gang.model import Colour, TheGangConfig, TheGangState
+from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
+from engines.the_gang.view import TheGangView, view, view_event, view_move
+
+GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = GameDefinition(
+    name="the_gang",
+    title="The Gang",
+    config_type=TheGangConfig,
+    state_type=TheGangState,
+    move_type=Move,
+    event_type=Event,
+    make_config=rules.make_config,
+    new_game=rules.new_game,
+    seat_count=rules.seat_count,
+    to_act=rules.to_act,
+    legal_moves=rules.legal_moves,
+    check=rules.check,
+    apply=rules.apply,
+    view=view,
+    view_event=view_event,
+    view_move=view_move,
+    outcome=rules.outcome,
+)
+
+__all__ = [
+    "GAME",
+    "Colour",
+    "ConfirmRoundEnd",
+    "Event",
+    "Move",
+    "ReturnChip",
+    "TakeChip",
+    "TheGangConfig",
+    "TheGangState",
+    "TheGangView",
+]
