@@ -1,0 +1,87 @@
+"""`referee` command line: serve, verify."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import sys
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+
+from referee.v1 import referee_pb2, referee_pb2_grpc
+from service import logs
+from service.settings import Settings
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from service.server import serve
+
+    settings = Settings.from_env()
+    overrides = {
+        "host": args.host,
+        "port": args.port,
+        "redis_url": args.redis_url,
+        "data_dir": args.data_dir,
+        "allow_client_seeds": args.allow_client_seeds or None,
+    }
+    settings = dataclasses.replace(
+        settings, **{key: value for key, value in overrides.items() if value is not None}
+    )
+    logs.configure(settings.log_level)
+    asyncio.run(serve(settings))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from service.verify import verify_history
+
+    if args.file:
+        history = json_format.Parse(Path(args.file).read_text(), referee_pb2.GetHistoryResponse())
+        views = []
+    else:
+        metadata = [("authorization", f"Bearer {args.token}")] if args.token else []
+        with grpc.insecure_channel(args.address) as channel:
+            stub = referee_pb2_grpc.RefereeServiceStub(channel)
+            history = stub.GetHistory(
+                referee_pb2.GetHistoryRequest(game_id=args.game_id), metadata=metadata
+            )
+            views = [
+                stub.GetView(
+                    referee_pb2.GetViewRequest(game_id=args.game_id), metadata=metadata
+                ).view
+            ]
+    report = verify_history(history, views, game_id=args.game_id or "")
+    print(report)
+    return 0 if report.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="referee", description="Authoritative game referee")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the gRPC referee")
+    serve.add_argument("--host", help="address to bind (REFEREE_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="gRPC port, 0 = any free (REFEREE_PORT)")
+    serve.add_argument("--redis-url", help="external Redis (REDIS_URL); default: embedded")
+    serve.add_argument("--data-dir", type=Path, help="embedded Redis and secret (.data)")
+    serve.add_argument(
+        "--allow-client-seeds", action="store_true", help="accept CreateGame seeds (tests only)"
+    )
+    serve.set_defaults(run=_serve)
+    verify = commands.add_parser("verify", help="replay a finished game from its seed")
+    verify.add_argument("--address", default="127.0.0.1:50051")
+    verify.add_argument("--game-id")
+    verify.add_argument("--token", help="a seat token (else as a spectator)")
+    verify.add_argument("--file", help="a GetHistoryResponse saved as JSON instead")
+    verify.set_defaults(run=_verify)
+    args = parser.parse_args(argv)
+    if args.command == "verify" and not (args.file or args.game_id):
+        parser.error("verify needs --game-id or --file")
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,10 @@
+"""Translation between engine values and the protobuf contract, one module per game."""
+
+from __future__ import annotations
+
+from service.codecs.base import GameCodec
+from service.codecs.the_gang import TheGangCodec
+
+CODECS: dict[str, GameCodec] = {"the_gang": TheGangCodec()}
+
+__all__ = ["CODECS", "GameCodec"]

@@ -1,0 +1,111 @@
+"""Live changes of games for watchers, one Redis reader per watched game per process.
+
+Each watched game gets one channel: a task that blocks on the game's Redis Stream (written
+by the same atomic script that persisted each move, so nothing is announced before it is
+stored), applies each logged move to its copy of the state with the engine, and hands the
+resulting state and events to every local subscriber. Subscribers project them for their
+own seat. When the stream was trimmed past the channel's version the channel reloads the
+stored state and sends a snapshot instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from service import records
+from service.store import RedisStore
+from service.tables import Table, load_table
+
+BLOCK_MS = 2_000
+
+
+@dataclass(frozen=True)
+class Change:
+    version: int
+    events: list[Any]
+    state: Any
+    snapshot: bool
+
+
+@dataclass
+class _Channel:
+    table: Table
+    version: int
+    state: Any
+    subscribers: set[asyncio.Queue[Change]] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+
+
+class Subscription:
+    def __init__(self, queue: asyncio.Queue[Change]) -> None:
+        self._queue = queue
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Change:
+        return await self._queue.get()
+
+
+class Feed:
+    def __init__(self, store: RedisStore) -> None:
+        self._store = store
+        self._channels: dict[str, _Channel] = {}
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, table: Table) -> AsyncIterator[Subscription]:
+        channel = self._channels.get(table.game_id)
+        if channel is None:
+            channel = _Channel(table, table.version, table.state)
+            self._channels[table.game_id] = channel
+            channel.task = asyncio.create_task(self._run(channel), name=f"feed:{table.game_id}")
+        queue: asyncio.Queue[Change] = asyncio.Queue()
+        channel.subscribers.add(queue)
+        try:
+            yield Subscription(queue)
+        finally:
+            channel.subscribers.discard(queue)
+            if not channel.subscribers and self._channels.get(table.game_id) is channel:
+                del self._channels[table.game_id]
+                if channel.task is not None:
+                    channel.task.cancel()
+
+    def _publish(self, channel: _Channel, change: Change) -> None:
+        channel.version, channel.state = change.version, change.state
+        for queue in channel.subscribers:
+            queue.put_nowait(change)
+
+    async def _run(self, channel: _Channel) -> None:
+        game = channel.table.game
+        game_id = channel.table.game_id
+        while game.outcome(channel.state) is None:
+            try:
+                items = await self._store.read_events(
+                    game_id, channel.version, block_ms=BLOCK_MS
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the store is down: keep subscribers waiting, try again
+                await asyncio.sleep(0.5)
+                continue
+            for version, raw in items:
+                if version <= channel.version:
+                    continue
+                if version != channel.version + 1:
+                    table = await load_table(self._store, game_id)
+                    self._publish(channel, Change(table.version, [], table.state, True))
+                    break
+                entry = records.log_decoder.decode(raw)
+                move = channel.table.decode_move(entry.move)
+                state, events = game.apply(channel.state, entry.seat, move)
+                self._publish(channel, Change(version, events, state, False))
+
+    async def aclose(self) -> None:
+        for channel in list(self._channels.values()):
+            if channel.task is not None:
+                channel.task.cancel()
+        self._channels.clear()

@@ -1,0 +1,431 @@
+"""The referee's use cases: load -> decide -> save -> answer, for every RPC.
+
+This is the unit of work of the service. It talks to engines only through their
+:class:`~engines.base.GameDefinition` and to Redis only through the store, and raises only
+:mod:`service.errors` exceptions. Servicers translate protobuf to these calls and back.
+
+Concurrency: moves for one game inside this process are serialised by a per-game lock, so
+six seats racing for chips do not spin on conflicts; across processes the store's
+compare-and-set decides, and an unpinned move is reloaded, re-validated and retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import structlog
+
+from engines.base import Outcome
+from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
+from engines.registry import GAMES
+from engines.rng import commitment
+from service import records
+from service.auth import TokenSigner
+from service.errors import (
+    BadRequest,
+    PermissionDenied,
+    RefereeError,
+    RuleViolation,
+    Unauthenticated,
+    VersionConflict,
+)
+from service.feed import Feed
+from service.store import CommitStatus, RedisStore
+from service.tables import Table, load_log, load_table, replay_log
+
+MAX_MOVE_ID_LENGTH = 64
+SEED_BYTES = 32
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One viewer's projection of a game at one version (``viewer`` None: spectator)."""
+
+    game: str
+    game_id: str
+    version: int
+    viewer: int | None
+    seats: int
+    to_act: frozenset[int]
+    outcome: Outcome | None
+    body: Any
+
+
+@dataclass(frozen=True)
+class Created:
+    game_id: str
+    version: int
+    seed_sha256: str
+    tokens: list[str]
+    meta: records.GameMeta
+    config: Any
+
+
+@dataclass(frozen=True)
+class Submitted:
+    version: int
+    view: SeatView
+    events: list[Any]
+    duplicate: bool
+
+
+@dataclass(frozen=True)
+class Update:
+    version: int
+    events: list[Any]
+    view: SeatView
+    snapshot: bool
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    version: int
+    seat: int
+    move: Any | None
+    events: list[Any]
+
+
+@dataclass(frozen=True)
+class History:
+    meta: records.GameMeta
+    config: Any
+    version: int
+    items: list[HistoryItem]
+    seed: bytes | None
+    outcome: Outcome | None
+
+
+def project(table: Table, state: Any, version: int, viewer: int | None) -> SeatView:
+    game = table.game
+    return SeatView(
+        game=game.name,
+        game_id=table.game_id,
+        version=version,
+        viewer=viewer,
+        seats=table.meta.seats,
+        to_act=game.to_act(state),
+        outcome=game.outcome(state),
+        body=game.view(state, viewer),
+    )
+
+
+def redact_events(table: Table, events: list[Any], viewer: int | None) -> list[Any]:
+    seen = (table.game.view_event(event, viewer) for event in events)
+    return [event for event in seen if event is not None]
+
+
+def _rule_error(error: MoveError) -> RefereeError:
+    if isinstance(error, InvalidMoveError):
+        return BadRequest(error.reason, error.message)
+    assert isinstance(error, IllegalMoveError)
+    return RuleViolation(error.reason, error.message)
+
+
+def _check_move_game(table: Table, move_game: str) -> None:
+    if move_game != table.game.name:
+        raise BadRequest(
+            "MOVE_FOR_OTHER_GAME", f"this game is {table.game.name}, the move is for {move_game}"
+        )
+
+
+class Referee:
+    def __init__(
+        self,
+        store: RedisStore,
+        signer: TokenSigner,
+        *,
+        allow_client_seeds: bool = False,
+        max_retries: int = 16,
+        new_id: Callable[[], str] = lambda: secrets.token_hex(12),
+    ) -> None:
+        self.store = store
+        self.signer = signer
+        self.allow_client_seeds = allow_client_seeds
+        self.max_retries = max_retries
+        self._new_id = new_id
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self.feed = Feed(store)
+
+    # --- who is calling ------------------------------------------------------------------
+
+    def _viewer(self, table: Table, token: str | None) -> int | None:
+        """The caller's seat, or None for an allowed spectator."""
+        seat = self.signer.seat_for(token, table.game_id)
+        structlog.contextvars.bind_contextvars(seat=seat)
+        if seat is None:
+            if not table.meta.allow_spectators:
+                raise Unauthenticated(
+                    "TOKEN_MISSING", "this game has no spectators; send your seat token"
+                )
+            return None
+        if not 0 <= seat < table.meta.seats:
+            raise PermissionDenied("SEAT_NOT_AT_TABLE", f"there is no seat {seat} at this table")
+        return seat
+
+    def _seat(self, table: Table, token: str | None) -> int:
+        if token is None:
+            raise Unauthenticated("TOKEN_MISSING", "send your seat token to act")
+        seat = self._viewer(table, token)
+        assert seat is not None
+        return seat
+
+    # --- creating --------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        game_name: str,
+        seats: int,
+        options: dict[str, object],
+        *,
+        allow_spectators: bool,
+        seed: bytes | None,
+    ) -> Created:
+        game = GAMES.get(game_name)
+        if game is None:
+            raise BadRequest(
+                "GAME_UNKNOWN", f"unknown game {game_name!r}; known: {', '.join(sorted(GAMES))}"
+            )
+        try:
+            config = game.make_config(seats, options)
+        except InvalidConfigError as error:
+            raise BadRequest(error.reason, error.message) from None
+        if seed:
+            if not self.allow_client_seeds:
+                raise PermissionDenied(
+                    "CLIENT_SEEDS_DISABLED", "this referee does not accept client-chosen seeds"
+                )
+            if len(seed) > 64:
+                raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
+        seed = seed or secrets.token_bytes(SEED_BYTES)
+        state = game.new_game(config, seed)
+        meta = records.GameMeta(
+            game=game.name,
+            seats=seats,
+            config=msgspec.Raw(records.encode(config)),
+            allow_spectators=allow_spectators,
+            seed=seed,
+            seed_sha256=commitment(seed),
+            created_at=time.time(),
+        )
+        game_id = self._new_id()
+        if not await self.store.create(game_id, records.encode(state), records.encode(meta)):
+            raise RefereeError("GAME_ID_TAKEN", "could not allocate a game id")
+        tokens = [self.signer.issue(game_id, seat) for seat in range(seats)]
+        return Created(game_id, 0, meta.seed_sha256, tokens, meta, config)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    async def get_view(self, game_id: str, token: str | None) -> SeatView:
+        table = await load_table(self.store, game_id)
+        viewer = self._viewer(table, token)
+        return project(table, table.state, table.version, viewer)
+
+    async def legal_moves(
+        self, game_id: str, token: str | None
+    ) -> tuple[str, int, list[Any]]:
+        table = await load_table(self.store, game_id)
+        seat = self._seat(table, token)
+        return table.game.name, table.version, table.game.legal_moves(table.state, seat)
+
+    async def validate_move(
+        self, game_id: str, token: str | None, move_game: str, move: Any
+    ) -> tuple[int, RefereeError | None]:
+        table = await load_table(self.store, game_id)
+        seat = self._seat(table, token)
+        _check_move_game(table, move_game)
+        try:
+            table.game.check(table.state, seat, move)
+        except MoveError as error:
+            return table.version, _rule_error(error)
+        return table.version, None
+
+    async def history(self, game_id: str, token: str | None) -> History:
+        table = await load_table(self.store, game_id)
+        viewer = self._viewer(table, token)
+        entries = await load_log(self.store, table, table.version)
+        _, steps = replay_log(table, entries)
+        finished = table.finished
+        items = []
+        for step in steps:
+            if finished:
+                items.append(HistoryItem(step.version, step.seat, step.move, list(step.events)))
+                continue
+            move = table.game.view_move(step.move, step.seat, viewer)
+            events = redact_events(table, step.events, viewer)
+            items.append(HistoryItem(step.version, step.seat, move, events))
+        return History(
+            meta=table.meta,
+            config=table.config,
+            version=table.version,
+            items=items,
+            seed=table.meta.seed if finished else None,
+            outcome=table.game.outcome(table.state),
+        )
+
+    # --- moving ----------------------------------------------------------------------------
+
+    async def submit_move(
+        self,
+        game_id: str,
+        token: str | None,
+        move_game: str,
+        move: Any,
+        client_move_id: str,
+        expected_version: int | None,
+    ) -> Submitted:
+        if not client_move_id or len(client_move_id) > MAX_MOVE_ID_LENGTH:
+            raise BadRequest(
+                "MOVE_ID_INVALID", f"client_move_id must have 1 to {MAX_MOVE_ID_LENGTH} characters"
+            )
+        move_bytes = records.encode(move)
+        digest = records.move_digest(move_bytes)
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        async with lock:
+            for _ in range(self.max_retries):
+                table = await load_table(self.store, game_id)
+                seat = self._seat(table, token)
+                _check_move_game(table, move_game)
+                key = records.move_key(seat, client_move_id)
+                stored = await self.store.move_record(game_id, key)
+                if stored is not None:
+                    return await self._first_result(table, seat, digest, stored)
+                self._check_version(table, expected_version)
+                try:
+                    state, events = table.game.apply(table.state, seat, move)
+                except MoveError as error:
+                    raise _rule_error(error) from None
+                version = table.version + 1
+                entry = records.LogEntry(
+                    version, seat, msgspec.Raw(move_bytes), client_move_id, time.time()
+                )
+                result = await self.store.commit(
+                    game_id,
+                    expected_version=table.version,
+                    state=records.encode(state),
+                    log_entry=records.encode(entry),
+                    move_key=key,
+                    move_record=records.encode(records.MoveRecord(version, digest)),
+                    finished=table.game.outcome(state) is not None,
+                )
+                if result.status is CommitStatus.OK:
+                    return Submitted(
+                        version,
+                        project(table, state, version, seat),
+                        redact_events(table, events, seat),
+                        duplicate=False,
+                    )
+                if result.status is CommitStatus.DUPLICATE:
+                    assert result.record is not None
+                    return await self._first_result(table, seat, digest, result.record)
+                if result.status is CommitStatus.MISSING:
+                    await load_table(self.store, game_id)  # raises GAME_NOT_FOUND
+                if expected_version is not None:
+                    self._check_version(await load_table(self.store, game_id), expected_version)
+            current = (await load_table(self.store, game_id)).version
+            raise VersionConflict(
+                "CONTENTION",
+                "the game kept changing under this move; try again",
+                {"current_version": str(current)},
+            )
+
+    @staticmethod
+    def _check_version(table: Table, expected_version: int | None) -> None:
+        if expected_version is None or expected_version == table.version:
+            return
+        if expected_version > table.version:
+            raise BadRequest(
+                "VERSION_AHEAD",
+                f"expected_version {expected_version} is ahead of the game ({table.version})",
+            )
+        raise VersionConflict(
+            "VERSION_MISMATCH",
+            f"the game is at version {table.version}, not {expected_version}",
+            {"current_version": str(table.version)},
+        )
+
+    async def _first_result(
+        self, table: Table, seat: int, digest: str, stored: bytes
+    ) -> Submitted:
+        """The answer the first submission of a repeated move id got, rebuilt by replay."""
+        record = records.record_decoder.decode(stored)
+        if record.digest != digest:
+            raise BadRequest(
+                "MOVE_ID_REUSED", "this client_move_id was already used for a different move"
+            )
+        entries = await load_log(self.store, table, record.version)
+        _, steps = replay_log(table, entries)
+        step = steps[record.version - 1]
+        return Submitted(
+            record.version,
+            project(table, step.state, record.version, seat),
+            redact_events(table, step.events, seat),
+            duplicate=True,
+        )
+
+    # --- watching --------------------------------------------------------------------------
+
+    async def watch(
+        self, game_id: str, token: str | None, after_version: int | None
+    ) -> AsyncIterator[Update]:
+        table = await load_table(self.store, game_id)
+        viewer = self._viewer(table, token)
+        if after_version is not None and not 0 <= after_version <= table.version:
+            raise BadRequest(
+                "VERSION_AHEAD" if after_version > table.version else "VERSION_INVALID",
+                f"after_version must be between 0 and {table.version}",
+            )
+        return self._updates(table, viewer, after_version)
+
+    async def _updates(
+        self, table: Table, viewer: int | None, after_version: int | None
+    ) -> AsyncIterator[Update]:
+        async with self.feed.subscribe(table) as subscription:
+            version = table.version
+            if after_version is None:
+                yield Update(version, [], project(table, table.state, version, viewer), True)
+            elif after_version == version:
+                yield Update(version, [], project(table, table.state, version, viewer), True)
+            else:
+                for update in await self._replayed(table, viewer, after_version, version):
+                    yield update
+            if table.finished:
+                return
+            async for change in subscription:
+                if change.version <= version:
+                    continue
+                if not change.snapshot and change.version > version + 1:
+                    for update in await self._replayed(table, viewer, version, change.version - 1):
+                        yield update
+                events = [] if change.snapshot else redact_events(table, change.events, viewer)
+                view = project(table, change.state, change.version, viewer)
+                yield Update(change.version, events, view, change.snapshot)
+                version = change.version
+                if view.outcome is not None:
+                    return
+
+    async def _replayed(
+        self, table: Table, viewer: int | None, after: int, upto: int
+    ) -> list[Update]:
+        """Updates for versions ``after+1..upto``, recomputed from the seed and the log."""
+        entries = await load_log(self.store, table, upto)
+        _, steps = replay_log(table, entries)
+        return [
+            Update(
+                step.version,
+                redact_events(table, step.events, viewer),
+                project(table, step.state, step.version, viewer),
+                False,
+            )
+            for step in steps[after:upto]
+        ]

@@ -1,0 +1,92 @@
+"""Assembling and running the referee: store, embedded Redis, gRPC server, health, reflection."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from referee.v1 import referee_pb2, referee_pb2_grpc
+from service.auth import TokenSigner, load_or_create_secret
+from service.grpc_api import RefereeServicer
+from service.redis_server import EmbeddedRedis
+from service.referee import Referee
+from service.settings import Settings
+from service.store import RedisStore
+
+log = structlog.get_logger("referee")
+
+SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name
+# gRPC's own transport limit; requests above MAX_REQUEST_BYTES but below this get a typed
+# INVALID_ARGUMENT with reason REQUEST_TOO_LARGE from the servicer.
+TRANSPORT_LIMIT = 1024 * 1024
+
+
+@dataclass
+class Running:
+    server: grpc.aio.Server
+    referee: Referee
+    port: int
+    redis_url: str
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Running]:
+    """The referee serving on ``settings.host:settings.port`` until the block exits."""
+    with contextlib.ExitStack() as stack:
+        redis_url = settings.redis_url
+        if redis_url is None:
+            embedded = stack.enter_context(EmbeddedRedis(settings.data_dir / "redis"))
+            redis_url = embedded.url
+        secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
+        store = RedisStore.from_url(redis_url, finished_ttl_seconds=settings.finished_ttl_seconds)
+        referee = Referee(
+            store, TokenSigner(secret), allow_client_seeds=settings.allow_client_seeds
+        )
+        server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
+                ("grpc.so_reuseport", 0),
+            ]
+        )
+        referee_pb2_grpc.add_RefereeServiceServicer_to_server(RefereeServicer(referee), server)
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        reflection.enable_server_reflection(
+            [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server
+        )
+        port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+        await server.start()
+        for name in ("", SERVICE_NAME):
+            await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        try:
+            yield Running(server, referee, port, redis_url)
+        finally:
+            await health_servicer.enter_graceful_shutdown()
+            await referee.feed.aclose()
+            await server.stop(grace=5)
+            await store.aclose()
+
+
+async def serve(settings: Settings) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with running(settings) as handle:
+        where = "embedded" if settings.redis_url is None else "external"
+        print(f"referee listening on {settings.host}:{handle.port} (redis: {where})", flush=True)
+        log.info("started", port=handle.port, redis=where)
+        await stop.wait()
+        log.info("stopping")

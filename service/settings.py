@@ -1,0 +1,43 @@
+"""Configuration from environment variables (and the same names as `referee serve` flags)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    # Redis to use; None starts an embedded redis-server with its data in data_dir.
+    redis_url: str | None = None
+    data_dir: Path = Path(".data")
+    host: str = "127.0.0.1"
+    # gRPC port; 0 picks a free one (printed at start-up).
+    port: int = 50051
+    # HMAC secret for seat tokens; None keeps a generated one in data_dir/token-secret.
+    token_secret: bytes | None = None
+    log_level: str = "info"
+    finished_ttl_seconds: int = 7 * 24 * 3600
+    # Accept CreateGame seeds from clients (tests, replays). Off in production: the
+    # creator would know every card.
+    allow_client_seeds: bool = False
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+        secret = env.get("REFEREE_TOKEN_SECRET")
+        return cls(
+            redis_url=env.get("REDIS_URL") or None,
+            data_dir=Path(env.get("REFEREE_DATA_DIR", ".data")),
+            host=env.get("REFEREE_HOST", "127.0.0.1"),
+            port=int(env.get("REFEREE_PORT", "50051")),
+            token_secret=secret.encode() if secret else None,
+            log_level=env.get("REFEREE_LOG_LEVEL", "info"),
+            finished_ttl_seconds=int(env.get("REFEREE_FINISHED_TTL_SECONDS", str(7 * 24 * 3600))),
+            allow_client_seeds=_flag(env.get("REFEREE_ALLOW_CLIENT_SEEDS")),
+        )

@@ -1,0 +1,132 @@
+"""Test-side helpers: a seated table driven through the generated stubs only."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from redis.asyncio import Redis
+
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+
+SECRET = b"test-secret-0123456789abcdef"
+
+Move = game_pb2.Move
+TG = the_gang_pb2.TheGangMove
+COLOURS = [
+    the_gang_pb2.CHIP_COLOUR_WHITE,
+    the_gang_pb2.CHIP_COLOUR_YELLOW,
+    the_gang_pb2.CHIP_COLOUR_ORANGE,
+    the_gang_pb2.CHIP_COLOUR_RED,
+]
+
+
+def take(colour: int, stars: int) -> Move:
+    return Move(the_gang=TG(take_chip=TG.TakeChip(colour=colour, stars=stars)))
+
+
+def give_back(colour: int, stars: int) -> Move:
+    return Move(the_gang=TG(return_chip=TG.ReturnChip(colour=colour, stars=stars)))
+
+
+def auth(token: str | None) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")] if token else []
+
+
+def reason_of(error: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str, dict[str, str]]:
+    """Status code, ErrorInfo reason and ErrorInfo metadata of a rejection."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    assert status is not None, f"no rich status on {error.code()}: {error.details()}"
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            assert info.domain == "referee.v1"
+            return error.code(), info.reason, dict(info.metadata)
+    raise AssertionError("no ErrorInfo detail")
+
+
+@dataclass
+class Table:
+    stub: referee_pb2_grpc.RefereeServiceStub
+    game_id: str
+    tokens: list[str]
+    seed_sha256: str
+    sent: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    async def create(
+        cls,
+        stub: referee_pb2_grpc.RefereeServiceStub,
+        seats: int = 4,
+        *,
+        seed: bytes = b"",
+        confirm_round_end: bool = False,
+        spectators: bool = True,
+    ) -> Table:
+        created = await stub.CreateGame(
+            referee_pb2.CreateGameRequest(
+                game="the_gang",
+                seats=seats,
+                seed=seed,
+                allow_spectators=spectators,
+                options=game_pb2.TableOptions(
+                    the_gang=the_gang_pb2.TheGangOptions(confirm_round_end=confirm_round_end)
+                ),
+            )
+        )
+        return cls(
+            stub, created.game_id, [t.token for t in created.seat_tokens], created.seed_sha256
+        )
+
+    def md(self, seat: int | None) -> list[tuple[str, str]]:
+        return auth(None if seat is None else self.tokens[seat])
+
+    async def view(self, seat: int | None) -> game_pb2.View:
+        reply = await self.stub.GetView(
+            referee_pb2.GetViewRequest(game_id=self.game_id), metadata=self.md(seat)
+        )
+        return reply.view
+
+    async def legal(self, seat: int) -> referee_pb2.ListLegalMovesResponse:
+        return await self.stub.ListLegalMoves(
+            referee_pb2.ListLegalMovesRequest(game_id=self.game_id), metadata=self.md(seat)
+        )
+
+    async def submit(
+        self,
+        seat: int,
+        move: Move,
+        *,
+        move_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> referee_pb2.SubmitMoveResponse:
+        request = referee_pb2.SubmitMoveRequest(
+            game_id=self.game_id, move=move, client_move_id=move_id or uuid.uuid4().hex
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
+        return await self.stub.SubmitMove(request, metadata=self.md(seat))
+
+    async def history(self, seat: int | None) -> referee_pb2.GetHistoryResponse:
+        return await self.stub.GetHistory(
+            referee_pb2.GetHistoryRequest(game_id=self.game_id), metadata=self.md(seat)
+        )
+
+
+async def stored_bytes(redis: Redis, game_id: str) -> dict[str, Any]:
+    """Everything Redis holds for a game, to prove a rejection changed nothing."""
+    base = f"game:{{{game_id}}}"
+    return {
+        "game": await redis.hgetall(base),
+        "log": await redis.lrange(f"{base}:log", 0, -1),
+        "events": await redis.xrange(f"{base}:events"),
+        "moves": await redis.hgetall(f"{base}:moves"),
+    }
+
+
+def card_codes(cards: Any) -> list[str]:
+    return [card.code for card in cards]
