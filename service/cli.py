@@ -10,8 +10,8 @@ from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
-
 from referee.v1 import referee_pb2, referee_pb2_grpc
+
 from service import logs
 from service.settings import Settings
 
@@ -42,7 +42,7 @@ def _verify(args: argparse.Namespace) -> int:
         history = json_format.Parse(Path(args.file).read_text(), referee_pb2.GetHistoryResponse())
         views = []
     else:
-        metadata = [("authorization", f"Bearer {args.token}")] if args.token else []
+        metadata = (("authorization", f"Bearer {args.token}"),) if args.token else ()
         with grpc.insecure_channel(args.address) as channel:
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
             history = stub.GetHistory(

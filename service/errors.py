@@ -92,9 +92,7 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
 
 def to_rpc_status(error: RefereeError) -> grpc.Status:
     """The gRPC status for ``error``, with an ``ErrorInfo`` detail (reason, domain, metadata)."""
-    info = error_details_pb2.ErrorInfo(
-        reason=error.reason, domain=DOMAIN, metadata=error.metadata
-    )
+    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
     detail = any_pb2.Any()
     detail.Pack(info)
     status = status_pb2.Status(

@@ -84,9 +84,7 @@ class Feed:
         game_id = channel.table.game_id
         while game.outcome(channel.state) is None:
             try:
-                items = await self._store.read_events(
-                    game_id, channel.version, block_ms=BLOCK_MS
-                )
+                items = await self._store.read_events(game_id, channel.version, block_ms=BLOCK_MS)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the store is down: keep subscribers waiting, try again

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import grpc
 import structlog
 from google.protobuf.message import Message
-
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+
 from service.auth import bearer_token
 from service.codecs import CODECS, GameCodec
 from service.errors import BadRequest, RefereeError, internal_status, to_rpc_status
@@ -32,20 +32,25 @@ Resp = TypeVar("Resp", bound=Message)
 Servicer = TypeVar("Servicer", bound="RefereeServicer")
 
 
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: grpc.Status) -> None:
+    """End the call with a rich status (grpc-stubs does not declare this aio method)."""
+    await context.abort_with_status(status)  # type: ignore[attr-defined]
+
+
 def _check_request(request: Message) -> None:
     if request.ByteSize() > MAX_REQUEST_BYTES:
         raise BadRequest("REQUEST_TOO_LARGE", f"requests are limited to {MAX_REQUEST_BYTES} bytes")
     game_id = getattr(request, "game_id", None)
     if game_id is not None and not _GAME_ID.fullmatch(game_id):
-        raise BadRequest(
-            "GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'"
-        )
+        raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
 
 
 def _log_line(name: str, started: float, code: str, reason: str | None) -> None:
-    fields: dict[str, Any] = {"rpc": name, "code": code, "latency_ms": round(
-        (time.perf_counter() - started) * 1000, 3
-    )}
+    fields: dict[str, Any] = {
+        "rpc": name,
+        "code": code,
+        "latency_ms": round((time.perf_counter() - started) * 1000, 3),
+    }
     if reason:
         fields["reason"] = reason
     log.info("rpc", **fields)
@@ -55,7 +60,9 @@ def edge(
     method: Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
 ) -> Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]:
     @functools.wraps(method)
-    async def wrapper(self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]) -> Resp:
+    async def wrapper(
+        self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> Resp:
         structlog.contextvars.clear_contextvars()
         started = time.perf_counter()
         try:
@@ -63,12 +70,12 @@ def edge(
             response = await method(self, request, context)
         except RefereeError as error:
             _log_line(method.__name__, started, error.code.name, error.reason)
-            await context.abort_with_status(to_rpc_status(error))
+            await _abort(context, to_rpc_status(error))
             raise  # unreachable: abort_with_status raises
         except Exception:
             log.exception("rpc failed", rpc=method.__name__)
             _log_line(method.__name__, started, "INTERNAL", "INTERNAL")
-            await context.abort_with_status(internal_status())
+            await _abort(context, internal_status())
             raise
         _log_line(method.__name__, started, "OK", None)
         return response
@@ -91,12 +98,12 @@ def edge_stream(
                 yield item
         except RefereeError as error:
             _log_line(method.__name__, started, error.code.name, error.reason)
-            await context.abort_with_status(to_rpc_status(error))
+            await _abort(context, to_rpc_status(error))
             raise
         except Exception:
             log.exception("rpc failed", rpc=method.__name__)
             _log_line(method.__name__, started, "INTERNAL", "INTERNAL")
-            await context.abort_with_status(internal_status())
+            await _abort(context, internal_status())
             raise
         _log_line(method.__name__, started, "OK", None)
 
@@ -290,8 +297,6 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
         )
         if history.outcome is not None:
             response.outcome.CopyFrom(
-                game_pb2.Outcome(
-                    winners=history.outcome.winners, summary=history.outcome.summary
-                )
+                game_pb2.Outcome(winners=history.outcome.winners, summary=history.outcome.summary)
             )
         return response

@@ -150,9 +150,7 @@ class Referee:
         self.allow_client_seeds = allow_client_seeds
         self.max_retries = max_retries
         self._new_id = new_id
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.feed = Feed(store)
 
     # --- who is calling ------------------------------------------------------------------
@@ -229,9 +227,7 @@ class Referee:
         viewer = self._viewer(table, token)
         return project(table, table.state, table.version, viewer)
 
-    async def legal_moves(
-        self, game_id: str, token: str | None
-    ) -> tuple[str, int, list[Any]]:
+    async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
         table = await load_table(self.store, game_id)
         seat = self._seat(table, token)
         return table.game.name, table.version, table.game.legal_moves(table.state, seat)
@@ -354,9 +350,7 @@ class Referee:
             {"current_version": str(table.version)},
         )
 
-    async def _first_result(
-        self, table: Table, seat: int, digest: str, stored: bytes
-    ) -> Submitted:
+    async def _first_result(self, table: Table, seat: int, digest: str, stored: bytes) -> Submitted:
         """The answer the first submission of a repeated move id got, rebuilt by replay."""
         record = records.record_decoder.decode(stored)
         if record.digest != digest:
@@ -392,9 +386,7 @@ class Referee:
     ) -> AsyncIterator[Update]:
         async with self.feed.subscribe(table) as subscription:
             version = table.version
-            if after_version is None:
-                yield Update(version, [], project(table, table.state, version, viewer), True)
-            elif after_version == version:
+            if after_version is None or after_version == version:
                 yield Update(version, [], project(table, table.state, version, viewer), True)
             else:
                 for update in await self._replayed(table, viewer, after_version, version):

@@ -1,12 +1,18 @@
-"""Session-wide fixtures: one real, private redis-server for the whole run."""
+"""Shared fixtures: one real, private redis-server for the whole run, and a referee on it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
+import grpc
 import pytest
+from redis.asyncio import Redis
+from referee.v1 import referee_pb2_grpc
 
 from service.redis_server import EmbeddedRedis
+from service.server import Running, running
+from tests.servers import settings_for
 
 
 @pytest.fixture(scope="session")
@@ -14,3 +20,24 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of a private, real redis-server (embedded, like `referee serve`)."""
     with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as server:
         yield server.url
+
+
+@pytest.fixture
+async def referee_server(redis_url: str, tmp_path: Path) -> AsyncIterator[Running]:
+    """A referee in this test's event loop, on a free loopback port."""
+    async with running(settings_for(redis_url, tmp_path)) as handle:
+        yield handle
+
+
+@pytest.fixture
+async def stub(referee_server: Running) -> AsyncIterator[referee_pb2_grpc.RefereeServiceStub]:
+    async with grpc.aio.insecure_channel(referee_server.address) as channel:
+        yield referee_pb2_grpc.RefereeServiceStub(channel)
+
+
+@pytest.fixture
+async def raw_redis(redis_url: str) -> AsyncIterator[Redis]:
+    """A plain client for looking at keys behind the referee's back."""
+    client = Redis.from_url(redis_url, protocol=2)
+    yield client
+    await client.aclose()

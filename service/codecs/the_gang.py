@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from referee.v1 import game_pb2, the_gang_pb2
+
 from engines.cards import Card, Suit
 from engines.the_gang import events as ev
 from engines.the_gang.model import Colour, HeistResult, TheGangConfig
 from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
 from engines.the_gang.view import TheGangView
-from referee.v1 import game_pb2, the_gang_pb2
 from service.errors import BadRequest
 
 _SUITS = {
@@ -159,36 +160,36 @@ class TheGangCodec:
         )
 
     def event_to_proto(self, event: Any) -> game_pb2.Event:
-        E = Pb.TheGangEvent
+        e = Pb.TheGangEvent
         match event:
             case ev.PocketDealt(heist=heist, seat=seat, cards=cards):
-                out = E(pocket_dealt=E.PocketDealt(heist=heist, seat=seat, cards=_cards(cards)))
+                out = e(pocket_dealt=e.PocketDealt(heist=heist, seat=seat, cards=_cards(cards)))
             case ev.BoardDealt(cards=cards):
-                out = E(board_dealt=E.BoardDealt(cards=_cards(cards)))
+                out = e(board_dealt=e.BoardDealt(cards=_cards(cards)))
             case ev.RoundStarted(heist=heist, colour=colour):
-                out = E(round_started=E.RoundStarted(heist=heist, colour=_COLOURS[colour]))
+                out = e(round_started=e.RoundStarted(heist=heist, colour=_COLOURS[colour]))
             case ev.ChipTaken(seat=seat, colour=colour, stars=stars, from_seat=from_seat):
-                out = E(
-                    chip_taken=E.ChipTaken(
+                out = e(
+                    chip_taken=e.ChipTaken(
                         seat=seat, colour=_COLOURS[colour], stars=stars, from_seat=from_seat
                     )
                 )
             case ev.ChipReturned(seat=seat, colour=colour, stars=stars):
-                out = E(
-                    chip_returned=E.ChipReturned(seat=seat, colour=_COLOURS[colour], stars=stars)
+                out = e(
+                    chip_returned=e.ChipReturned(seat=seat, colour=_COLOURS[colour], stars=stars)
                 )
             case ev.RoundEndConfirmed(seat=seat):
-                out = E(round_end_confirmed=E.RoundEndConfirmed(seat=seat))
+                out = e(round_end_confirmed=e.RoundEndConfirmed(seat=seat))
             case ev.RoundEnded(heist=heist, colour=colour):
-                out = E(round_ended=E.RoundEnded(heist=heist, colour=_COLOURS[colour]))
+                out = e(round_ended=e.RoundEnded(heist=heist, colour=_COLOURS[colour]))
             case ev.HeistEnded(result=result, vaults=vaults, alarms=alarms):
-                out = E(
-                    heist_ended=E.HeistEnded(
+                out = e(
+                    heist_ended=e.HeistEnded(
                         result=heist_to_proto(result), vaults=vaults, alarms=alarms
                     )
                 )
             case ev.GameEnded(won=won):
-                out = E(game_ended=E.GameEnded(won=won))
+                out = e(game_ended=e.GameEnded(won=won))
             case _:
                 raise TypeError(f"not an event of The Gang: {event!r}")
         return game_pb2.Event(the_gang=out)

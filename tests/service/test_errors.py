@@ -10,11 +10,11 @@ from typing import Any
 import grpc
 import pytest
 from redis.asyncio import Redis
-
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+
 from service.auth import TokenSigner
 from service.server import running
-from tests.service.conftest import settings_for
+from tests.servers import settings_for
 from tests.service.players import play_to_end
 from tests.service.table import (
     COLOURS,
@@ -270,9 +270,7 @@ async def test_no_token_and_bad_tokens(stub: Stub, raw_redis: Redis) -> None:
             code,
             reason,
         )
-    got = await rejected(
-        stub.GetView(referee_pb2.GetViewRequest(game_id=table.game_id))
-    )
+    got = await rejected(stub.GetView(referee_pb2.GetViewRequest(game_id=table.game_id)))
     assert got[:2] == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")
 
 
@@ -318,13 +316,15 @@ async def test_spectators_only_where_allowed_and_never_act(stub: Stub, raw_redis
 
 async def test_client_seeds_are_refused_unless_enabled(redis_url: str, tmp_path: Path) -> None:
     settings = settings_for(redis_url, tmp_path)
-    async with running(dataclasses.replace(settings, allow_client_seeds=False)) as server:
-        async with grpc.aio.insecure_channel(server.address) as channel:
-            code, reason, _ = await rejected(
-                Stub(channel).CreateGame(
-                    referee_pb2.CreateGameRequest(game="the_gang", seats=3, seed=b"mine")
-                )
+    async with (
+        running(dataclasses.replace(settings, allow_client_seeds=False)) as server,
+        grpc.aio.insecure_channel(server.address) as channel,
+    ):
+        code, reason, _ = await rejected(
+            Stub(channel).CreateGame(
+                referee_pb2.CreateGameRequest(game="the_gang", seats=3, seed=b"mine")
             )
+        )
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "CLIENT_SEEDS_DISABLED")
 
 

@@ -6,8 +6,8 @@ import asyncio
 import hashlib
 
 import pytest
-
 from referee.v1 import referee_pb2, referee_pb2_grpc
+
 from service.verify import verify_history
 from tests.service.players import play_to_end
 from tests.service.table import Table
@@ -16,7 +16,9 @@ from tests.service.table import Table
 async def _watch_all(
     stub: referee_pb2_grpc.RefereeServiceStub, table: Table, seat: int | None
 ) -> list[referee_pb2.WatchGameResponse]:
-    stream = stub.WatchGame(referee_pb2.WatchGameRequest(game_id=table.game_id), metadata=table.md(seat))
+    stream = stub.WatchGame(
+        referee_pb2.WatchGameRequest(game_id=table.game_id), metadata=table.md(seat)
+    )
     return [message async for message in stream]
 
 

@@ -1,0 +1,1 @@
+"""The referee service: gRPC edge, application use cases, Redis storage."""

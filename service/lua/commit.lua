@@ -1,0 +1,43 @@
+-- Commit one move: compare-and-set on the game's version, then write everything at once.
+--
+-- KEYS (one hash tag, so one cluster slot; never built here, always passed in):
+--   1 game hash (version, state, meta)   2 move log list
+--   3 events stream                      4 moves hash (move key -> record)
+-- ARGV:
+--   1 expected version   2 new state   3 log entry   4 move key   5 move record
+--   6 finished ("1"/"0") 7 finished TTL seconds      8 stream MAXLEN (approximate)
+--   9 stream field name for the log entry
+-- Reply: {"DUPLICATE", version, record} | {"MISSING", -1} | {"CONFLICT", version}
+--        | {"OK", new version}
+local game, log, events, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- A repeated move key answers with the original record and writes nothing: the client
+-- may be retrying after a lost reply, so this check comes before the version check.
+local record = redis.call('HGET', moves, ARGV[4])
+if record then
+  return {'DUPLICATE', tonumber(redis.call('HGET', game, 'version')) or -1, record}
+end
+
+local current = redis.call('HGET', game, 'version')
+if not current then
+  return {'MISSING', -1}
+end
+current = tonumber(current)
+if current ~= tonumber(ARGV[1]) then
+  return {'CONFLICT', current}
+end
+
+local version = current + 1
+local version_text = string.format('%d', version)
+-- XADD goes first: with an explicit ID it is the one write that can fail on valid input
+-- (ID not above the stream's last), and Redis keeps the writes a failing script already made.
+redis.call('XADD', events, 'MAXLEN', '~', ARGV[8], version_text .. '-0', ARGV[9], ARGV[3])
+redis.call('HSET', game, 'version', version_text, 'state', ARGV[2])
+redis.call('RPUSH', log, ARGV[3])
+redis.call('HSET', moves, ARGV[4], ARGV[5])
+if ARGV[6] == '1' then
+  for i = 1, 4 do
+    redis.call('EXPIRE', KEYS[i], ARGV[7])
+  end
+end
+return {'OK', version}

@@ -1,0 +1,15 @@
+-- Create a game at version 0 unless its hash exists.
+--
+-- KEYS: 1 game hash  2 move log  3 events stream  4 moves hash (one hash tag)
+-- ARGV: 1 state  2 meta
+-- Reply: 1 created, 0 already exists
+--
+-- Keys with the same TTL do not vanish at the same instant, so a finished game's log,
+-- stream or moves may outlive its hash for a moment. They are dropped here: a new game
+-- must not inherit old moves, and its first event ID 1-0 must not collide with an old stream.
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+redis.call('HSET', KEYS[1], 'version', '0', 'state', ARGV[1], 'meta', ARGV[2])
+return 1

