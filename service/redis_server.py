@@ -125,7 +125,8 @@ class EmbeddedRedis:
     """A private redis-server on 127.0.0.1 with its data, config and log in ``data_dir``.
 
     ``port=None`` picks a free port (retrying if another process takes it first).
-    ``extra_config`` adds or overrides redis.conf directives (values written verbatim).
+    ``extra_config`` adds redis.conf directives or overrides persistence ones (written
+    verbatim); the ones that keep the server private and supervised cannot be changed.
     Use as a context manager, or call :meth:`start` and :meth:`stop`.
     """
 

@@ -1,0 +1,1 @@
+"""Storage tests against a real redis-server: the store, its scripts and the launcher."""
