@@ -50,7 +50,11 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             embedded = stack.enter_context(EmbeddedRedis(settings.data_dir / "redis"))
             redis_url = embedded.url
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
-        store = RedisStore.from_url(redis_url, finished_ttl_seconds=settings.finished_ttl_seconds)
+        store = RedisStore.from_url(
+            redis_url,
+            finished_ttl_seconds=settings.finished_ttl_seconds,
+            idle_ttl_seconds=settings.idle_ttl_seconds,
+        )
         referee = Referee(
             store, TokenSigner(secret), allow_client_seeds=settings.allow_client_seeds
         )

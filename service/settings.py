@@ -23,6 +23,8 @@ class Settings:
     token_secret: bytes | None = None
     log_level: str = "info"
     finished_ttl_seconds: int = 7 * 24 * 3600
+    # A game nobody moves in for this long expires (0: never).
+    idle_ttl_seconds: int = 30 * 24 * 3600
     # Accept CreateGame seeds from clients (tests, replays). Off in production: the
     # creator would know every card.
     allow_client_seeds: bool = False
@@ -39,5 +41,6 @@ class Settings:
             token_secret=secret.encode() if secret else None,
             log_level=env.get("REFEREE_LOG_LEVEL", "info"),
             finished_ttl_seconds=int(env.get("REFEREE_FINISHED_TTL_SECONDS", str(7 * 24 * 3600))),
+            idle_ttl_seconds=int(env.get("REFEREE_IDLE_TTL_SECONDS", str(30 * 24 * 3600))),
             allow_client_seeds=_flag(env.get("REFEREE_ALLOW_CLIENT_SEEDS")),
         )

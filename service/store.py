@@ -24,6 +24,7 @@ from redis.commands.core import AsyncScript
 
 DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
+DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 24 * 3600
 
 # Field of a stream entry that holds the log entry.
 EVENT_FIELD: Final = b"entry"
@@ -134,6 +135,7 @@ class RedisStore:
         finished_ttl_seconds: int = DEFAULT_FINISHED_TTL_SECONDS,
         stream_maxlen: int = DEFAULT_STREAM_MAXLEN,
         key_prefix: str = "",
+        idle_ttl_seconds: int = DEFAULT_IDLE_TTL_SECONDS,
     ) -> None:
         if isinstance(client, RedisCluster):
             connection_kwargs = client.get_connection_kwargs()
@@ -148,7 +150,10 @@ class RedisStore:
         if "{" in key_prefix or "}" in key_prefix:
             raise ValueError("key_prefix must not contain braces: they would move the hash tag")
         self._client = client
+        if idle_ttl_seconds < 0:
+            raise ValueError("idle_ttl_seconds must be >= 0 (0: live games never expire)")
         self._finished_ttl = finished_ttl_seconds
+        self._idle_ttl = idle_ttl_seconds
         self._stream_maxlen = stream_maxlen
         self._prefix = key_prefix
         self._create: AsyncScript = client.register_script(_script("create.lua"))
@@ -162,6 +167,7 @@ class RedisStore:
         finished_ttl_seconds: int = DEFAULT_FINISHED_TTL_SECONDS,
         stream_maxlen: int = DEFAULT_STREAM_MAXLEN,
         key_prefix: str = "",
+        idle_ttl_seconds: int = DEFAULT_IDLE_TTL_SECONDS,
         cluster: bool = False,
         **client_kwargs: Any,
     ) -> Self:
@@ -182,6 +188,7 @@ class RedisStore:
             finished_ttl_seconds=finished_ttl_seconds,
             stream_maxlen=stream_maxlen,
             key_prefix=key_prefix,
+            idle_ttl_seconds=idle_ttl_seconds,
         )
 
     async def __aenter__(self) -> Self:
@@ -206,7 +213,9 @@ class RedisStore:
 
     async def create(self, game_id: str, state: bytes, meta: bytes) -> bool:
         """Create the game at version 0; False (and nothing written) if it exists."""
-        created = await self._create(keys=self.keys(game_id).all, args=[state, meta])
+        created = await self._create(
+            keys=self.keys(game_id).all, args=[state, meta, self._idle_ttl]
+        )
         return bool(created)
 
     async def load(self, game_id: str) -> GameRecord | None:
@@ -249,6 +258,7 @@ class RedisStore:
                 self._finished_ttl,
                 self._stream_maxlen,
                 EVENT_FIELD,
+                self._idle_ttl,
             ],
         )
         status = CommitStatus(_bytes(reply[0]).decode("ascii"))

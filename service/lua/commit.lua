@@ -6,7 +6,7 @@
 -- ARGV:
 --   1 expected version   2 new state   3 log entry   4 move key   5 move record
 --   6 finished ("1"/"0") 7 finished TTL seconds      8 stream MAXLEN (approximate)
---   9 stream field name for the log entry
+--   9 stream field name for the log entry  10 idle TTL seconds ("0": none)
 -- Reply: {"DUPLICATE", version, record} | {"MISSING", -1} | {"CONFLICT", version}
 --        | {"OK", new version}
 local game, log, events, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -35,9 +35,15 @@ redis.call('XADD', events, 'MAXLEN', '~', ARGV[8], version_text .. '-0', ARGV[9]
 redis.call('HSET', game, 'version', version_text, 'state', ARGV[2])
 redis.call('RPUSH', log, ARGV[3])
 redis.call('HSET', moves, ARGV[4], ARGV[5])
+-- A finished game expires after the finished TTL; a live one after the idle TTL, pushed
+-- back by every move, so abandoned tables do not stay forever.
+local ttl = ARGV[10]
 if ARGV[6] == '1' then
+  ttl = ARGV[7]
+end
+if ttl ~= '0' then
   for i = 1, 4 do
-    redis.call('EXPIRE', KEYS[i], ARGV[7])
+    redis.call('EXPIRE', KEYS[i], ttl)
   end
 end
 return {'OK', version}

@@ -1,7 +1,7 @@
 -- Create a game at version 0 unless its hash exists.
 --
 -- KEYS: 1 game hash  2 move log  3 events stream  4 moves hash (one hash tag)
--- ARGV: 1 state  2 meta
+-- ARGV: 1 state  2 meta  3 idle TTL seconds ("0": none)
 -- Reply: 1 created, 0 already exists
 --
 -- Keys with the same TTL do not vanish at the same instant, so a finished game's log,
@@ -12,4 +12,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[1], 'version', '0', 'state', ARGV[1], 'meta', ARGV[2])
+if ARGV[3] ~= '0' then
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
 return 1

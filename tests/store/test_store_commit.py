@@ -143,7 +143,9 @@ async def test_commit_on_a_missing_game(store: RedisStore, raw: Redis, game_id: 
 
 
 async def test_finished_game_expires_as_a_whole(redis_url: str, raw: Redis, game_id: str) -> None:
-    async with RedisStore.from_url(redis_url, finished_ttl_seconds=100) as store:
+    async with RedisStore.from_url(
+        redis_url, finished_ttl_seconds=100, idle_ttl_seconds=0
+    ) as store:
         await store.create(game_id, b"s0", b"m")
         await commit(store, game_id, 0)
         assert [await raw.ttl(key) for key in store.keys(game_id).all] == [-1] * 4
@@ -191,3 +193,27 @@ async def test_delete_removes_every_key(store: RedisStore, raw: Redis, game_id: 
 
     assert await raw.exists(*store.keys(game_id).all) == 0
     assert not await store.exists(game_id)
+
+
+async def test_live_games_expire_when_idle_and_each_move_pushes_it_back(
+    redis_url: str, raw: Redis, game_id: str
+) -> None:
+    async with RedisStore.from_url(
+        redis_url, idle_ttl_seconds=600, finished_ttl_seconds=60
+    ) as store:
+        assert await store.create(game_id, b"s0", b"m")
+        keys = store.keys(game_id)
+        assert 590 < await raw.ttl(keys.game) <= 600
+        await raw.expire(keys.game, 100)
+        result = await store.commit(
+            game_id,
+            expected_version=0,
+            state=b"s1",
+            log_entry=b"e1",
+            move_key="0:a",
+            move_record=b"r",
+            finished=False,
+        )
+        assert result.status is CommitStatus.OK
+        for key in keys.all:
+            assert 590 < await raw.ttl(key) <= 600
