@@ -55,7 +55,7 @@ class Reveal(msgspec.Struct, frozen=True):
     ranks: tuple[int, ...]
     best: tuple[Card, ...]
     description: str
-    in_order: bool  # at least as strong as the hand revealed before it
+    in_order: bool  # at least as strong as every hand revealed before it
 
 
 class HeistResult(msgspec.Struct, frozen=True):

@@ -46,7 +46,7 @@ from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
 
 
 def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
             "SEAT_COUNT_UNSUPPORTED", f"The Gang is for 3 to 6 players, not {players}"
         )
@@ -97,6 +97,8 @@ def _holder(state: TheGangState, colour: Colour, stars: int) -> int | None:
 
 
 def _check_chip_exists(state: TheGangState, colour: Colour, stars: int) -> None:
+    if not isinstance(colour, Colour) or type(stars) is not int:
+        raise InvalidMoveError("UNKNOWN_CHIP", "a chip is a colour and a whole number of stars")
     if not 1 <= stars <= state.config.players:
         raise InvalidMoveError(
             "CHIP_OUT_OF_RANGE",

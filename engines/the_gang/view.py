@@ -34,7 +34,7 @@ class TheGangView(msgspec.Struct, frozen=True):
     vaults_to_win: int
     alarms_to_lose: int
     board: tuple[Card, ...]
-    pocket: tuple[Card, ...]  # empty for a spectator
+    pocket: tuple[Card, ...]  # empty for a spectator and once the game is over
     chips: tuple[tuple[int | None, ...], ...]
     confirmed: tuple[int, ...]
     deck_size: int
@@ -43,6 +43,8 @@ class TheGangView(msgspec.Struct, frozen=True):
 
 
 def view(state: TheGangState, viewer: Viewer) -> TheGangView:
+    if viewer is not None and not 0 <= viewer < state.config.players:
+        raise ValueError(f"no seat {viewer} at this table")
     return TheGangView(
         viewer=viewer,
         players=state.config.players,
@@ -72,7 +74,3 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
 def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
     """Chip moves are made in the open: everyone sees them."""
     return move
-
-
-def pocket_of(state: TheGangState, seat: int) -> tuple[Card, ...]:
-    return state.pockets[seat]

@@ -427,7 +427,7 @@ class TheGangView(_message.Message):
 
     @_builtins.property
     def pocket(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]:
-        """Your own pocket cards; empty for a spectator."""
+        """Your own pocket cards; empty for a spectator and once the game is over."""
 
     @_builtins.property
     def chips(self) -> _containers.RepeatedCompositeFieldContainer[Global___ChipRow]:
