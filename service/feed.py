@@ -41,8 +41,16 @@ class _Channel:
 
 
 class Subscription:
-    def __init__(self, queue: asyncio.Queue[Change]) -> None:
+    """Changes after ``version``; ``state`` is the channel's state at that version.
+
+    Both are taken in the same step that registers the subscriber, so nothing published
+    after ``version`` can be missed, whatever version the subscriber loaded itself.
+    """
+
+    def __init__(self, queue: asyncio.Queue[Change], version: int, state: Any) -> None:
         self._queue = queue
+        self.version = version
+        self.state = state
 
     def __aiter__(self) -> Subscription:
         return self
@@ -66,7 +74,7 @@ class Feed:
         queue: asyncio.Queue[Change] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
-            yield Subscription(queue)
+            yield Subscription(queue, channel.version, channel.state)
         finally:
             channel.subscribers.discard(queue)
             if not channel.subscribers and self._channels.get(table.game_id) is channel:

@@ -12,6 +12,7 @@ compare-and-set decides, and an unpinned move is reloaded, re-validated and retr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import time
 import weakref
@@ -385,6 +386,10 @@ class Referee:
         self, table: Table, viewer: int | None, after_version: int | None
     ) -> AsyncIterator[Update]:
         async with self.feed.subscribe(table) as subscription:
+            if subscription.version > table.version:  # moves landed since our load
+                table = dataclasses.replace(
+                    table, version=subscription.version, state=subscription.state
+                )
             version = table.version
             if after_version is None or after_version == version:
                 yield Update(version, [], project(table, table.state, version, viewer), True)

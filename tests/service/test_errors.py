@@ -14,11 +14,10 @@ from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 
 from service.auth import TokenSigner
 from service.server import running
-from tests.servers import settings_for
+from tests.servers import SECRET, settings_for
 from tests.service.players import play_to_end
 from tests.service.table import (
     COLOURS,
-    SECRET,
     TG,
     Table,
     auth,
