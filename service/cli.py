@@ -10,8 +10,8 @@ from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
-from referee.v1 import referee_pb2, referee_pb2_grpc
 
+from referee.v1 import referee_pb2, referee_pb2_grpc
 from service import logs
 from service.settings import Settings
 

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import grpc
 import structlog
 from google.protobuf.message import Message
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.auth import bearer_token
 from service.codecs import CODECS, GameCodec
 from service.errors import BadRequest, RefereeError, internal_status, to_rpc_status

@@ -12,8 +12,8 @@ import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from referee.v1 import referee_pb2, referee_pb2_grpc
 
+from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner, load_or_create_secret
 from service.grpc_api import RefereeServicer
 from service.redis_server import EmbeddedRedis

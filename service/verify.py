@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee.v1 import game_pb2, referee_pb2
-
 from engines.base import replay
 from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
+from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS
 from service.errors import RefereeError
 from service.referee import SeatView

@@ -8,8 +8,8 @@ from pathlib import Path
 import grpc
 import pytest
 from redis.asyncio import Redis
-from referee.v1 import referee_pb2_grpc
 
+from referee.v1 import referee_pb2_grpc
 from service.redis_server import EmbeddedRedis
 from service.server import Running, running
 from tests.servers import settings_for

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from referee.v1 import game_pb2, the_gang_pb2
-
 from engines.cards import Card, Suit
 from engines.the_gang import events as ev
 from engines.the_gang.model import Colour, HeistResult, TheGangConfig
 from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
 from engines.the_gang.view import TheGangView
+from referee.v1 import game_pb2, the_gang_pb2
 from service.errors import BadRequest
 
 _SUITS = {

@@ -34,10 +34,10 @@ import grpc
 from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
 from grpc_status import rpc_status
-from referee.v1 import game_pb2, the_gang_pb2
 
 from engines.cards import Card, Suit
 from engines.the_gang.model import TheGangState
+from referee.v1 import game_pb2, the_gang_pb2
 
 Viewer = int | None
 

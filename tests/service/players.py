@@ -7,10 +7,9 @@ every vault. The saboteurs take red chips in reverse order to lose on purpose.
 
 from __future__ import annotations
 
-from referee.v1 import game_pb2
-
 from engines.cards import Card
 from engines.poker import evaluate
+from referee.v1 import game_pb2
 from tests.service.table import COLOURS, Table, take
 
 

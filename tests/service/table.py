@@ -10,6 +10,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from redis.asyncio import Redis
+
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 
 Move = game_pb2.Move

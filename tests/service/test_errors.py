@@ -10,8 +10,8 @@ from typing import Any
 import grpc
 import pytest
 from redis.asyncio import Redis
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 from service.auth import TokenSigner
 from service.server import running
 from tests.servers import SECRET, settings_for

@@ -22,13 +22,13 @@ from typing import Any
 import grpc
 import pytest
 from google.protobuf import descriptor
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 
 from engines.base import replay
 from engines.cards import Card
 from engines.the_gang import GAME
 from engines.the_gang.model import Colour, TheGangConfig, TheGangState
 from engines.the_gang.moves import TakeChip
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 from service.codecs.the_gang import TheGangCodec, card_to_proto
 from tests.service.leakcheck import Received, Recorder, Report, Viewer, check
 from tests.service.table import COLOURS, TG, Table, give_back, reason_of, take

@@ -26,13 +26,13 @@ import grpc
 import msgspec
 import pytest
 from redis.asyncio import Redis
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
 from engines.base import replay
 from engines.the_gang import GAME
 from engines.the_gang.model import TheGangConfig
 from engines.the_gang.moves import Move as EngineMove
 from engines.the_gang.moves import TakeChip
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service import records
 from service.codecs.the_gang import TheGangCodec
 from service.server import Running, running

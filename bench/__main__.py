@@ -1,0 +1,79 @@
+"""Every benchmark in sequence, with short durations, then one summary table.
+
+``python -m bench [--quick]``. Each benchmark is also a module of its own with its own
+options: ``python -m bench.engine``, ``python -m bench.evaluator``, ``python -m bench.e2e``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from bench import e2e, engine
+from bench.common import Row, machine, print_table
+
+EVALUATOR_ROW = re.compile(r"^(\S.*?)\s{2,}([\d,]+) /s$")
+
+
+def evaluator_rows(argv: list[str]) -> list[Row]:
+    """Run ``bench.evaluator`` (it prints, returns nothing) and read its rows back."""
+    from bench import evaluator
+
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        evaluator.main(argv)
+    text = captured.getvalue()
+    print(text, end="")
+    rows = []
+    for line in text.splitlines():
+        match = EVALUATOR_ROW.match(line)
+        if match:
+            name, rate = match.groups()
+            rows.append(
+                Row("evaluator", " ".join(name.split()), float(rate.replace(",", "")), "evals/s")
+            )
+        elif line.startswith("summary:") and "goal" in line:
+            goal = line.rsplit("goal", 1)[1].strip()
+            rows.append(Row("evaluator", "goal " + goal.split(":")[0], goal.split(":")[-1].strip()))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="even shorter runs (smoke test)")
+    args = parser.parse_args(argv)
+    scale = 0.25 if args.quick else 1.0
+    runs: list[tuple[str, Callable[[], list[Row]]]] = [
+        ("engine", lambda: engine.main(["--seconds", f"{0.5 * scale:g}"])),
+        (
+            "evaluator",
+            lambda: evaluator_rows(["--seconds", f"{0.5 * scale:g}", "--hands", "20000"]),
+        ),
+        ("e2e", lambda: e2e.main(["--seconds", f"{10 * scale:g}", "--warmup", "1"])),
+    ]
+    rows: list[Row] = []
+    started = time.perf_counter()
+    for name, run in runs:
+        print(f"\n=== {name} " + "=" * (70 - len(name)), flush=True)
+        began = time.perf_counter()
+        try:
+            rows += run()
+        except Exception as error:  # one broken benchmark must not hide the others
+            print(f"{name} failed: {type(error).__name__}: {error}", file=sys.stderr)
+            rows.append(Row(name, "FAILED", f"{type(error).__name__}: {error}"))
+        print(f"({name}: {time.perf_counter() - began:.0f}s)", flush=True)
+    print(f"\n=== summary ({time.perf_counter() - started:.0f}s; {machine()})")
+    print_table(
+        ["bench", "figure", "value", "unit"],
+        [[row.bench, row.metric, row.formatted(), row.unit] for row in rows],
+        left=2,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""A plain gRPC echo service, the baseline of ``bench.e2e``: ``python -m bench.echo --port 0``.
+
+One unary method, ``/bench.Echo/Echo``, defined without protoc: a generic handler with no
+(de)serializers, so requests and responses are raw bytes. The request's first four bytes
+(little-endian) say how long the response must be; the server answers with that many bytes
+(cached), so the baseline moves the same number of bytes each way as the measured
+SubmitMove traffic while doing no work of its own. Same server options as the referee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+from collections.abc import Sequence
+from typing import Any
+
+import grpc
+
+SERVICE = "bench.Echo"
+METHOD = "Echo"
+PATH = f"/{SERVICE}/{METHOD}"
+# The referee's transport limit (service.server.TRANSPORT_LIMIT), not imported on purpose:
+# the baseline process must not load the referee.
+TRANSPORT_LIMIT = 1024 * 1024
+MAX_RESPONSE = 64 * 1024
+
+
+def request_bytes(request_size: int, response_size: int) -> bytes:
+    """A request of ``request_size`` bytes (at least 4) asking for ``response_size`` back."""
+    if not 0 <= response_size <= MAX_RESPONSE:
+        raise ValueError(f"response size must be 0..{MAX_RESPONSE}")
+    header = response_size.to_bytes(4, "little")
+    return header + b"x" * max(0, request_size - len(header))
+
+
+_replies: dict[int, bytes] = {}
+
+
+async def echo(request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+    size = min(int.from_bytes(request[:4], "little"), MAX_RESPONSE)
+    reply = _replies.get(size)
+    if reply is None:
+        reply = _replies[size] = b"y" * size
+    return reply
+
+
+def handler() -> grpc.GenericRpcHandler[bytes, bytes]:
+    return grpc.method_handlers_generic_handler(
+        SERVICE, {METHOD: grpc.unary_unary_rpc_method_handler(echo)}
+    )
+
+
+def method(channel: grpc.aio.Channel) -> grpc.aio.UnaryUnaryMultiCallable[bytes, bytes]:
+    """The client side of the echo method: bytes in, bytes out."""
+    return channel.unary_unary(PATH, request_serializer=None, response_deserializer=None)
+
+
+async def serve(host: str, port: int) -> None:
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
+            ("grpc.so_reuseport", 0),
+        ]
+    )
+    server.add_generic_rpc_handlers([handler()])
+    bound = server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    print(f"echo listening on {host}:{bound}", flush=True)
+    await stop.wait()
+    await server.stop(grace=1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 = any free port (printed)")
+    args = parser.parse_args(argv)
+    asyncio.run(serve(args.host, args.port))
+
+
+if __name__ == "__main__":
+    main()
