@@ -16,6 +16,7 @@ import dataclasses
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -144,12 +145,15 @@ class Referee:
         *,
         allow_client_seeds: bool = False,
         max_retries: int = 16,
+        cached_tables: int = 4096,
         new_id: Callable[[], str] = lambda: secrets.token_hex(12),
     ) -> None:
         self.store = store
         self.signer = signer
         self.allow_client_seeds = allow_client_seeds
         self.max_retries = max_retries
+        self.cached_tables = cached_tables
+        self._tables: OrderedDict[str, Table] = OrderedDict()
         self._new_id = new_id
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.feed = Feed(store)
@@ -289,19 +293,23 @@ class Referee:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         async with lock:
+            fresh = False
             for _ in range(self.max_retries):
-                table = await load_table(self.store, game_id)
+                table = await self._table(game_id, fresh=fresh)
                 seat = self._seat(table, token)
                 _check_move_game(table, move_game)
                 key = records.move_key(seat, client_move_id)
-                stored = await self.store.move_record(game_id, key)
-                if stored is not None:
-                    return await self._first_result(table, seat, digest, stored)
-                self._check_version(table, expected_version)
                 try:
+                    self._check_version(table, expected_version)
                     state, events = table.game.apply(table.state, seat, move)
-                except MoveError as error:
-                    raise _rule_error(error) from None
+                except (MoveError, BadRequest, VersionConflict) as error:
+                    if not fresh:  # the cached state may be behind: decide on the stored one
+                        fresh = True
+                        continue
+                    earlier = await self._earlier_result(table, seat, key, digest)
+                    if earlier is not None:
+                        return earlier
+                    raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
                 version = table.version + 1
                 entry = records.LogEntry(
                     version, seat, msgspec.Raw(move_bytes), client_move_id, time.time()
@@ -316,6 +324,8 @@ class Referee:
                     finished=table.game.outcome(state) is not None,
                 )
                 if result.status is CommitStatus.OK:
+                    table = dataclasses.replace(table, version=version, state=state)
+                    self._remember(table)
                     return Submitted(
                         version,
                         project(table, state, version, seat),
@@ -326,15 +336,41 @@ class Referee:
                     assert result.record is not None
                     return await self._first_result(table, seat, digest, result.record)
                 if result.status is CommitStatus.MISSING:
-                    await load_table(self.store, game_id)  # raises GAME_NOT_FOUND
-                if expected_version is not None:
-                    self._check_version(await load_table(self.store, game_id), expected_version)
+                    self._tables.pop(game_id, None)
+                fresh = True
             current = (await load_table(self.store, game_id)).version
             raise VersionConflict(
                 "CONTENTION",
                 "the game kept changing under this move; try again",
                 {"current_version": str(current)},
             )
+
+    async def _table(self, game_id: str, *, fresh: bool) -> Table:
+        """The game as this process last stored or loaded it, or freshly loaded.
+
+        Only moves use the cached copy: they are serialised per game in this process and the
+        store's compare-and-set catches any write by another process, after which the move
+        is decided again on a fresh load. Reads always load.
+        """
+        table = None if fresh else self._tables.get(game_id)
+        if table is None:
+            table = await load_table(self.store, game_id)
+        self._remember(table)
+        return table
+
+    def _remember(self, table: Table) -> None:
+        self._tables[table.game_id] = table
+        self._tables.move_to_end(table.game_id)
+        while len(self._tables) > self.cached_tables:
+            self._tables.popitem(last=False)
+
+    async def _earlier_result(
+        self, table: Table, seat: int, key: str, digest: str
+    ) -> Submitted | None:
+        stored = await self.store.move_record(table.game_id, key)
+        if stored is None:
+            return None
+        return await self._first_result(table, seat, digest, stored)
 
     @staticmethod
     def _check_version(table: Table, expected_version: int | None) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engines.cards import Card, Suit
+from engines.cards import DECK, Card, Suit
 from engines.the_gang import events as ev
 from engines.the_gang.model import Colour, HeistResult, TheGangConfig
 from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
@@ -30,9 +31,18 @@ _COLOURS_BACK = {value: colour for colour, value in _COLOURS.items()}
 Pb = the_gang_pb2
 
 
-def card_to_proto(card: Card) -> Pb.PlayingCard:
+def _card_message(card: Card) -> Pb.PlayingCard:
     suit = _SUITS[card.suit] if card.suit is not None else the_gang_pb2.SUIT_UNSPECIFIED
     return Pb.PlayingCard(rank=card.rank, suit=suit, code=str(card))
+
+
+_CARD_MESSAGES = {card: _card_message(card) for card in DECK}
+
+
+def card_to_proto(card: Card) -> Pb.PlayingCard:
+    """The card's message; shared instances (protobuf copies them into any parent)."""
+    message = _CARD_MESSAGES.get(card)
+    return message if message is not None else _card_message(card)
 
 
 def _cards(cards: Iterable[Card]) -> list[Pb.PlayingCard]:
@@ -60,7 +70,9 @@ def _chip_rows(rows: Sequence[Sequence[int | None]]) -> list[Pb.ChipRow]:
     return out
 
 
+@functools.lru_cache(maxsize=2048)
 def heist_to_proto(result: HeistResult) -> Pb.HeistResult:
+    """A finished heist never changes, and every later view repeats it: built once."""
     reveals = [
         Pb.Reveal(
             seat=r.seat,

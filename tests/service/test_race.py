@@ -65,10 +65,11 @@ class Endpoint:
 
 @dataclass
 class Overlap:
-    """Holds the first ``parties`` game loads until all of them have read the game.
+    """Holds the first ``parties`` commits until all of them have decided their move.
 
     cosmicpython forces its two transactions to overlap with a sleep; this makes the
-    overlap exact: both contenders read the same version before either may commit.
+    overlap exact: both contenders have read the same version (from Redis or from their
+    referee's copy) and decided before either may commit.
     """
 
     parties: int = 0
@@ -113,13 +114,13 @@ def _instrument(referees: Referees, server: int, monkeypatch: pytest.MonkeyPatch
     original_commit, original_load = store.commit, store.load
 
     async def commit(game_id: str, **kwargs: Any) -> CommitResult:
+        await overlap.meet()
         result = await original_commit(game_id, **kwargs)
         counter[result.status.name] += 1
         return result
 
     async def load(game_id: str) -> GameRecord | None:
         record = await original_load(game_id)
-        await overlap.meet()
         gate = referees.held[server]
         if gate is not None:
             referees.held[server] = None
@@ -433,9 +434,9 @@ async def test_two_contenders_pinning_one_version_exactly_one_wins(
         move_a, move_b = take(WHITE, 4), take(WHITE, 1)
         across = a.server != b.server
         before = [counter.copy() for counter in referees.commits]
-        # Across referees both read the game before either commits, so the loser is
-        # stopped by the compare-and-set in Redis. Through one referee its lock makes the
-        # loser read the winner's version and stop before committing.
+        # Across referees both decide on the same version before either commits, so the
+        # loser is stopped by the compare-and-set in Redis. Through one referee its lock
+        # makes the loser see the winner's version and stop before committing.
         referees.overlap.arm(2 if across else 0)
         answers = await asyncio.gather(
             _submit(a, table, seat_a, move_a, "contender-a", moves_before),
