@@ -30,7 +30,7 @@ async def referee_server(redis_url: str, tmp_path: Path) -> AsyncIterator[Runnin
 
 
 @pytest.fixture
-async def stub(referee_server: Running) -> AsyncIterator[referee_pb2_grpc.RefereeServiceStub]:
+async def stub(referee_server: Running) -> AsyncIterator[referee_pb2_grpc.RefereeServiceAsyncStub]:
     async with grpc.aio.insecure_channel(referee_server.address) as channel:
         yield referee_pb2_grpc.RefereeServiceStub(channel)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 import grpc
 from google.rpc import error_details_pb2
@@ -23,16 +23,22 @@ COLOURS = [
 ]
 
 
-def take(colour: int, stars: int) -> Move:
+Colour: TypeAlias = the_gang_pb2.ChipColour.ValueType
+
+
+def take(colour: Colour, stars: int) -> Move:
     return Move(the_gang=TG(take_chip=TG.TakeChip(colour=colour, stars=stars)))
 
 
-def give_back(colour: int, stars: int) -> Move:
+def give_back(colour: Colour, stars: int) -> Move:
     return Move(the_gang=TG(return_chip=TG.ReturnChip(colour=colour, stars=stars)))
 
 
-def auth(token: str | None) -> list[tuple[str, str]]:
-    return [("authorization", f"Bearer {token}")] if token else []
+Metadata = tuple[tuple[str, str | bytes], ...]
+
+
+def auth(token: str | None) -> Metadata:
+    return (("authorization", f"Bearer {token}"),) if token else ()
 
 
 def reason_of(error: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str, dict[str, str]]:
@@ -49,7 +55,7 @@ def reason_of(error: grpc.aio.AioRpcError) -> tuple[grpc.StatusCode, str, dict[s
 
 @dataclass
 class Table:
-    stub: referee_pb2_grpc.RefereeServiceStub
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub
     game_id: str
     tokens: list[str]
     seed_sha256: str
@@ -58,7 +64,7 @@ class Table:
     @classmethod
     async def create(
         cls,
-        stub: referee_pb2_grpc.RefereeServiceStub,
+        stub: referee_pb2_grpc.RefereeServiceAsyncStub,
         seats: int = 4,
         *,
         seed: bytes = b"",
@@ -80,7 +86,7 @@ class Table:
             stub, created.game_id, [t.token for t in created.seat_tokens], created.seed_sha256
         )
 
-    def md(self, seat: int | None) -> list[tuple[str, str]]:
+    def md(self, seat: int | None) -> Metadata:
         return auth(None if seat is None else self.tokens[seat])
 
     async def view(self, seat: int | None) -> game_pb2.View:

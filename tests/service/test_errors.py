@@ -19,6 +19,7 @@ from tests.service.players import play_to_end
 from tests.service.table import (
     COLOURS,
     TG,
+    Metadata,
     Table,
     auth,
     give_back,
@@ -28,7 +29,7 @@ from tests.service.table import (
 )
 
 WHITE, YELLOW = COLOURS[0], COLOURS[1]
-Stub = referee_pb2_grpc.RefereeServiceStub
+Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 
 
 async def rejected(call: Awaitable[Any]) -> tuple[grpc.StatusCode, str, dict[str, str]]:
@@ -247,10 +248,10 @@ async def test_oversized_messages(stub: Stub, raw_redis: Redis) -> None:
 
 async def test_no_token_and_bad_tokens(stub: Stub, raw_redis: Redis) -> None:
     table = await Table.create(stub, 3, spectators=False)
-    cases: list[tuple[list[tuple[str, str]], grpc.StatusCode, str]] = [
-        ([], grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING"),
+    cases: list[tuple[Metadata, grpc.StatusCode, str]] = [
+        ((), grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING"),
         (auth("garbage"), grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MALFORMED"),
-        ([("authorization", "Basic abc")], grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MALFORMED"),
+        ((("authorization", "Basic abc"),), grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MALFORMED"),
         (auth(table.tokens[0][:-2] + "xx"), grpc.StatusCode.UNAUTHENTICATED, "TOKEN_INVALID"),
         (
             auth(TokenSigner(b"another-secret-of-32-bytes......").issue(table.game_id, 0)),

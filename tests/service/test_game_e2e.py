@@ -14,7 +14,7 @@ from tests.service.table import Table
 
 
 async def _watch_all(
-    stub: referee_pb2_grpc.RefereeServiceStub, table: Table, seat: int | None
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub, table: Table, seat: int | None
 ) -> list[referee_pb2.WatchGameResponse]:
     stream = stub.WatchGame(
         referee_pb2.WatchGameRequest(game_id=table.game_id), metadata=table.md(seat)
@@ -24,7 +24,7 @@ async def _watch_all(
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 async def test_a_team_that_reads_each_other_perfectly_wins(
-    stub: referee_pb2_grpc.RefereeServiceStub, seats: int
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub, seats: int
 ) -> None:
     table = await Table.create(stub, seats, seed=f"win-{seats}".encode())
     spectator = asyncio.create_task(_watch_all(stub, table, None))
@@ -50,7 +50,7 @@ async def test_a_team_that_reads_each_other_perfectly_wins(
 
 
 async def test_a_team_that_reverses_its_red_chips_loses(
-    stub: referee_pb2_grpc.RefereeServiceStub,
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub,
 ) -> None:
     table = await Table.create(stub, 4, seed=b"lose")
     final = await play_to_end(table, 4, win=False)
@@ -61,7 +61,7 @@ async def test_a_team_that_reverses_its_red_chips_loses(
 
 
 async def test_history_hides_the_seed_until_the_end(
-    stub: referee_pb2_grpc.RefereeServiceStub,
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub,
 ) -> None:
     table = await Table.create(stub, 3)
     history = await table.history(0)

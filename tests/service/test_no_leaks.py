@@ -31,9 +31,9 @@ from engines.the_gang.moves import TakeChip
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 from service.codecs.the_gang import TheGangCodec, card_to_proto
 from tests.service.leakcheck import Received, Recorder, Report, Viewer, check
-from tests.service.table import COLOURS, TG, Table, give_back, reason_of, take
+from tests.service.table import COLOURS, TG, Metadata, Table, give_back, reason_of, take
 
-Stub = referee_pb2_grpc.RefereeServiceStub
+Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 Move = game_pb2.Move
 CODEC = TheGangCodec()
 MAX_STEPS = 1500
@@ -98,7 +98,7 @@ class Driver:
     def finished(self) -> bool:
         return self.view.HasField("outcome")
 
-    def md(self, viewer: Viewer) -> list[tuple[str, str]]:
+    def md(self, viewer: Viewer) -> Metadata:
         return self.table.md(viewer)
 
     # --- chips as the public view shows them ----------------------------------------------

@@ -39,9 +39,9 @@ from service.server import Running, running
 from service.store import CommitResult, GameRecord
 from service.tables import load_table
 from tests.servers import settings_for
-from tests.service.table import COLOURS, Table, auth, reason_of, take
+from tests.service.table import COLOURS, Metadata, Table, auth, reason_of, take
 
-Stub = referee_pb2_grpc.RefereeServiceStub
+Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 Move = game_pb2.Move
 CODEC = TheGangCodec()
 CHANNELS_PER_SERVER = 3
@@ -182,7 +182,7 @@ def _aio(stub: Stub) -> Any:
     return stub
 
 
-def _md(table: Table, seat: int | None) -> list[tuple[str, str]]:
+def _md(table: Table, seat: int | None) -> Metadata:
     return auth(None if seat is None else table.tokens[seat])
 
 

@@ -11,7 +11,7 @@ from referee.v1 import referee_pb2, referee_pb2_grpc
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Table, reason_of, take
 
-Stub = referee_pb2_grpc.RefereeServiceStub
+Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 WHITE = COLOURS[0]
 
 
