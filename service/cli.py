@@ -48,11 +48,9 @@ def _verify(args: argparse.Namespace) -> int:
             history = stub.GetHistory(
                 referee_pb2.GetHistoryRequest(game_id=args.game_id), metadata=metadata
             )
-            views = [
-                stub.GetView(
-                    referee_pb2.GetViewRequest(game_id=args.game_id), metadata=metadata
-                ).view
-            ]
+            # Every version's view as this caller saw it (or could have), each checked.
+            watch = referee_pb2.WatchGameRequest(game_id=args.game_id, after_version=0)
+            views = [update.view for update in stub.WatchGame(watch, metadata=metadata)]
     report = verify_history(history, views, game_id=args.game_id or "")
     print(report)
     return 0 if report.ok else 1

@@ -26,6 +26,7 @@ from service.referee import SeatView
 class VerifyReport:
     game: str
     moves: int
+    views: int = 0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -34,7 +35,10 @@ class VerifyReport:
 
     def __str__(self) -> str:
         if self.ok:
-            return f"verified: {self.game}, {self.moves} moves replayed from the seed"
+            return (
+                f"verified: {self.game}, {self.moves} moves replayed from the seed, "
+                f"{self.views} views checked"
+            )
         return "NOT verified:\n  " + "\n  ".join(self.problems)
 
 
@@ -85,6 +89,7 @@ def verify_history(
     ):
         report.problems.append("the outcome differs from the replay")
     states = {0: initial} | {step.version: step.state for step in steps}
+    report.views = len(views)
     for view in views:
         state = states.get(view.version)
         if state is None:

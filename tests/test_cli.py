@@ -94,6 +94,7 @@ async def test_serve_plays_verifies_logs_and_stops_cleanly(
     out, _ = await asyncio.wait_for(verify.communicate(), 60)
     assert verify.returncode == 0, out
     assert out.decode().startswith("verified: the_gang")
+    assert f"{final.version} views checked" in out.decode()
 
     process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(process.wait(), 30) == 0
