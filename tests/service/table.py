@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 from google.rpc import error_details_pb2
@@ -12,6 +12,11 @@ from grpc_status import rpc_status
 from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+
+if TYPE_CHECKING:  # what RefereeServiceStub(channel) is for a grpc.aio channel
+    Stub: TypeAlias = referee_pb2_grpc.RefereeServiceAsyncStub
+else:
+    Stub = referee_pb2_grpc.RefereeServiceStub
 
 Move = game_pb2.Move
 TG = the_gang_pb2.TheGangMove

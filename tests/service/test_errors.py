@@ -11,7 +11,7 @@ import grpc
 import pytest
 from redis.asyncio import Redis
 
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
 from service.auth import TokenSigner
 from service.server import running
 from tests.servers import SECRET, settings_for
@@ -20,6 +20,7 @@ from tests.service.table import (
     COLOURS,
     TG,
     Metadata,
+    Stub,
     Table,
     auth,
     give_back,
@@ -29,7 +30,6 @@ from tests.service.table import (
 )
 
 WHITE, YELLOW = COLOURS[0], COLOURS[1]
-Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 
 
 async def rejected(call: Awaitable[Any]) -> tuple[grpc.StatusCode, str, dict[str, str]]:

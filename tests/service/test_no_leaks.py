@@ -28,12 +28,11 @@ from engines.cards import Card
 from engines.the_gang import GAME
 from engines.the_gang.model import Colour, TheGangConfig, TheGangState
 from engines.the_gang.moves import TakeChip
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
 from service.codecs.the_gang import TheGangCodec, card_to_proto
 from tests.service.leakcheck import Received, Recorder, Report, Viewer, check
-from tests.service.table import COLOURS, TG, Metadata, Table, give_back, reason_of, take
+from tests.service.table import COLOURS, TG, Metadata, Stub, Table, give_back, reason_of, take
 
-Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 Move = game_pb2.Move
 CODEC = TheGangCodec()
 MAX_STEPS = 1500

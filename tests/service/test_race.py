@@ -32,16 +32,15 @@ from engines.the_gang import GAME
 from engines.the_gang.model import TheGangConfig
 from engines.the_gang.moves import Move as EngineMove
 from engines.the_gang.moves import TakeChip
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from referee.v1 import game_pb2, referee_pb2
 from service import records
 from service.codecs.the_gang import TheGangCodec
 from service.server import Running, running
 from service.store import CommitResult, GameRecord
 from service.tables import load_table
 from tests.servers import settings_for
-from tests.service.table import COLOURS, Metadata, Table, auth, reason_of, take
+from tests.service.table import COLOURS, Metadata, Stub, Table, auth, reason_of, take
 
-Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 Move = game_pb2.Move
 CODEC = TheGangCodec()
 CHANNELS_PER_SERVER = 3

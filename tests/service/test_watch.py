@@ -7,11 +7,10 @@ import asyncio
 import grpc
 import pytest
 
-from referee.v1 import referee_pb2, referee_pb2_grpc
+from referee.v1 import referee_pb2
 from tests.service.players import play_to_end
-from tests.service.table import COLOURS, Table, reason_of, take
+from tests.service.table import COLOURS, Stub, Table, reason_of, take
 
-Stub = referee_pb2_grpc.RefereeServiceAsyncStub
 WHITE = COLOURS[0]
 
 
