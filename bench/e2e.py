@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import itertools
 import math
 import os
@@ -63,6 +62,7 @@ from google.rpc import error_details_pb2, status_pb2
 from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+from service.redis_server import parent_death_signal
 
 if TYPE_CHECKING:
     from referee.v1.referee_pb2_grpc import RefereeServiceAsyncStub
@@ -249,7 +249,7 @@ def server_process(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=log,
-            preexec_fn=_die_with_parent(),
+            preexec_fn=parent_death_signal(),
         )
     try:
         yield proc, _wait_for_port(proc, log_path, timeout)
@@ -263,22 +263,6 @@ def server_process(
                 proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
-
-
-def _die_with_parent() -> Callable[[], None] | None:
-    """A ``preexec_fn`` asking Linux to SIGTERM the child when this process dies, so that
-    not even a SIGKILL of the benchmark leaves servers behind (best effort, Linux only)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-    def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-
-    return preexec
 
 
 def _wait_for_port(proc: subprocess.Popen[bytes], log_path: Path, timeout: float) -> int:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import time
@@ -56,6 +57,25 @@ def _log_line(name: str, started: float, code: str, reason: str | None) -> None:
     log.info("rpc", **fields)
 
 
+@contextlib.asynccontextmanager
+async def _answering(name: str, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[None]:
+    """One RPC at the edge: domain errors become statuses, and one log line is written."""
+    structlog.contextvars.clear_contextvars()
+    started = time.perf_counter()
+    try:
+        yield
+    except RefereeError as error:
+        _log_line(name, started, error.code.name, error.reason)
+        await _abort(context, to_rpc_status(error))
+        raise  # unreachable: abort_with_status raises
+    except Exception:
+        log.exception("rpc failed", rpc=name)
+        _log_line(name, started, "INTERNAL", "INTERNAL")
+        await _abort(context, internal_status())
+        raise
+    _log_line(name, started, "OK", None)
+
+
 def edge(
     method: Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
 ) -> Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]:
@@ -63,22 +83,10 @@ def edge(
     async def wrapper(
         self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
     ) -> Resp:
-        structlog.contextvars.clear_contextvars()
-        started = time.perf_counter()
-        try:
+        async with _answering(method.__name__, context):
             _check_request(request)
-            response = await method(self, request, context)
-        except RefereeError as error:
-            _log_line(method.__name__, started, error.code.name, error.reason)
-            await _abort(context, to_rpc_status(error))
-            raise  # unreachable: abort_with_status raises
-        except Exception:
-            log.exception("rpc failed", rpc=method.__name__)
-            _log_line(method.__name__, started, "INTERNAL", "INTERNAL")
-            await _abort(context, internal_status())
-            raise
-        _log_line(method.__name__, started, "OK", None)
-        return response
+            return await method(self, request, context)
+        raise AssertionError("unreachable: _answering re-raises every error")
 
     return wrapper
 
@@ -90,22 +98,10 @@ def edge_stream(
     async def wrapper(
         self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[Resp]:
-        structlog.contextvars.clear_contextvars()
-        started = time.perf_counter()
-        try:
+        async with _answering(method.__name__, context):
             _check_request(request)
             async for item in method(self, request, context):
                 yield item
-        except RefereeError as error:
-            _log_line(method.__name__, started, error.code.name, error.reason)
-            await _abort(context, to_rpc_status(error))
-            raise
-        except Exception:
-            log.exception("rpc failed", rpc=method.__name__)
-            _log_line(method.__name__, started, "INTERNAL", "INTERNAL")
-            await _abort(context, internal_status())
-            raise
-        _log_line(method.__name__, started, "OK", None)
 
     return wrapper
 

@@ -86,7 +86,7 @@ def _free_port() -> int:
         return port
 
 
-def _parent_death_signal() -> Callable[[], None] | None:
+def parent_death_signal() -> Callable[[], None] | None:
     """A ``preexec_fn`` that asks Linux to SIGTERM the child when its parent dies.
 
     Best effort and Linux only. The kernel sends the signal when the *thread* that forked
@@ -271,7 +271,7 @@ class EmbeddedRedis:
                 cwd=self._data_dir,
                 start_new_session=True,
                 pass_fds=(self._lock_fd,),
-                preexec_fn=_parent_death_signal(),
+                preexec_fn=parent_death_signal(),
             )
         return proc, offset
 
