@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from service.codecs.base import GameCodec
+from service.codecs.gang_of_four import GangOfFourCodec
 from service.codecs.the_gang import TheGangCodec
 
-CODECS: dict[str, GameCodec] = {"the_gang": TheGangCodec()}
+CODECS: dict[str, GameCodec] = {"the_gang": TheGangCodec(), "gang_of_four": GangOfFourCodec()}
 
 __all__ = ["CODECS", "GameCodec"]

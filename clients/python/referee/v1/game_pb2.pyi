@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from referee.v1 import gang_of_four_pb2 as _gang_of_four_pb2
 from referee.v1 import the_gang_pb2 as _the_gang_pb2
 import builtins as _builtins
 import sys
@@ -26,18 +27,22 @@ class TableOptions(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THE_GANG_FIELD_NUMBER: _builtins.int
+    GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangOptions: ...
+    @_builtins.property
+    def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourOptions: ...
     def __init__(
         self,
         *,
         the_gang: _the_gang_pb2.TheGangOptions | None = ...,
+        gang_of_four: _gang_of_four_pb2.GangOfFourOptions | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -81,18 +86,22 @@ class Move(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THE_GANG_FIELD_NUMBER: _builtins.int
+    GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangMove: ...
+    @_builtins.property
+    def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourMove: ...
     def __init__(
         self,
         *,
         the_gang: _the_gang_pb2.TheGangMove | None = ...,
+        gang_of_four: _gang_of_four_pb2.GangOfFourMove | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -105,18 +114,22 @@ class Event(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THE_GANG_FIELD_NUMBER: _builtins.int
+    GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangEvent: ...
+    @_builtins.property
+    def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourEvent: ...
     def __init__(
         self,
         *,
         the_gang: _the_gang_pb2.TheGangEvent | None = ...,
+        gang_of_four: _gang_of_four_pb2.GangOfFourEvent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -136,6 +149,7 @@ class View(_message.Message):
     TO_ACT_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     THE_GANG_FIELD_NUMBER: _builtins.int
+    GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """The game's published name."""
     game_id: _builtins.str
@@ -153,6 +167,8 @@ class View(_message.Message):
 
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangView: ...
+    @_builtins.property
+    def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourView: ...
     def __init__(
         self,
         *,
@@ -164,14 +180,15 @@ class View(_message.Message):
         to_act: _abc.Iterable[_builtins.int] | None = ...,
         outcome: Global___Outcome | None = ...,
         the_gang: _the_gang_pb2.TheGangView | None = ...,
+        gang_of_four: _gang_of_four_pb2.GangOfFourView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "outcome", b"outcome", "seat", b"seat", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "seat", b"seat", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "outcome", b"outcome", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
-    _WhichOneofReturnType_game_view: _TypeAlias = _typing.Literal["the_gang"]  # noqa: Y015
+    _WhichOneofReturnType_game_view: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
     _WhichOneofArgType_game_view: _TypeAlias = _typing.Literal["game_view", b"game_view"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...

@@ -1,0 +1,44 @@
+"""Gang of Four (Days of Wonder): climbing card game for 3 or 4 players."""
+
+from __future__ import annotations
+
+from engines.base import GameDefinition
+from engines.gang_of_four import rules
+from engines.gang_of_four.events import Event
+from engines.gang_of_four.model import GangOfFourConfig, GangOfFourState
+from engines.gang_of_four.moves import GiveBack, Move, Pass, Play
+from engines.gang_of_four.view import GangOfFourView, view, view_event, view_move
+
+GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourView] = (
+    GameDefinition(
+        name="gang_of_four",
+        title="Gang of Four",
+        config_type=GangOfFourConfig,
+        state_type=GangOfFourState,
+        move_type=Move,
+        event_type=Event,
+        make_config=rules.make_config,
+        new_game=rules.new_game,
+        seat_count=rules.seat_count,
+        to_act=rules.to_act,
+        legal_moves=rules.legal_moves,
+        check=rules.check,
+        apply=rules.apply,
+        view=view,
+        view_event=view_event,
+        view_move=view_move,
+        outcome=rules.outcome,
+    )
+)
+
+__all__ = [
+    "GAME",
+    "Event",
+    "GangOfFourConfig",
+    "GangOfFourState",
+    "GangOfFourView",
+    "GiveBack",
+    "Move",
+    "Pass",
+    "Play",
+]

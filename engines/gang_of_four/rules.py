@@ -1,0 +1,407 @@
+"""Gang of Four: turns, tricks, the exchange, last-card duties and scoring.
+
+Quotes are from the seed (``shared/seeds/003_*.txt``, German, OCR-damaged) and the notes.
+The combination rules (what may be played, what beats what) live in ``combos.py``; this
+module decides whose turn it is and what a play does to the table. One check per rule:
+``check`` refuses, ``legal_moves`` lists exactly what ``check`` accepts, ``apply`` calls it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import msgspec.structs
+
+from engines.base import Outcome, Seat
+from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
+from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
+from engines.gang_of_four.combos import (
+    Combination,
+    Kind,
+    beats,
+    classify,
+    combinations_in,
+    plays_beating,
+)
+from engines.gang_of_four.events import (
+    CardGiven,
+    CardReturned,
+    Event,
+    GameEnded,
+    HandDealt,
+    HandEnded,
+    HandStarted,
+    LastCardAnnounced,
+    LastCardForgotten,
+    Passed,
+    Played,
+    TrickWon,
+)
+from engines.gang_of_four.model import (
+    COUNTER_CLOCKWISE,
+    GAME_END_SCORE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Exchange,
+    GangOfFourConfig,
+    GangOfFourState,
+    HandResult,
+    Phase,
+    points_for,
+)
+from engines.gang_of_four.moves import GiveBack, Move, Pass, Play
+from engines.rng import Rng
+
+MULTICOLOURED_ONE = GofCard.parse("m1")
+
+
+def make_config(players: int, options: dict[str, object]) -> GangOfFourConfig:
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidConfigError(
+            "SEAT_COUNT_UNSUPPORTED", f"Gang of Four is for 3 or 4 players, not {players}"
+        )
+    unknown = set(options) - {"auto_announce_last_card"}
+    if unknown:
+        raise InvalidConfigError("UNKNOWN_OPTION", f"unknown table options: {sorted(unknown)}")
+    auto = options.get("auto_announce_last_card", False)
+    if not isinstance(auto, bool):
+        raise InvalidConfigError("BAD_OPTION", "auto_announce_last_card must be true or false")
+    return GangOfFourConfig(players=players, auto_announce_last_card=auto)
+
+
+def new_game(config: GangOfFourConfig, seed: bytes) -> GangOfFourState:
+    make_config(config.players, {})
+    empty = GangOfFourState(
+        config=config,
+        rng=Rng(seed),
+        hand=0,
+        dealer=0,
+        direction=COUNTER_CLOCKWISE,
+        phase=Phase.PLAY,
+        hands=(),
+        set_aside=(),
+        turn=0,
+        totals=(0,) * config.players,
+    )
+    state, _ = _start_hand(empty, None)
+    return state
+
+
+def seat_count(state: GangOfFourState) -> int:
+    return state.config.players
+
+
+def to_act(state: GangOfFourState) -> frozenset[Seat]:
+    if state.phase is Phase.OVER:
+        return frozenset()
+    return frozenset({state.turn})
+
+
+# --- seats around the table -------------------------------------------------------------
+
+
+def _step(state: GangOfFourState, seat: int) -> int:
+    return (seat + state.direction) % state.config.players
+
+
+def _active(state: GangOfFourState) -> list[int]:
+    return [seat for seat in range(state.config.players) if seat not in state.out]
+
+
+def _next_active(state: GangOfFourState, seat: int) -> int:
+    """The next seat in the direction of play that still takes turns this hand."""
+    nxt = _step(state, seat)
+    while nxt in state.out and nxt != seat:
+        nxt = _step(state, nxt)
+    return nxt
+
+
+def _before_last_card(state: GangOfFourState, seat: int) -> bool:
+    """Notes 8: "the player directly before him" — the next player to act holds one card."""
+    nxt = _next_active(state, seat)
+    return nxt != seat and len(state.hands[nxt]) == 1
+
+
+# --- the checks -------------------------------------------------------------------------
+
+
+def _check_cards_in_hand(hand: Sequence[GofCard], cards: Sequence[GofCard]) -> None:
+    if not cards:
+        raise InvalidMoveError("EMPTY_PLAY", "a play needs at least one card")
+    if not all(isinstance(card, GofCard) for card in cards):
+        raise InvalidMoveError("UNKNOWN_CARD", "not a card of Gang of Four")
+    have = Counter(hand)
+    if any(have[card] < count for card, count in Counter(cards).items()):
+        raise IllegalMoveError("CARDS_NOT_IN_HAND", "you do not hold all of these cards")
+
+
+def _check_play(state: GangOfFourState, seat: int, combo: Combination, announce: bool) -> None:
+    """Every rule a classified combination from ``seat``'s hand must pass now."""
+    hand = state.hands[seat]
+    if state.must_include is not None and state.must_include not in combo.cards:
+        raise IllegalMoveError(
+            "MUST_INCLUDE_MULTICOLOURED_ONE",
+            "the first play of the game must include the multicoloured 1",
+        )
+    current = state.current
+    if current is not None and not beats(combo, current):
+        if combo.size != current.size and combo.kind is not Kind.GANG:
+            raise IllegalMoveError(
+                "WRONG_CARD_COUNT", f"play {current.size} cards (or a Gang) to beat this"
+            )
+        raise IllegalMoveError("WEAKER_PLAY", "that does not beat the play on the table")
+    if _before_last_card(state, seat) and combo.kind is Kind.SINGLE:
+        if current is None and any(c.size > 1 for c in combinations_in(hand)):
+            raise IllegalMoveError(
+                "MUST_LEAD_COMBINATION",
+                "the next player has one card left: lead a combination of several cards",
+            )
+        if combo.cards[0] != max(hand):
+            raise IllegalMoveError(
+                "MUST_PLAY_HIGHEST_SINGLE",
+                "the next player has one card left: a single must be your highest card",
+            )
+    if announce and len(hand) - combo.size != 1:
+        raise IllegalMoveError(
+            "NOT_LAST_CARD", "announce your last card only when you go down to one card"
+        )
+
+
+def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
+    if not 0 <= seat < state.config.players:
+        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
+    if state.phase is Phase.OVER:
+        raise IllegalMoveError("GAME_OVER", "the game is over")
+    if state.phase is Phase.EXCHANGE:
+        assert state.exchange is not None
+        if not isinstance(move, GiveBack):
+            raise IllegalMoveError(
+                "EXCHANGE_PENDING", "the winner must first give a card back to the loser"
+            )
+        if seat != state.exchange.winner:
+            raise IllegalMoveError("NOT_YOUR_TURN", "only the last hand's winner gives back")
+        _check_cards_in_hand(state.hands[seat], (move.card,))
+        return
+    match move:
+        case GiveBack():
+            raise IllegalMoveError("NO_EXCHANGE", "there is no exchange now")
+        case _ if seat != state.turn:
+            raise IllegalMoveError("NOT_YOUR_TURN", f"it is seat {state.turn}'s turn")
+        case Pass():
+            if state.current is None:
+                raise IllegalMoveError("MUST_LEAD", "you lead: play any combination")
+        case Play(cards=cards, announce_last_card=announce):
+            _check_cards_in_hand(state.hands[seat], cards)
+            _check_play(state, seat, classify(cards), announce)
+        case _:
+            raise InvalidMoveError("UNKNOWN_MOVE", "not a move of Gang of Four")
+
+
+def legal_moves(state: GangOfFourState, seat: Seat) -> list[Move]:
+    """Every move ``check`` accepts; plays come from the hand's combination listing."""
+    if state.phase is Phase.OVER or not 0 <= seat < state.config.players:
+        return []
+    hand = state.hands[seat]
+    if state.phase is Phase.EXCHANGE:
+        if state.exchange is None or seat != state.exchange.winner:
+            return []
+        return [GiveBack(card) for card in sorted(set(hand))]
+    if seat != state.turn:
+        return []
+    moves: list[Move] = [] if state.current is None else [Pass()]
+    for combo in plays_beating(hand, state.current):
+        announce = len(hand) - combo.size == 1
+        try:
+            _check_play(state, seat, combo, announce)
+        except IllegalMoveError:
+            continue
+        moves.append(Play(combo.cards, announce_last_card=announce))
+    return moves
+
+
+# --- applying ---------------------------------------------------------------------------
+
+
+def _replace(state: GangOfFourState, **changes: object) -> GangOfFourState:
+    return msgspec.structs.replace(state, **changes)
+
+
+def _without(hand: Sequence[GofCard], cards: Sequence[GofCard]) -> tuple[GofCard, ...]:
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)
+
+
+def _with_hand(state: GangOfFourState, seat: int, cards: tuple[GofCard, ...]) -> GangOfFourState:
+    hands = list(state.hands)
+    hands[seat] = tuple(sorted(cards))
+    return _replace(state, hands=tuple(hands))
+
+
+def apply(state: GangOfFourState, seat: Seat, move: Move) -> tuple[GangOfFourState, list[Event]]:
+    check(state, seat, move)
+    if isinstance(move, GiveBack):
+        return _give_back(state, seat, move.card)
+    if isinstance(move, Pass):
+        return _pass(state, seat)
+    assert isinstance(move, Play)
+    return _play(state, seat, move)
+
+
+def _give_back(
+    state: GangOfFourState, seat: int, card: GofCard
+) -> tuple[GangOfFourState, list[Event]]:
+    exchange = state.exchange
+    assert exchange is not None
+    loser = exchange.loser
+    state = _with_hand(state, seat, _without(state.hands[seat], (card,)))
+    state = _with_hand(state, loser, (*state.hands[loser], card))
+    state = _replace(
+        state,
+        phase=Phase.PLAY,
+        turn=seat,
+        exchange=msgspec.structs.replace(exchange, returned=card),
+    )
+    return state, [CardReturned(seat, loser, card)]
+
+
+def _pass(state: GangOfFourState, seat: int) -> tuple[GangOfFourState, list[Event]]:
+    """Seed: "Wer an der Reihe ist, kann ... eine higherwertige Kombination ... legen oder
+    passen." When all others have passed in turn, the last player to play leads anything
+    (if he is out of the hand, the next player leads)."""
+    events: list[Event] = [Passed(seat)]
+    passes = state.passes + 1
+    state = _replace(state, passes=passes, passed=(*state.passed, seat))
+    by = state.current_by
+    assert by is not None
+    others = len(_active(state)) - (0 if by in state.out else 1)
+    if passes < others:
+        return _replace(state, turn=_next_active(state, seat)), events
+    leader = by if by not in state.out else _next_active(state, by)
+    events.append(TrickWon(by, leader))
+    return _replace(state, current=None, current_by=None, passes=0, passed=(), turn=leader), events
+
+
+def _play(state: GangOfFourState, seat: int, move: Play) -> tuple[GangOfFourState, list[Event]]:
+    combo = classify(move.cards)
+    state = _with_hand(state, seat, _without(state.hands[seat], move.cards))
+    left = len(state.hands[seat])
+    events: list[Event] = [Played(seat, combo.cards, combo.kind, left)]
+    state = _replace(state, current=combo, current_by=seat, passes=0, passed=(), must_include=None)
+    if left == 0:
+        state, more = _end_hand(state, seat)
+        return state, events + more
+    if left == 1:
+        alone = _active(state) == [seat]
+        if move.announce_last_card or state.config.auto_announce_last_card or alone:
+            state = _replace(state, announced=(*state.announced, seat))
+            events.append(LastCardAnnounced(seat))
+        else:
+            # Notes 8: forgetting puts him out of the hand with 1 point.
+            state = _replace(state, out=(*state.out, seat))
+            events.append(LastCardForgotten(seat))
+    if _active(state) == [seat]:  # nobody left to answer: he leads again at once
+        events.append(TrickWon(seat, seat))
+        return _replace(state, current=None, current_by=None, turn=seat), events
+    return _replace(state, turn=_next_active(state, seat)), events
+
+
+# --- hands ------------------------------------------------------------------------------
+
+
+def _end_hand(state: GangOfFourState, winner: int) -> tuple[GangOfFourState, list[Event]]:
+    """Seed: "Sobald ein Spieler keine Karten mehr hat, ist eine Spielrunde beendet." Each
+    other player scores the table's points for the cards left in his hand."""
+    cards_left = tuple(len(hand) for hand in state.hands)
+    points = tuple(points_for(n) for n in cards_left)
+    totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
+    result = HandResult(state.hand, winner, cards_left, points)
+    state = _replace(state, totals=totals, results=(*state.results, result))
+    events: list[Event] = [HandEnded(result, totals)]
+    if max(totals) >= GAME_END_SCORE:
+        low = min(totals)
+        winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+        events.append(GameEnded(winners, totals))
+        return _replace(state, phase=Phase.OVER, current=None, current_by=None), events
+    state, more = _start_hand(state, result)
+    return state, events + more
+
+
+def _loser(state: GangOfFourState, result: HandResult) -> int:
+    """Seed: most points in the hand; ties by the highest total, then the one who sits
+    nearest the winner counter-clockwise ("entgegen dem Uhrzeigersinn")."""
+    players = state.config.players
+
+    def key(seat: int) -> tuple[int, int, int]:
+        distance = (result.winner - seat) % players  # counter-clockwise steps from the winner
+        return (result.points[seat], state.totals[seat], -distance)
+
+    return max((seat for seat in range(players) if seat != result.winner), key=key)
+
+
+def _start_hand(
+    state: GangOfFourState, previous: HandResult | None
+) -> tuple[GangOfFourState, list[Event]]:
+    players = state.config.players
+    deck, rng = state.rng.shuffled(DECK)
+    hands = tuple(
+        tuple(sorted(deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)])) for seat in range(players)
+    )
+    hand = state.hand + 1
+    state = _replace(
+        state,
+        rng=rng,
+        hand=hand,
+        hands=hands,
+        set_aside=tuple(sorted(deck[HAND_SIZE * players :])),
+        current=None,
+        current_by=None,
+        passes=0,
+        passed=(),
+        announced=(),
+        out=(),
+        exchange=None,
+        must_include=None,
+    )
+    events: list[Event] = [HandDealt(hand, seat, hands[seat]) for seat in range(players)]
+    if previous is None:
+        holders = [seat for seat in range(players) if MULTICOLOURED_ONE in hands[seat]]
+        # 3 players and nobody holds it: "der Spieler, der rechts vom Kartenverteiler sitzt"
+        leader = holders[0] if holders else (state.dealer + COUNTER_CLOCKWISE) % players
+        state = _replace(
+            state,
+            phase=Phase.PLAY,
+            turn=leader,
+            must_include=MULTICOLOURED_ONE if holders else None,
+        )
+        events.append(HandStarted(hand, state.dealer, state.direction, leader))
+        return state, events
+    winner = previous.winner
+    loser = _loser(state, previous)
+    given = max(state.hands[loser])
+    state = _with_hand(state, loser, _without(state.hands[loser], (given,)))
+    state = _with_hand(state, winner, (*state.hands[winner], given))
+    state = _replace(
+        state,
+        dealer=winner,
+        direction=-state.direction,
+        phase=Phase.EXCHANGE,
+        turn=winner,
+        exchange=Exchange(loser=loser, winner=winner, given=given),
+    )
+    events += [
+        HandStarted(hand, winner, state.direction, winner),
+        CardGiven(loser, winner, given),
+    ]
+    return state, events
+
+
+def outcome(state: GangOfFourState) -> Outcome | None:
+    if state.phase is not Phase.OVER:
+        return None
+    low = min(state.totals)
+    winners = tuple(seat for seat, total in enumerate(state.totals) if total == low)
+    scores = ", ".join(f"seat {seat}: {total}" for seat, total in enumerate(state.totals))
+    return Outcome(winners, f"Lowest total wins after {state.hand} hands ({scores}).")

@@ -1,0 +1,81 @@
+"""The single projection of a Gang of Four table for a seat or a spectator.
+
+A seat sees its own hand and, for everyone, what is public: card counts, the play to beat
+and who made it, who passed, whose turn it is, the direction, scores, the exchanged cards
+and the last-card announcements. Nobody sees another hand or the set-aside cards.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engines.base import Viewer
+from engines.gang_of_four.cards import GofCard
+from engines.gang_of_four.combos import Kind
+from engines.gang_of_four.events import Event, HandDealt
+from engines.gang_of_four.model import Exchange, GangOfFourState, HandResult, Phase
+from engines.gang_of_four.moves import Move
+
+
+class GangOfFourView(msgspec.Struct, frozen=True):
+    viewer: int | None
+    players: int
+    auto_announce_last_card: bool
+    hand: int
+    dealer: int
+    direction: int
+    phase: Phase
+    turn: int
+    cards: tuple[GofCard, ...]  # the viewer's own hand; empty for a spectator
+    card_counts: tuple[int, ...]
+    set_aside_count: int
+    current: tuple[GofCard, ...]
+    current_kind: Kind | None
+    current_by: int | None
+    passed: tuple[int, ...]
+    announced: tuple[int, ...]
+    out: tuple[int, ...]
+    must_include: GofCard | None
+    exchange: Exchange | None
+    totals: tuple[int, ...]
+    results: tuple[HandResult, ...]
+
+
+def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
+    if viewer is not None and not 0 <= viewer < state.config.players:
+        raise ValueError(f"no seat {viewer} at this table")
+    current = state.current
+    return GangOfFourView(
+        viewer=viewer,
+        players=state.config.players,
+        auto_announce_last_card=state.config.auto_announce_last_card,
+        hand=state.hand,
+        dealer=state.dealer,
+        direction=state.direction,
+        phase=state.phase,
+        turn=state.turn,
+        cards=state.hands[viewer] if viewer is not None else (),
+        card_counts=tuple(len(hand) for hand in state.hands),
+        set_aside_count=len(state.set_aside),
+        current=current.cards if current is not None else (),
+        current_kind=current.kind if current is not None else None,
+        current_by=state.current_by,
+        passed=state.passed,
+        announced=state.announced,
+        out=state.out,
+        must_include=state.must_include,
+        exchange=state.exchange,
+        totals=state.totals,
+        results=state.results,
+    )
+
+
+def view_event(event: Event, viewer: Viewer) -> Event | None:
+    if isinstance(event, HandDealt) and event.seat != viewer:
+        return None
+    return event
+
+
+def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
+    """Plays, passes and the exchange are all made face up."""
+    return move
