@@ -1,7 +1,8 @@
 """Every benchmark in sequence, with short durations, then one summary table.
 
 ``python -m bench [--quick]``. Each benchmark is also a module of its own with its own
-options: ``python -m bench.engine``, ``python -m bench.evaluator``, ``python -m bench.e2e``.
+options: ``python -m bench.engine``, ``python -m bench.evaluator``,
+``python -m bench.gang_of_four``, ``python -m bench.e2e``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from bench import e2e, engine
+from bench import e2e, engine, gang_of_four
 from bench.common import Row, machine, print_table
 
 EVALUATOR_ROW = re.compile(r"^(\S.*?)\s{2,}([\d,]+) /s$")
@@ -54,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             "evaluator",
             lambda: evaluator_rows(["--seconds", f"{0.5 * scale:g}", "--hands", "20000"]),
         ),
+        ("gang_of_four", lambda: gang_of_four.main(["--seconds", f"{2 * scale:g}"])),
         ("e2e", lambda: e2e.main(["--seconds", f"{10 * scale:g}", "--warmup", "1"])),
     ]
     rows: list[Row] = []
