@@ -38,6 +38,7 @@ from engines.gang_of_four.events import (
     Played,
     TrickWon,
 )
+from engines.gang_of_four.kinds import ranks_of
 from engines.gang_of_four.model import (
     COUNTER_CLOCKWISE,
     GAME_END_SCORE,
@@ -129,8 +130,7 @@ def _before_last_card(state: GangOfFourState, seat: int) -> bool:
 def _check_cards_in_hand(hand: Sequence[GofCard], cards: Sequence[GofCard]) -> None:
     if not cards:
         raise InvalidMoveError("EMPTY_PLAY", "a play needs at least one card")
-    if not all(isinstance(card, GofCard) for card in cards):
-        raise InvalidMoveError("UNKNOWN_CARD", "not a card of Gang of Four")
+    ranks_of(cards)  # UNKNOWN_CARD / TOO_MANY_COPIES: no deck holds these cards
     have = Counter(hand)
     if any(have[card] < count for card, count in Counter(cards).items()):
         raise IllegalMoveError("CARDS_NOT_IN_HAND", "you do not hold all of these cards")
@@ -217,6 +217,8 @@ def legal_moves(state: GangOfFourState, seat: Seat) -> list[Move]:
         except IllegalMoveError:
             continue
         moves.append(Play(combo.cards, announce_last_card=announce))
+        if announce:  # forgetting to announce is legal, and punished (notes 8)
+            moves.append(Play(combo.cards, announce_last_card=False))
     return moves
 
 
