@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service import records
+from service.errors import Unavailable
 from service.store import RedisStore
 from service.tables import Table, load_table
 
@@ -36,7 +37,7 @@ class _Channel:
     table: Table
     version: int
     state: Any
-    subscribers: set[asyncio.Queue[Change]] = field(default_factory=set)
+    subscribers: set[asyncio.Queue[Change | None]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
 
 
@@ -44,10 +45,12 @@ class Subscription:
     """Changes after ``version``; ``state`` is the channel's state at that version.
 
     Both are taken in the same step that registers the subscriber, so nothing published
-    after ``version`` can be missed, whatever version the subscriber loaded itself.
+    after ``version`` can be missed, whatever version the subscriber loaded itself. When the
+    referee shuts down the subscription raises UNAVAILABLE: the client resumes elsewhere
+    from the last version it saw.
     """
 
-    def __init__(self, queue: asyncio.Queue[Change], version: int, state: Any) -> None:
+    def __init__(self, queue: asyncio.Queue[Change | None], version: int, state: Any) -> None:
         self._queue = queue
         self.version = version
         self.state = state
@@ -56,22 +59,36 @@ class Subscription:
         return self
 
     async def __anext__(self) -> Change:
-        return await self._queue.get()
+        change = await self._queue.get()
+        if change is None:
+            raise _shutting_down()
+        return change
+
+
+def _shutting_down() -> Unavailable:
+    return Unavailable(
+        "REFEREE_SHUTTING_DOWN",
+        "this referee is shutting down; watch again with after_version set to the last "
+        "version you received",
+    )
 
 
 class Feed:
     def __init__(self, store: RedisStore) -> None:
         self._store = store
         self._channels: dict[str, _Channel] = {}
+        self._closed = False
 
     @contextlib.asynccontextmanager
     async def subscribe(self, table: Table) -> AsyncIterator[Subscription]:
+        if self._closed:
+            raise _shutting_down()
         channel = self._channels.get(table.game_id)
         if channel is None:
             channel = _Channel(table, table.version, table.state)
             self._channels[table.game_id] = channel
             channel.task = asyncio.create_task(self._run(channel), name=f"feed:{table.game_id}")
-        queue: asyncio.Queue[Change] = asyncio.Queue()
+        queue: asyncio.Queue[Change | None] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
             yield Subscription(queue, channel.version, channel.state)
@@ -110,8 +127,17 @@ class Feed:
                 state, events = game.apply(channel.state, entry.seat, move)
                 self._publish(channel, Change(version, events, state, False))
 
+    @property
+    def watchers(self) -> int:
+        """Open subscriptions in this process (one per WatchGame stream)."""
+        return sum(len(channel.subscribers) for channel in self._channels.values())
+
     async def aclose(self) -> None:
+        """End every subscription with UNAVAILABLE and stop the readers (shutdown)."""
+        self._closed = True
         for channel in list(self._channels.values()):
+            for queue in channel.subscribers:
+                queue.put_nowait(None)
             if channel.task is not None:
                 channel.task.cancel()
         self._channels.clear()

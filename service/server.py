@@ -54,6 +54,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             redis_url,
             finished_ttl_seconds=settings.finished_ttl_seconds,
             idle_ttl_seconds=settings.idle_ttl_seconds,
+            cluster=settings.redis_cluster,
         )
         referee = Referee(
             store, TokenSigner(secret), allow_client_seeds=settings.allow_client_seeds
@@ -77,9 +78,11 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         try:
             yield Running(server, referee, port, redis_url)
         finally:
+            # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
+            # clients resume elsewhere from their last version), let in-flight moves finish.
             await health_servicer.enter_graceful_shutdown()
             await referee.feed.aclose()
-            await server.stop(grace=5)
+            await server.stop(grace=settings.shutdown_grace_seconds)
             await store.aclose()
 
 

@@ -28,6 +28,16 @@ class Settings:
     # Accept CreateGame seeds from clients (tests, replays). Off in production: the
     # creator would know every card.
     allow_client_seeds: bool = False
+    # REDIS_URL names a node of a Redis Cluster (every key of a game shares one slot).
+    redis_cluster: bool = False
+    # Prometheus metrics on http://host:metrics_port/metrics; 0 (the default) is off. The
+    # container image and the manifests set 9464.
+    metrics_port: int = 0
+    # OpenTelemetry tracing of RPCs and Redis calls: "off", "otlp" (OTEL_EXPORTER_OTLP_*
+    # variables configure the exporter) or "console" (spans printed to stderr).
+    tracing: str = "off"
+    # Seconds in-flight calls get to finish after SIGTERM.
+    shutdown_grace_seconds: float = 5.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -43,4 +53,8 @@ class Settings:
             finished_ttl_seconds=int(env.get("REFEREE_FINISHED_TTL_SECONDS", str(7 * 24 * 3600))),
             idle_ttl_seconds=int(env.get("REFEREE_IDLE_TTL_SECONDS", str(30 * 24 * 3600))),
             allow_client_seeds=_flag(env.get("REFEREE_ALLOW_CLIENT_SEEDS")),
+            redis_cluster=_flag(env.get("REDIS_CLUSTER")),
+            metrics_port=int(env.get("REFEREE_METRICS_PORT", "0")),
+            tracing=env.get("REFEREE_TRACING", "off"),
+            shutdown_grace_seconds=float(env.get("REFEREE_SHUTDOWN_GRACE_SECONDS", "5")),
         )

@@ -12,15 +12,19 @@ The store treats states, moves and records as opaque bytes; it knows nothing abo
 from __future__ import annotations
 
 import enum
+import functools
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import TracebackType
-from typing import Any, Final, Self
+from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
 
+from redis import exceptions as redis_errors
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
+
+from service.errors import Unavailable
 
 DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
@@ -32,6 +36,45 @@ EVENT_FIELD: Final = b"entry"
 
 def _script(name: str) -> str:
     return (resources.files("service") / "lua" / name).read_text(encoding="utf-8")
+
+
+# What Redis raises while it is down, restarting (loading its AOF), failing over, or while
+# a cluster slot moves: nothing was applied that a retry with the same move id would repeat.
+OUTAGE: Final = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    redis_errors.BusyLoadingError,
+    redis_errors.ReadOnlyError,
+    redis_errors.ClusterDownError,
+    redis_errors.TryAgainError,
+    OSError,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _outage_is_unavailable(
+    method: Callable[Concatenate[RedisStore, P], Awaitable[R]],
+) -> Callable[Concatenate[RedisStore, P], Awaitable[R]]:
+    """Turn Redis being unreachable into the referee's UNAVAILABLE (reason STORE_UNAVAILABLE).
+
+    A commit whose reply was lost may have been applied: the client's retry with the same
+    ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
+    """
+
+    @functools.wraps(method)
+    async def wrapper(self: RedisStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(self, *args, **kwargs)
+        except OUTAGE as error:
+            raise Unavailable(
+                "STORE_UNAVAILABLE",
+                f"the game store is unreachable ({type(error).__name__}); nothing new was "
+                "applied that a retry with the same client_move_id would repeat",
+            ) from error
+
+    return wrapper
 
 
 class CommitStatus(enum.Enum):
@@ -211,6 +254,7 @@ class RedisStore:
             game=base, log=f"{base}:log", events=f"{base}:events", moves=f"{base}:moves"
         )
 
+    @_outage_is_unavailable
     async def create(self, game_id: str, state: bytes, meta: bytes) -> bool:
         """Create the game at version 0; False (and nothing written) if it exists."""
         created = await self._create(
@@ -218,6 +262,7 @@ class RedisStore:
         )
         return bool(created)
 
+    @_outage_is_unavailable
     async def load(self, game_id: str) -> GameRecord | None:
         version, state, meta = await self._client.hmget(
             self.keys(game_id).game, ["version", "state", "meta"]
@@ -226,6 +271,7 @@ class RedisStore:
             return None
         return GameRecord(version=int(version), state=_bytes(state), meta=_bytes(meta))
 
+    @_outage_is_unavailable
     async def commit(
         self,
         game_id: str,
@@ -265,15 +311,18 @@ class RedisStore:
         record = _bytes(reply[2]) if status is CommitStatus.DUPLICATE else None
         return CommitResult(status=status, version=int(reply[1]), record=record)
 
+    @_outage_is_unavailable
     async def move_record(self, game_id: str, move_key: str) -> bytes | None:
         record = await self._client.hget(self.keys(game_id).moves, move_key)
         return None if record is None else _bytes(record)
 
+    @_outage_is_unavailable
     async def log(self, game_id: str, start: int = 0, stop: int = -1) -> list[bytes]:
         """Move log slice, LRANGE semantics; entry i produced version i + 1."""
         entries = await self._client.lrange(self.keys(game_id).log, start, stop)
         return [_bytes(entry) for entry in entries]
 
+    @_outage_is_unavailable
     async def read_events(
         self, game_id: str, after_version: int, *, block_ms: int | None, count: int = 100
     ) -> list[tuple[int, bytes]]:
@@ -294,18 +343,22 @@ class RedisStore:
         )
         return _events(_xread_entries(reply))
 
+    @_outage_is_unavailable
     async def first_event_version(self, game_id: str) -> int | None:
         """Version of the oldest event still in the stream, None if the stream is empty."""
         entries = await self._client.xrange(self.keys(game_id).events, count=1)
         return _events(entries)[0][0] if entries else None
 
+    @_outage_is_unavailable
     async def exists(self, game_id: str) -> bool:
         return bool(await self._client.exists(self.keys(game_id).game))
 
+    @_outage_is_unavailable
     async def delete(self, game_id: str) -> None:
         """Remove every key of the game (tests and administration)."""
         await self._client.delete(*self.keys(game_id).all)
 
+    @_outage_is_unavailable
     async def ping(self) -> float:
         """Round-trip time of a PING, in seconds."""
         started = time.perf_counter()
