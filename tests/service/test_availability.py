@@ -53,4 +53,4 @@ async def test_shutdown_ends_watch_streams_with_unavailable(redis_url: str, tmp_
     assert asyncio.get_running_loop().time() - exit_started < 2
     code, reason, _ = reason_of(caught.value)
     assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "REFEREE_SHUTTING_DOWN")
-    await channel.close()
+    await channel.close(None)
