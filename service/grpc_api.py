@@ -21,6 +21,7 @@ from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.auth import bearer_token
 from service.codecs import CODECS, GameCodec
 from service.errors import BadRequest, RefereeError, internal_status, to_rpc_status
+from service.observability import Metrics
 from service.referee import Referee, SeatView
 
 log = structlog.get_logger("referee.rpc")
@@ -46,34 +47,52 @@ def _check_request(request: Message) -> None:
         raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
 
 
-def _log_line(name: str, started: float, code: str, reason: str | None) -> None:
-    fields: dict[str, Any] = {
-        "rpc": name,
-        "code": code,
-        "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-    }
+def _finish(
+    metrics: Metrics | None,
+    name: str,
+    request: Message,
+    started: float,
+    code: str,
+    reason: str | None,
+) -> None:
+    """The RPC's one log line and its metrics."""
+    seconds = time.perf_counter() - started
+    fields: dict[str, Any] = {"rpc": name, "code": code, "latency_ms": round(seconds * 1000, 3)}
     if reason:
         fields["reason"] = reason
     log.info("rpc", **fields)
+    if metrics is None:
+        return
+    metrics.rpc_seconds.labels(name, code).observe(seconds)
+    if isinstance(request, referee_pb2.SubmitMoveRequest):
+        game = request.move.WhichOneof("game") or "none"
+        metrics.moves.labels(game, code, reason or "").inc()
 
 
 @contextlib.asynccontextmanager
-async def _answering(name: str, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[None]:
-    """One RPC at the edge: domain errors become statuses, and one log line is written."""
+async def _answering(
+    servicer: RefereeServicer,
+    name: str,
+    request: Message,
+    context: grpc.aio.ServicerContext[Any, Any],
+) -> AsyncIterator[None]:
+    """One RPC at the edge: domain errors become statuses; one log line and its metrics."""
     structlog.contextvars.clear_contextvars()
     started = time.perf_counter()
+    metrics = servicer.metrics
     try:
+        _check_request(request)
         yield
     except RefereeError as error:
-        _log_line(name, started, error.code.name, error.reason)
+        _finish(metrics, name, request, started, error.code.name, error.reason)
         await _abort(context, to_rpc_status(error))
         raise  # unreachable: abort_with_status raises
     except Exception:
         log.exception("rpc failed", rpc=name)
-        _log_line(name, started, "INTERNAL", "INTERNAL")
+        _finish(metrics, name, request, started, "INTERNAL", "INTERNAL")
         await _abort(context, internal_status())
         raise
-    _log_line(name, started, "OK", None)
+    _finish(metrics, name, request, started, "OK", None)
 
 
 def edge(
@@ -83,8 +102,7 @@ def edge(
     async def wrapper(
         self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
     ) -> Resp:
-        async with _answering(method.__name__, context):
-            _check_request(request)
+        async with _answering(self, method.__name__, request, context):
             return await method(self, request, context)
         raise AssertionError("unreachable: _answering re-raises every error")
 
@@ -98,8 +116,7 @@ def edge_stream(
     async def wrapper(
         self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[Resp]:
-        async with _answering(method.__name__, context):
-            _check_request(request)
+        async with _answering(self, method.__name__, request, context):
             async for item in method(self, request, context):
                 yield item
 
@@ -155,8 +172,9 @@ def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:
 
 
 class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, metrics: Metrics | None = None) -> None:
         self.referee = referee
+        self.metrics = metrics
 
     @edge
     async def CreateGame(

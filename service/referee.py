@@ -19,7 +19,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -137,6 +137,22 @@ def _check_move_game(table: Table, move_game: str) -> None:
         )
 
 
+class MoveStats(Protocol):
+    """Where the referee reports contention (the metrics, or nothing)."""
+
+    def count_conflict(self) -> None: ...
+
+    def count_retry(self) -> None: ...
+
+
+class _NoStats:
+    def count_conflict(self) -> None:
+        return None
+
+    def count_retry(self) -> None:
+        return None
+
+
 class Referee:
     def __init__(
         self,
@@ -147,6 +163,7 @@ class Referee:
         max_retries: int = 16,
         cached_tables: int = 4096,
         new_id: Callable[[], str] = lambda: secrets.token_hex(12),
+        stats: MoveStats | None = None,
     ) -> None:
         self.store = store
         self.signer = signer
@@ -157,6 +174,7 @@ class Referee:
         self._new_id = new_id
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.feed = Feed(store)
+        self.stats: MoveStats = stats or _NoStats()
 
     # --- who is calling ------------------------------------------------------------------
 
@@ -305,6 +323,7 @@ class Referee:
                 except (MoveError, BadRequest, VersionConflict) as error:
                     if not fresh:  # the cached state may be behind: decide on the stored one
                         fresh = True
+                        self.stats.count_retry()
                         continue
                     earlier = await self._earlier_result(table, seat, key, digest)
                     if earlier is not None:
@@ -337,6 +356,9 @@ class Referee:
                     return await self._first_result(table, seat, digest, result.record)
                 if result.status is CommitStatus.MISSING:
                     self._tables.pop(game_id, None)
+                else:
+                    self.stats.count_conflict()
+                self.stats.count_retry()
                 fresh = True
             current = (await load_table(self.store, game_id)).version
             raise VersionConflict(

@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner, load_or_create_secret
 from service.grpc_api import RefereeServicer
+from service.observability import Metrics, start_tracing
 from service.redis_server import EmbeddedRedis
 from service.referee import Referee
 from service.settings import Settings
@@ -35,6 +36,7 @@ class Running:
     referee: Referee
     port: int
     redis_url: str
+    metrics_port: int = 0  # 0: the /metrics endpoint is off
 
     @property
     def address(self) -> str:
@@ -50,22 +52,33 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             embedded = stack.enter_context(EmbeddedRedis(settings.data_dir / "redis"))
             redis_url = embedded.url
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
+        if settings.tracing != "off":
+            start_tracing(settings.tracing)
+        metrics = Metrics()
+        metrics_port = stack.enter_context(metrics.serving(settings.host, settings.metrics_port))
         store = RedisStore.from_url(
             redis_url,
             finished_ttl_seconds=settings.finished_ttl_seconds,
             idle_ttl_seconds=settings.idle_ttl_seconds,
             cluster=settings.redis_cluster,
         )
+        store.on_call = metrics.observe_redis
         referee = Referee(
-            store, TokenSigner(secret), allow_client_seeds=settings.allow_client_seeds
+            store,
+            TokenSigner(secret),
+            allow_client_seeds=settings.allow_client_seeds,
+            stats=metrics,
         )
+        metrics.watch_streams_from(lambda: referee.feed.watchers)
         server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
                 ("grpc.so_reuseport", 0),
             ]
         )
-        referee_pb2_grpc.add_RefereeServiceServicer_to_server(RefereeServicer(referee), server)
+        referee_pb2_grpc.add_RefereeServiceServicer_to_server(
+            RefereeServicer(referee, metrics), server
+        )
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(
@@ -76,7 +89,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         try:
-            yield Running(server, referee, port, redis_url)
+            yield Running(server, referee, port, redis_url, metrics_port)
         finally:
             # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
             # clients resume elsewhere from their last version), let in-flight moves finish.
@@ -94,6 +107,8 @@ async def serve(settings: Settings) -> None:
     async with running(settings) as handle:
         where = "embedded" if settings.redis_url is None else "external"
         print(f"referee listening on {settings.host}:{handle.port} (redis: {where})", flush=True)
+        if handle.metrics_port:
+            print(f"metrics on http://{settings.host}:{handle.metrics_port}/metrics", flush=True)
         log.info("started", port=handle.port, redis=where)
         await stop.wait()
         log.info("stopping")

@@ -63,8 +63,11 @@ def _outage_is_unavailable(
     ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
     """
 
+    name = method.__name__
+
     @functools.wraps(method)
     async def wrapper(self: RedisStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        started = time.perf_counter()
         try:
             return await method(self, *args, **kwargs)
         except OUTAGE as error:
@@ -73,6 +76,9 @@ def _outage_is_unavailable(
                 f"the game store is unreachable ({type(error).__name__}); nothing new was "
                 "applied that a retry with the same client_move_id would repeat",
             ) from error
+        finally:
+            if self.on_call is not None:
+                self.on_call(name, time.perf_counter() - started)
 
     return wrapper
 
@@ -196,6 +202,8 @@ class RedisStore:
         if idle_ttl_seconds < 0:
             raise ValueError("idle_ttl_seconds must be >= 0 (0: live games never expire)")
         self._finished_ttl = finished_ttl_seconds
+        # Told the name and duration of every store operation (metrics); None: nobody.
+        self.on_call: Callable[[str, float], None] | None = None
         self._idle_ttl = idle_ttl_seconds
         self._stream_maxlen = stream_maxlen
         self._prefix = key_prefix
