@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import functools
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import TracebackType
@@ -55,8 +55,8 @@ R = TypeVar("R")
 
 
 def _outage_is_unavailable(
-    method: Callable[Concatenate[RedisStore, P], Awaitable[R]],
-) -> Callable[Concatenate[RedisStore, P], Awaitable[R]]:
+    method: Callable[Concatenate[RedisStore, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[RedisStore, P], Coroutine[Any, Any, R]]:
     """Turn Redis being unreachable into the referee's UNAVAILABLE (reason STORE_UNAVAILABLE).
 
     A commit whose reply was lost may have been applied: the client's retry with the same
