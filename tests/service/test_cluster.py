@@ -53,7 +53,7 @@ async def test_games_play_to_the_end_on_a_redis_cluster(cluster_url: str, tmp_pa
             keys = [k async for k in client.scan_iter(match=f"game:{{{table.game_id}}}*")]
             assert len(keys) == 4
             assert len({key_slot(key) for key in keys}) == 1
-        nodes = {client.get_node_from_key(f"game:{{{t.game_id}}}").name for t in tables}
+        nodes = {str(client.get_node_from_key(f"game:{{{t.game_id}}}")) for t in tables}
         assert len(nodes) > 1, "the games should be spread over the cluster's masters"
     finally:
         await client.aclose()
