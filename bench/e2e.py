@@ -62,7 +62,7 @@ from google.rpc import error_details_pb2, status_pb2
 from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
-from service.redis_server import parent_death_signal
+from service.redis_server import dying_with_parent
 
 if TYPE_CHECKING:
     from referee.v1.referee_pb2_grpc import RefereeServiceAsyncStub
@@ -243,13 +243,12 @@ def server_process(
     """
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            command,
+            dying_with_parent(command),
             cwd=REPO,
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=log,
-            preexec_fn=parent_death_signal(),
         )
     try:
         yield proc, _wait_for_port(proc, log_path, timeout)

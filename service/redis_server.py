@@ -13,7 +13,6 @@ until the server itself exits, even if the Python process that started it died f
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import importlib.util
 import os
@@ -24,7 +23,7 @@ import subprocess
 import sys
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Final, Literal, Self
@@ -40,7 +39,6 @@ CONF_NAME: Final = "redis.conf"
 LOG_NAME: Final = "redis.log"
 LOCK_NAME: Final = "redis.lock"
 
-_PR_SET_PDEATHSIG: Final = 1
 _PORT_ATTEMPTS: Final = 5
 _PORT_IN_USE: Final = "port already in use"
 # Directives that make the server private, persistent and supervised by this class.
@@ -86,27 +84,29 @@ def _free_port() -> int:
         return port
 
 
-def parent_death_signal() -> Callable[[], None] | None:
-    """A ``preexec_fn`` that asks Linux to SIGTERM the child when its parent dies.
+# Runs in the child, between fork and the real program: ask Linux to SIGTERM this process
+# when its parent dies, give up if the parent is already gone, then become the program.
+_DIE_WITH_PARENT = """\
+import ctypes, os, signal, sys
+ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+if os.getppid() != int(sys.argv[1]):
+    os._exit(1)
+os.execv(sys.argv[2], sys.argv[2:])
+"""
 
-    Best effort and Linux only. The kernel sends the signal when the *thread* that forked
-    the child exits, so start the server from a thread that lives as long as the server.
-    libc is loaded here, before the fork, so the child only makes one foreign call.
+
+def dying_with_parent(command: Sequence[str]) -> list[str]:
+    """``command`` wrapped so the child is SIGTERMed when this process dies (Linux).
+
+    A ``preexec_fn`` would do this after ``fork`` in *this* process, which is unsafe once
+    threads run (gRPC's are): the child can crash before it ever execs. So a short-lived
+    Python process makes the call on its own and execs the program in its place. The
+    kernel sends the signal when the *thread* that started the child exits, so start
+    servers from a thread that lives as long as they do. Elsewhere the command is as is.
     """
     if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def preexec() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return preexec
+        return list(command)
+    return [sys.executable, "-c", _DIE_WITH_PARENT, str(os.getpid()), *command]
 
 
 def _terminate(proc: subprocess.Popen[bytes], timeout: float) -> None:
@@ -264,14 +264,13 @@ class EmbeddedRedis:
         with self.log_path.open("ab") as log:
             offset = log.tell()
             proc = subprocess.Popen(
-                [binary, str(conf)],
+                dying_with_parent([binary, str(conf)]),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=self._data_dir,
                 start_new_session=True,
                 pass_fds=(self._lock_fd,),
-                preexec_fn=parent_death_signal(),
             )
         return proc, offset
 

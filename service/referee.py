@@ -449,9 +449,9 @@ class Referee:
                     table, version=subscription.version, state=subscription.state
                 )
             version = table.version
-            if after_version is None or after_version == version:
+            if after_version is None:
                 yield Update(version, [], project(table, table.state, version, viewer), True)
-            else:
+            elif after_version < version:  # the versions after the client's, then live
                 for update in await self._replayed(table, viewer, after_version, version):
                     yield update
             if table.finished:
