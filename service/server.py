@@ -7,6 +7,7 @@ import contextlib
 import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import structlog
@@ -15,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner, load_or_create_secret
+from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
 from service.observability import Metrics, start_tracing
 from service.redis_server import EmbeddedRedis
@@ -28,6 +30,8 @@ SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_na
 # gRPC's own transport limit; requests above MAX_REQUEST_BYTES but below this get a typed
 # INVALID_ARGUMENT with reason REQUEST_TOO_LARGE from the servicer.
 TRANSPORT_LIMIT = 1024 * 1024
+# How often (and how long at most) the health status asks Redis whether it is there.
+STORE_PROBE_SECONDS = 1.0
 
 
 @dataclass
@@ -51,6 +55,12 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         if redis_url is None:
             embedded = stack.enter_context(EmbeddedRedis(settings.data_dir / "redis"))
             redis_url = embedded.url
+        if settings.redis_url is not None and settings.token_secret is None:
+            # Replicas sharing a Redis must share the secret, or one's tokens fail on another.
+            raise SystemExit(
+                "REFEREE_TOKEN_SECRET must be set when REDIS_URL is (every replica needs the "
+                "same secret); only the embedded default generates one"
+            )
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
         if settings.tracing != "off":
             start_tracing(settings.tracing)
@@ -88,15 +98,40 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         await server.start()
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        watching_redis = asyncio.create_task(_follow_store(store, health_servicer))
         try:
             yield Running(server, referee, port, redis_url, metrics_port)
         finally:
+            watching_redis.cancel()
             # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
             # clients resume elsewhere from their last version), let in-flight moves finish.
             await health_servicer.enter_graceful_shutdown()
             await referee.feed.aclose()
             await server.stop(grace=settings.shutdown_grace_seconds)
             await store.aclose()
+
+
+async def _follow_store(store: RedisStore, health_servicer: Any) -> None:
+    """The RefereeService is NOT_SERVING while Redis does not answer, so load balancers and
+    readiness probes take this replica out of rotation; the process itself stays healthy
+    (service "")."""
+    serving = True
+    while True:
+        try:
+            await asyncio.wait_for(store.ping(), STORE_PROBE_SECONDS)
+            ok = True
+        except (Unavailable, TimeoutError):
+            ok = False
+        if ok != serving:
+            serving = ok
+            status = (
+                health_pb2.HealthCheckResponse.SERVING
+                if ok
+                else health_pb2.HealthCheckResponse.NOT_SERVING
+            )
+            await health_servicer.set(SERVICE_NAME, status)
+            log.warning("store reachable" if ok else "store unreachable", service=SERVICE_NAME)
+        await asyncio.sleep(STORE_PROBE_SECONDS)
 
 
 async def serve(settings: Settings) -> None:

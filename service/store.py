@@ -24,7 +24,7 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 
-from service.errors import Unavailable
+from service.errors import StoreFull, Unavailable
 
 DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
@@ -70,6 +70,8 @@ def _outage_is_unavailable(
         started = time.perf_counter()
         try:
             return await method(self, *args, **kwargs)
+        except redis_errors.OutOfMemoryError as error:
+            raise StoreFull("STORE_FULL", "the game store is full; nothing was applied") from error
         except OUTAGE as error:
             raise Unavailable(
                 "STORE_UNAVAILABLE",

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.v1 import referee_pb2
+from service.redis_server import EmbeddedRedis
 from service.server import running
 from tests.servers import settings_for
 from tests.service.table import Stub, Table, reason_of
@@ -54,3 +57,47 @@ async def test_shutdown_ends_watch_streams_with_unavailable(redis_url: str, tmp_
     code, reason, _ = reason_of(caught.value)
     assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "REFEREE_SHUTTING_DOWN")
     await channel.close(None)
+
+
+async def test_health_follows_the_store(tmp_path: Path) -> None:
+    """Readiness: the RefereeService is NOT_SERVING while Redis is down, SERVING again after."""
+    redis_server = EmbeddedRedis(tmp_path / "redis")
+    redis_server.start()
+    settings = settings_for(redis_server.url, tmp_path)
+    try:
+        async with (
+            running(settings) as server,
+            grpc.aio.insecure_channel(server.address) as channel,
+        ):
+            health = health_pb2_grpc.HealthStub(channel)
+            request = health_pb2.HealthCheckRequest(service="referee.v1.RefereeService")
+
+            async def status() -> int:
+                return int((await health.Check(request)).status)
+
+            assert await status() == health_pb2.HealthCheckResponse.SERVING
+            port = redis_server.port
+            redis_server.stop()
+            await _until(status, health_pb2.HealthCheckResponse.NOT_SERVING)
+            process = health_pb2.HealthCheckRequest(service="")
+            assert (await health.Check(process)).status == health_pb2.HealthCheckResponse.SERVING
+            redis_server = EmbeddedRedis(tmp_path / "redis", port=port)
+            redis_server.start()
+            await _until(status, health_pb2.HealthCheckResponse.SERVING)
+    finally:
+        redis_server.stop()
+
+
+async def _until(probe: Callable[[], Awaitable[int]], wanted: int) -> None:
+    for _ in range(100):
+        if await probe() == wanted:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"health never became {wanted}")
+
+
+async def test_an_external_redis_needs_a_shared_secret(redis_url: str, tmp_path: Path) -> None:
+    settings = dataclasses.replace(settings_for(redis_url, tmp_path), token_secret=None)
+    with pytest.raises(SystemExit, match="REFEREE_TOKEN_SECRET"):
+        async with running(settings):
+            pass
