@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-CODE = ["engines", "service", "bench", "scripts", "tests"]
+CODE = ["engines", "service", "bench", "scripts", "tests", "deploy"]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
