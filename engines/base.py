@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from engines.errors import MoveError
+from engines.errors import InvalidConfigError, MoveError
 
 C = TypeVar("C")
 S = TypeVar("S")
@@ -93,3 +93,30 @@ def replay(
         state, events = game.apply(state, seat, move)
         steps.append(Step(version, seat, move, events, state))
     return initial, steps
+
+
+def check_table(
+    game: str,
+    players: int,
+    seats: range,
+    options: dict[str, object],
+    flags: tuple[str, ...],
+) -> dict[str, bool]:
+    """The seat count and on/off table options every game's ``make_config`` checks.
+
+    Returns every flag in ``flags`` (False when not given); refuses other seat counts,
+    unknown options and non-boolean values with their reasons.
+    """
+    if type(players) is not int or players not in seats:
+        raise InvalidConfigError(
+            "SEAT_COUNT_UNSUPPORTED",
+            f"{game} is for {seats.start} to {seats.stop - 1} players, not {players}",
+        )
+    unknown = set(options) - set(flags)
+    if unknown:
+        raise InvalidConfigError("UNKNOWN_OPTION", f"unknown table options: {sorted(unknown)}")
+    values = {flag: options.get(flag, False) for flag in flags}
+    for flag, value in values.items():
+        if not isinstance(value, bool):
+            raise InvalidConfigError("BAD_OPTION", f"{flag} must be true or false")
+    return {flag: bool(value) for flag, value in values.items()}

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat
-from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
+from engines.base import Outcome, Seat, check_table
+from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
 from engines.gang_of_four.combos import (
     Combination,
@@ -58,17 +58,14 @@ MULTICOLOURED_ONE = GofCard.parse("m1")
 
 
 def make_config(players: int, options: dict[str, object]) -> GangOfFourConfig:
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            "SEAT_COUNT_UNSUPPORTED", f"Gang of Four is for 3 or 4 players, not {players}"
-        )
-    unknown = set(options) - {"auto_announce_last_card"}
-    if unknown:
-        raise InvalidConfigError("UNKNOWN_OPTION", f"unknown table options: {sorted(unknown)}")
-    auto = options.get("auto_announce_last_card", False)
-    if not isinstance(auto, bool):
-        raise InvalidConfigError("BAD_OPTION", "auto_announce_last_card must be true or false")
-    return GangOfFourConfig(players=players, auto_announce_last_card=auto)
+    flags = check_table(
+        "Gang of Four",
+        players,
+        range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        options,
+        ("auto_announce_last_card",),
+    )
+    return GangOfFourConfig(players=players, **flags)
 
 
 def new_game(config: GangOfFourConfig, seed: bytes) -> GangOfFourState:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat
+from engines.base import Outcome, Seat, check_table
 from engines.cards import DECK
-from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
+from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.rng import Rng
 from engines.the_gang import showdown
 from engines.the_gang.events import (
@@ -46,18 +46,10 @@ from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
 
 
 def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            "SEAT_COUNT_UNSUPPORTED", f"The Gang is for 3 to 6 players, not {players}"
-        )
-    known = {"confirm_round_end"}
-    unknown = set(options) - known
-    if unknown:
-        raise InvalidConfigError("UNKNOWN_OPTION", f"unknown table options: {sorted(unknown)}")
-    confirm = options.get("confirm_round_end", False)
-    if not isinstance(confirm, bool):
-        raise InvalidConfigError("BAD_OPTION", "confirm_round_end must be true or false")
-    return TheGangConfig(players=players, confirm_round_end=confirm)
+    flags = check_table(
+        "The Gang", players, range(MIN_PLAYERS, MAX_PLAYERS + 1), options, ("confirm_round_end",)
+    )
+    return TheGangConfig(players=players, **flags)
 
 
 def new_game(config: TheGangConfig, seed: bytes) -> TheGangState:
