@@ -23,12 +23,14 @@ from engines.poker.evaluator import (
     rank_values,
 )
 from engines.poker.hands import Category, HandValue, category_of
+from engines.poker.muscle import ShowdownKey, showdown_key
 
 __all__ = [
     "MAX_CARDS",
     "MIN_CARDS",
     "Category",
     "HandValue",
+    "ShowdownKey",
     "card_mask",
     "category_of",
     "evaluate",
@@ -37,4 +39,5 @@ __all__ = [
     "rank_masks",
     "rank_value",
     "rank_values",
+    "showdown_key",
 ]
