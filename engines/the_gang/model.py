@@ -1,8 +1,9 @@
-"""The Gang's pieces and state: chips, heists, the table (frozen msgspec Structs)."""
+"""The Gang's pieces and state: chips, heists, challenge and specialist cards (frozen
+msgspec Structs)."""
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 import msgspec
 
@@ -13,7 +14,13 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 VAULTS_TO_WIN = 3
 ALARMS_TO_LOSE = 3
+MASTER_THIEF_ALARMS_TO_LOSE = 2
 POCKET_SIZE = 2
+CAMERA_POCKET_SIZE = 3
+PILE_SIZE = 10
+
+JACK_CARD = Card(11, None)
+"""The Jack specialist card: a jack without a suit."""
 
 
 class Colour(IntEnum):
@@ -33,16 +40,165 @@ BOARD_AFTER_ROUND: dict[Colour, int] = {
 }
 
 
+class Mode(StrEnum):
+    """The seed's "Spelmodi", plus the base game."""
+
+    BASIC = "basic"
+    ADVANCED = "advanced"  # Gevorderd
+    PROFESSIONAL = "professional"  # Professioneel
+    MASTER_THIEF = "master_thief"  # Meesterdief
+
+
+class Challenge(IntEnum):
+    """The ten challenge cards (uitdagingskaarten), by their printed number."""
+
+    QUICK_ACCESS = 1  # Snelle toegang
+    NOISE_SENSORS = 2  # Geluidssensoren
+    MOTION_DETECTOR = 3  # Bewegingsmelder
+    RETINA_SCAN = 4  # Netvliesscan
+    HASTY_GETAWAY = 5  # Haastige aftocht
+    VENTILATION_SHAFT = 6  # Ventilatieschacht
+    LASER_TRIPWIRES = 7  # Laserstralen
+    BLACKOUT = 8  # Stroomstoring
+    FINGERPRINT_SCAN = 9  # Vingerafdrukscan
+    SECURITY_CAMERAS = 10  # Beveiligingscamera's
+
+
+class Specialist(IntEnum):
+    """The ten specialist cards (specialistkaarten), by their printed number."""
+
+    INFORMANT = 1
+    GETAWAY_DRIVER = 2  # Vluchtautochauffeur
+    INVESTOR = 3  # Investeerder
+    MASTERMIND = 4  # Brein
+    HACKER = 5
+    COORDINATOR = 6  # Coördinator
+    JACK = 7
+    MATH_WHIZ = 8  # Rekenwonder
+    CON_ARTIST = 9  # Oplichter
+    MUSCLE = 10  # Spierbundel
+
+
+AUTOMATIC_SPECIALISTS = frozenset(
+    {Specialist.INVESTOR, Specialist.COORDINATOR, Specialist.MATH_WHIZ, Specialist.CON_ARTIST}
+)
+"""Specialists that "werken voor iedereen vanaf ronde 1": nobody decides to use them."""
+
+SCANS = (Challenge.RETINA_SCAN, Challenge.FINGERPRINT_SCAN)
+
+
+class PileStart(msgspec.Struct, frozen=True):
+    """How a pile starts: sorted 1..10 (first play), shuffled, or continued from an earlier
+    game ("Wil je alle kaarten leren kennen, sorteer de stapels dan niet opnieuw").
+
+    ``cards`` is the order top first, as an earlier game's final view gives it; with
+    ``shuffled`` the pile's order is secret and a fresh shuffle stands in for it.
+    ``card_one_turned``: card 1 already came up once in this run of games, so the next time
+    it does, the pile is shuffled.
+    """
+
+    cards: tuple[int, ...] = ()
+    card_one_turned: bool = False
+    shuffled: bool = False
+
+
 class TheGangConfig(msgspec.Struct, frozen=True):
     """Table options.
 
     ``confirm_round_end``: the seed ends a round the instant every player holds a chip of
     its colour; digital tables may instead wait until every seat has confirmed, any chip
-    change clearing the confirmations.
+    change clearing the confirmations. ``mode`` chooses the base game or a mode with
+    challenge and specialist cards; ``shuffle_piles`` shuffles both piles instead of
+    sorting them 1..10; ``challenge_pile`` / ``specialist_pile`` continue earlier piles.
     """
 
     players: int
     confirm_round_end: bool = False
+    mode: Mode = Mode.BASIC
+    shuffle_piles: bool = False
+    challenge_pile: PileStart | None = None
+    specialist_pile: PileStart | None = None
+
+
+class Pile(msgspec.Struct, frozen=True):
+    """A face-down pile of challenge or specialist cards, top first.
+
+    ``known``: the order is public (sorted, or continued from a known order) until the pile
+    is shuffled.
+    """
+
+    cards: tuple[int, ...]
+    known: bool
+    card_one_turned: bool = False
+
+
+class UseSpecialist(msgspec.Struct, frozen=True, tag="use_specialist"):
+    """Who uses the active specialist: ``seat``; for the Informant also the seat who sees
+    the card (``viewer``), for the Mastermind the card value asked about (``rank``)."""
+
+    seat: int
+    viewer: int | None = None
+    rank: int | None = None
+
+
+class GuessRank(msgspec.Struct, frozen=True, tag="guess_rank"):
+    """Retina Scan: a value (2..14) the top red chip's holder has among his pocket cards."""
+
+    rank: int
+
+
+class GuessHand(msgspec.Struct, frozen=True, tag="guess_hand"):
+    """Fingerprint Scan: the poker hand (1 high card .. 10 royal flush) of the top red chip's
+    holder."""
+
+    category: int
+
+
+Decision = UseSpecialist | GuessRank | GuessHand
+
+
+class Proposal(msgspec.Struct, frozen=True):
+    """A group decision in progress; it takes effect once every required seat accepted."""
+
+    id: int
+    proposer: int
+    decision: Decision
+    accepted: tuple[int, ...]
+
+
+class AnnouncementKind(StrEnum):
+    INVESTOR = "investor"  # number: face cards (J, Q, K) in the pocket
+    MATH_WHIZ = "math_whiz"  # number: the pocket's sum
+    GETAWAY_DRIVER = "getaway_driver"  # number: the poker hand category so far
+    MASTERMIND = "mastermind"  # rank asked; number: how many of that rank in the pocket
+    INFORMANT = "informant"  # card shown by seat to to_seat, seen only by the two of them
+
+
+class Announcement(msgspec.Struct, frozen=True):
+    """What a specialist makes a seat tell, computed by the referee from the true cards.
+
+    ``card`` is hidden from everyone but ``seat`` and ``to_seat`` (Informant).
+    """
+
+    kind: AnnouncementKind
+    seat: int
+    number: int = 0
+    rank: int = 0
+    to_seat: int | None = None
+    card: Card | None = None
+
+
+class PendingKind(StrEnum):
+    DISCARD = "discard"  # Hacker, Jack: put one pocket card face down on the discards
+    SHOW_CARD = "show_card"  # Informant: show one pocket card to to_seat
+
+
+class Pending(msgspec.Struct, frozen=True):
+    """A card action a seat owes before the round can end."""
+
+    seat: int
+    kind: PendingKind
+    to_seat: int | None = None
 
 
 class Reveal(msgspec.Struct, frozen=True):
@@ -56,6 +212,17 @@ class Reveal(msgspec.Struct, frozen=True):
     best: tuple[Card, ...]
     description: str
     in_order: bool  # at least as strong as every hand revealed before it
+    muscle: bool = False
+
+
+class ScanResult(msgspec.Struct, frozen=True):
+    """A scan challenge's guess at the showdown: ``guess`` against the ``actual`` value."""
+
+    challenge: Challenge
+    seat: int
+    guess: int
+    actual: tuple[int, ...]  # Retina: the pocket's ranks; Fingerprint: (category,)
+    correct: bool
 
 
 class HeistResult(msgspec.Struct, frozen=True):
@@ -63,15 +230,25 @@ class HeistResult(msgspec.Struct, frozen=True):
     success: bool
     board: tuple[Card, ...]
     reveals: tuple[Reveal, ...]
-    chips: tuple[tuple[int, ...], ...]  # per colour: holder seat of each chip, by stars
+    chips: tuple[tuple[int, ...], ...]  # per round played: holder seat of each chip, by stars
+    challenges: tuple[Challenge, ...] = ()
+    specialist: Specialist | None = None
+    scans: tuple[ScanResult, ...] = ()
+    colours: tuple[Colour, ...] = ()  # the colour of each row of ``chips``
 
 
 class TheGangState(msgspec.Struct, frozen=True):
     """The whole table, hidden parts included. Never sent to a client as is.
 
     ``chips[c][s - 1]`` is the seat holding the ``s``-star chip of colour ``c`` or ``None``
-    while it lies in the centre; only colours of rounds reached so far are present.
-    ``deck`` is the face-down draw pile, top card first.
+    while it lies in the centre (or its round has not come, or is skipped). ``deck`` is the
+    face-down draw pile, top card first; ``discards`` the face-down discard pile.
+
+    Cards of the modes: ``challenges`` and ``specialist`` are active this heist;
+    ``standing`` is Professional's challenge active all game. ``used`` is the decision that
+    put the specialist to use, ``pending`` the card actions owed, ``passes`` the
+    Coordinator's sealed choices, ``guesses`` the agreed scan guesses, and
+    ``awaiting_guesses`` is set between the red round's end and the showdown.
     """
 
     config: TheGangConfig
@@ -87,3 +264,46 @@ class TheGangState(msgspec.Struct, frozen=True):
     confirmed: tuple[int, ...] = ()
     history: tuple[HeistResult, ...] = ()
     finished: bool = False
+    challenge_pile: Pile = Pile((), known=True)
+    specialist_pile: Pile = Pile((), known=True)
+    challenges: tuple[Challenge, ...] = ()
+    standing: tuple[Challenge, ...] = ()
+    specialist: Specialist | None = None
+    discards: tuple[Card, ...] = ()
+    used: UseSpecialist | None = None
+    pending: tuple[Pending, ...] = ()
+    passes: tuple[Card | None, ...] = ()
+    proposals: tuple[Proposal, ...] = ()
+    next_proposal: int = 1
+    announcements: tuple[Announcement, ...] = ()
+    guesses: tuple[tuple[Challenge, int], ...] = ()
+    awaiting_guesses: bool = False
+
+    @property
+    def alarms_to_lose(self) -> int:
+        """ "In de modus Meesterdief is dat al na twee alarmkaarten." """
+        if self.config.mode is Mode.MASTER_THIEF:
+            return MASTER_THIEF_ALARMS_TO_LOSE
+        return ALARMS_TO_LOSE
+
+    def active(self, challenge: Challenge) -> bool:
+        return challenge in self.challenges
+
+    def skipped(self) -> tuple[Colour, ...]:
+        """Rounds without chips this heist (Quick Access, Hasty Getaway)."""
+        out: list[Colour] = []
+        if Challenge.QUICK_ACCESS in self.challenges:
+            out.append(Colour.WHITE)
+        if Challenge.HASTY_GETAWAY in self.challenges:
+            out.append(Colour.ORANGE)
+        return tuple(out)
+
+    def rounds_played(self) -> tuple[Colour, ...]:
+        """The colours handed out this heist so far, the current round's last."""
+        skipped = self.skipped()
+        return tuple(c for c in Colour if c <= self.round and c not in skipped)
+
+    def pocket_size(self) -> int:
+        if Challenge.SECURITY_CAMERAS in self.challenges:
+            return CAMERA_POCKET_SIZE
+        return POCKET_SIZE

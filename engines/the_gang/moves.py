@@ -1,10 +1,16 @@
-"""What a seat can do in The Gang: take a chip, return a chip, confirm the round's end."""
+"""What a seat can do in The Gang.
+
+Chips: take, return, confirm the round's end. Group decisions (who uses the specialist,
+the scan guesses): propose, accept, withdraw. Card actions the cards ask of one seat:
+show a card (Informant), discard (Hacker, Jack), pass a card left (Coordinator).
+"""
 
 from __future__ import annotations
 
 import msgspec
 
-from engines.the_gang.model import Colour
+from engines.cards import Card
+from engines.the_gang.model import Colour, Decision
 
 
 class TakeChip(msgspec.Struct, frozen=True, tag="take_chip"):
@@ -27,4 +33,52 @@ class ConfirmRoundEnd(msgspec.Struct, frozen=True, tag="confirm_round_end"):
     """Only with the ``confirm_round_end`` option: agree that the round may end."""
 
 
-Move = TakeChip | ReturnChip | ConfirmRoundEnd
+class Propose(msgspec.Struct, frozen=True, tag="propose"):
+    """Propose a group decision; it replaces an open proposal on the same matter. The
+    proposer counts as accepting it."""
+
+    decision: Decision
+
+
+class Accept(msgspec.Struct, frozen=True, tag="accept"):
+    """Accept the open proposal numbered ``proposal``."""
+
+    proposal: int
+
+
+class Withdraw(msgspec.Struct, frozen=True, tag="withdraw"):
+    """Withdraw your own open proposal numbered ``proposal``."""
+
+    proposal: int
+
+
+class ShowCard(msgspec.Struct, frozen=True, tag="show_card"):
+    """Informant: show this pocket card to the seat the gang chose."""
+
+    card: Card
+
+
+class DiscardCard(msgspec.Struct, frozen=True, tag="discard_card"):
+    """Hacker or Jack: put this pocket card face down on the discards."""
+
+    card: Card
+
+
+class PassCard(msgspec.Struct, frozen=True, tag="pass_card"):
+    """Coordinator: the pocket card you pass to your left neighbour (sealed until every
+    seat has chosen)."""
+
+    card: Card
+
+
+Move = (
+    TakeChip
+    | ReturnChip
+    | ConfirmRoundEnd
+    | Propose
+    | Accept
+    | Withdraw
+    | ShowCard
+    | DiscardCard
+    | PassCard
+)

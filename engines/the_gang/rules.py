@@ -1,6 +1,6 @@
-"""The Gang base game: one check per rule, and moves applied only through it.
+"""The Gang: one check per rule, and moves applied only through it.
 
-Rule text quoted from the seed (``shared/seeds/000_*.txt``, Dutch):
+Chip rules quoted from the seed (``shared/seeds/000_*.txt``, Dutch):
 
 * "Je mag op elk moment een fiche van de huidige ronde pakken. Dat kan een fiche uit het
   midden zijn, maar ook een fiche dat al voor een andere speler ligt."
@@ -8,6 +8,9 @@ Rule text quoted from the seed (``shared/seeds/000_*.txt``, Dutch):
 * "Je mag een fiche van de huidige ronde terugleggen in het midden. Je legt nooit zelf een
   fiche voor een andere speler neer."
 * "Zodra iedereen een fiche van de huidige ronde voor zich heeft, eindigt de ronde."
+
+The rounds and heists are in ``flow``, the cards of the modes in ``piles``, the group
+decisions and card actions in ``decisions``.
 """
 
 from __future__ import annotations
@@ -15,48 +18,90 @@ from __future__ import annotations
 import msgspec.structs
 
 from engines.base import Outcome, Seat, check_table
-from engines.cards import DECK
-from engines.errors import IllegalMoveError, InvalidMoveError
+from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
-from engines.the_gang import showdown
-from engines.the_gang.events import (
-    BoardDealt,
-    ChipReturned,
-    ChipTaken,
-    Event,
-    GameEnded,
-    HeistEnded,
-    PocketDealt,
-    RoundEndConfirmed,
-    RoundEnded,
-    RoundStarted,
-)
+from engines.the_gang import decisions, flow, piles, tables
+from engines.the_gang.events import ChipReturned, ChipTaken, Event, RoundEndConfirmed
 from engines.the_gang.model import (
-    ALARMS_TO_LOSE,
-    BOARD_AFTER_ROUND,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    POCKET_SIZE,
     VAULTS_TO_WIN,
     Colour,
+    Mode,
+    PileStart,
     TheGangConfig,
     TheGangState,
 )
-from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
+from engines.the_gang.moves import (
+    Accept,
+    ConfirmRoundEnd,
+    DiscardCard,
+    Move,
+    PassCard,
+    Propose,
+    ReturnChip,
+    ShowCard,
+    TakeChip,
+    Withdraw,
+)
+
+_FLAGS = ("confirm_round_end", "shuffle_piles")
+_PILES = ("challenge_pile", "specialist_pile")
 
 
 def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
-    flags = check_table(
-        "The Gang", players, range(MIN_PLAYERS, MAX_PLAYERS + 1), options, ("confirm_round_end",)
+    """Table options: the flags, ``mode`` (a :class:`Mode` value) and the piles to continue
+    (:class:`PileStart`)."""
+    rest = {key: value for key, value in options.items() if key not in ("mode", *_PILES)}
+    flags = check_table("The Gang", players, range(MIN_PLAYERS, MAX_PLAYERS + 1), rest, _FLAGS)
+    try:
+        mode = Mode(str(options.get("mode", Mode.BASIC)))
+    except ValueError:
+        modes = ", ".join(mode.value for mode in Mode)
+        raise InvalidConfigError(
+            "BAD_OPTION", f"mode must be one of {modes}, not {options['mode']!r}"
+        ) from None
+    starts: dict[str, PileStart | None] = {}
+    for name in _PILES:
+        start = options.get(name)
+        if start is not None and not isinstance(start, PileStart):
+            raise InvalidConfigError("BAD_OPTION", f"{name} must be a pile start")
+        starts[name] = start
+    config = TheGangConfig(
+        players=players,
+        confirm_round_end=flags["confirm_round_end"],
+        mode=mode,
+        shuffle_piles=flags["shuffle_piles"],
+        challenge_pile=starts["challenge_pile"],
+        specialist_pile=starts["specialist_pile"],
     )
-    return TheGangConfig(players=players, **flags)
+    _check_piles(config)
+    return config
+
+
+def _check_piles(config: TheGangConfig) -> None:
+    uses_piles = config.mode is not Mode.BASIC
+    given = [name for name in _PILES if getattr(config, name) is not None]
+    if config.shuffle_piles:
+        given.append("shuffle_piles")
+    if given and not uses_piles:
+        raise InvalidConfigError(
+            "OPTION_NEEDS_MODE", f"{', '.join(given)} only apply to a mode with cards"
+        )
+    if config.challenge_pile is not None:
+        piles.check_pile_start("challenge_pile", config.challenge_pile, without_one=True)
+    if config.specialist_pile is not None:
+        piles.check_pile_start("specialist_pile", config.specialist_pile, without_one=False)
 
 
 def new_game(config: TheGangConfig, seed: bytes) -> TheGangState:
-    make_config(config.players, {})
+    check_table("The Gang", config.players, range(MIN_PLAYERS, MAX_PLAYERS + 1), {}, ())
+    _check_piles(config)
+    rng = Rng(seed)
+    challenge_pile, specialist_pile, rng = piles.new_piles(config, rng)
     empty = TheGangState(
         config=config,
-        rng=Rng(seed),
+        rng=rng,
         heist=0,
         round=Colour.WHITE,
         vaults=0,
@@ -65,8 +110,10 @@ def new_game(config: TheGangConfig, seed: bytes) -> TheGangState:
         pockets=(),
         board=(),
         chips=(),
+        challenge_pile=challenge_pile,
+        specialist_pile=specialist_pile,
     )
-    state, _ = _start_heist(empty)
+    state, _ = flow.start_heist(empty, success=None)
     return state
 
 
@@ -75,13 +122,13 @@ def seat_count(state: TheGangState) -> int:
 
 
 def to_act(state: TheGangState) -> frozenset[Seat]:
-    """Chip taking is simultaneous: every seat may act at any moment of a round."""
+    """Play is simultaneous: every seat may act at any moment of a heist."""
     if state.finished:
         return frozenset()
     return frozenset(range(state.config.players))
 
 
-# --- the checks -------------------------------------------------------------------------
+# --- the chip checks --------------------------------------------------------------------
 
 
 def _holder(state: TheGangState, colour: Colour, stars: int) -> int | None:
@@ -98,7 +145,13 @@ def _check_chip_exists(state: TheGangState, colour: Colour, stars: int) -> None:
         )
 
 
-def _check_current_colour(state: TheGangState, colour: Colour) -> None:
+def _check_chips_in_play(state: TheGangState, colour: Colour) -> None:
+    if state.awaiting_guesses:
+        raise IllegalMoveError("CHIPS_FINAL", "the red chips are final: the guesses are due")
+    if state.passes:
+        raise IllegalMoveError(
+            "CARDS_BEING_PASSED", "chips are taken once every Coordinator pass is made"
+        )
     if colour != state.round:
         raise IllegalMoveError(
             "CHIP_NOT_IN_PLAY",
@@ -107,41 +160,70 @@ def _check_current_colour(state: TheGangState, colour: Colour) -> None:
         )
 
 
-def _all_hold_a_chip(state: TheGangState) -> bool:
-    return all(holder is not None for holder in state.chips[state.round])
+def _check_not_locked(state: TheGangState, colour: Colour, stars: int) -> None:
+    """Noise Sensors, Ventilation Shaft: a dark chip taken from the centre "kan het niet meer
+    van eigenaar wisselen"."""
+    if tables.is_locked(state, colour, stars):
+        raise IllegalMoveError(
+            "CHIP_LOCKED", f"the dark {stars}-star chip can no longer change owner"
+        )
+
+
+def _check_chip(state: TheGangState, seat: Seat, move: TakeChip | ReturnChip) -> None:
+    _check_chip_exists(state, move.colour, move.stars)
+    _check_chips_in_play(state, move.colour)
+    holder = _holder(state, move.colour, move.stars)
+    if isinstance(move, TakeChip):
+        if holder == seat:
+            raise IllegalMoveError("CHIP_ALREADY_HELD", "you already hold that chip")
+        _check_not_locked(state, move.colour, move.stars)
+        row = state.chips[move.colour]
+        if seat in row:  # your chip of this colour would go back to the centre
+            _check_not_locked(state, move.colour, row.index(seat) + 1)
+    else:
+        if holder != seat:
+            raise IllegalMoveError(
+                "CHIP_NOT_HELD", "you can only return a chip lying in front of you"
+            )
+        _check_not_locked(state, move.colour, move.stars)
+
+
+def _check_confirm(state: TheGangState, seat: Seat) -> None:
+    if not state.config.confirm_round_end:
+        raise IllegalMoveError(
+            "CONFIRMATION_NOT_USED", "this table ends a round as soon as everyone holds a chip"
+        )
+    if state.awaiting_guesses or not flow.all_hold_a_chip(state):
+        raise IllegalMoveError(
+            "ROUND_INCOMPLETE", "the round can end only once everyone holds a chip"
+        )
+    if seat in state.confirmed:
+        raise IllegalMoveError("ALREADY_CONFIRMED", "you have already confirmed")
 
 
 def check(state: TheGangState, seat: Seat, move: Move) -> None:
     """Raise :class:`InvalidMoveError` or :class:`IllegalMoveError` unless ``move`` is legal."""
-    if not 0 <= seat < state.config.players:
+    if type(seat) is not int or not 0 <= seat < state.config.players:
         raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
     if state.finished:
         raise IllegalMoveError("GAME_OVER", "the game is over")
     match move:
-        case TakeChip(colour=colour, stars=stars):
-            _check_chip_exists(state, colour, stars)
-            _check_current_colour(state, colour)
-            if _holder(state, colour, stars) == seat:
-                raise IllegalMoveError("CHIP_ALREADY_HELD", "you already hold that chip")
-        case ReturnChip(colour=colour, stars=stars):
-            _check_chip_exists(state, colour, stars)
-            _check_current_colour(state, colour)
-            if _holder(state, colour, stars) != seat:
-                raise IllegalMoveError(
-                    "CHIP_NOT_HELD", "you can only return a chip lying in front of you"
-                )
+        case TakeChip() | ReturnChip():
+            _check_chip(state, seat, move)
         case ConfirmRoundEnd():
-            if not state.config.confirm_round_end:
-                raise IllegalMoveError(
-                    "CONFIRMATION_NOT_USED",
-                    "this table ends a round as soon as everyone holds a chip",
-                )
-            if not _all_hold_a_chip(state):
-                raise IllegalMoveError(
-                    "ROUND_INCOMPLETE", "the round can end only once everyone holds a chip"
-                )
-            if seat in state.confirmed:
-                raise IllegalMoveError("ALREADY_CONFIRMED", "you have already confirmed")
+            _check_confirm(state, seat)
+        case Propose(decision=decision):
+            decisions.check_propose(state, seat, decision)
+        case Accept(proposal=number):
+            decisions.check_accept(state, seat, number)
+        case Withdraw(proposal=number):
+            decisions.check_withdraw(state, seat, number)
+        case ShowCard(card=card):
+            decisions.check_show(state, seat, card)
+        case DiscardCard(card=card):
+            decisions.check_discard(state, seat, card)
+        case PassCard(card=card):
+            decisions.check_pass(state, seat, card)
         case _:
             raise InvalidMoveError("UNKNOWN_MOVE", "not a move of The Gang")
 
@@ -154,6 +236,7 @@ def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
     candidates: list[Move] = [TakeChip(state.round, s) for s in stars]
     candidates += [ReturnChip(state.round, s) for s in stars]
     candidates.append(ConfirmRoundEnd())
+    candidates += decisions.candidates(state, seat)
     legal: list[Move] = []
     for move in candidates:
         try:
@@ -170,92 +253,36 @@ def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
 def apply(state: TheGangState, seat: Seat, move: Move) -> tuple[TheGangState, list[Event]]:
     check(state, seat, move)
     events: list[Event] = []
-    if isinstance(move, ConfirmRoundEnd):
-        state = _replace(state, confirmed=tuple(sorted({*state.confirmed, seat})))
-        events.append(RoundEndConfirmed(seat))
-    else:
-        row = list(state.chips[state.round])
-        if isinstance(move, TakeChip):
-            if seat in row:
-                own = row.index(seat)
-                row[own] = None
-                events.append(ChipReturned(seat, state.round, own + 1))
-            events.append(ChipTaken(seat, state.round, move.stars, row[move.stars - 1]))
-            row[move.stars - 1] = seat
-        else:
-            row[move.stars - 1] = None
-            events.append(ChipReturned(seat, state.round, move.stars))
-        chips = list(state.chips)
-        chips[state.round] = tuple(row)
-        # "any chip change clears confirmations" (confirm_round_end option)
-        state = _replace(state, chips=tuple(chips), confirmed=())
-    if _round_over(state):
-        state, more = _end_round(state)
-        events += more
-    return state, events
-
-
-def _round_over(state: TheGangState) -> bool:
-    if not _all_hold_a_chip(state):
-        return False
-    return not state.config.confirm_round_end or len(state.confirmed) == state.config.players
-
-
-def _end_round(state: TheGangState) -> tuple[TheGangState, list[Event]]:
-    events: list[Event] = [RoundEnded(state.heist, state.round)]
-    if state.round == Colour.RED:
-        state, more = _finish_heist(state)
-        return state, events + more
-    colour = Colour(state.round + 1)
-    count = BOARD_AFTER_ROUND[colour] - len(state.board)
-    dealt, deck = state.deck[:count], state.deck[count:]
-    state = _replace(
-        state,
-        round=colour,
-        deck=deck,
-        board=state.board + dealt,
-        chips=(*state.chips, (None,) * state.config.players),
-        confirmed=(),
-    )
-    events += [BoardDealt(dealt), RoundStarted(state.heist, colour)]
-    return state, events
-
-
-def _finish_heist(state: TheGangState) -> tuple[TheGangState, list[Event]]:
-    result = showdown.judge(state)
-    vaults = state.vaults + result.success
-    alarms = state.alarms + (not result.success)
-    state = _replace(state, vaults=vaults, alarms=alarms, history=(*state.history, result))
-    events: list[Event] = [HeistEnded(result, vaults, alarms)]
-    if vaults >= VAULTS_TO_WIN or alarms >= ALARMS_TO_LOSE:
-        events.append(GameEnded(won=vaults >= VAULTS_TO_WIN))
-        return _replace(state, finished=True, confirmed=()), events
-    state, more = _start_heist(state)
+    match move:
+        case ConfirmRoundEnd():
+            state = _replace(state, confirmed=tuple(sorted({*state.confirmed, seat})))
+            events.append(RoundEndConfirmed(seat))
+        case TakeChip() | ReturnChip():
+            state = _move_chip(state, seat, move, events)
+        case _:
+            state = decisions.apply(state, seat, move, events)
+    state, more = flow.advance(state)
     return state, events + more
 
 
-def _start_heist(state: TheGangState) -> tuple[TheGangState, list[Event]]:
-    """Shuffle all 52 cards and deal two pocket cards to each player, one at a time."""
-    players = state.config.players
-    deck, rng = state.rng.shuffled(DECK)
-    pockets = tuple(
-        tuple(deck[seat + players * i] for i in range(POCKET_SIZE)) for seat in range(players)
-    )
-    heist = state.heist + 1
-    state = _replace(
-        state,
-        rng=rng,
-        heist=heist,
-        round=Colour.WHITE,
-        deck=deck[players * POCKET_SIZE :],
-        pockets=pockets,
-        board=(),
-        chips=((None,) * players,),
-        confirmed=(),
-    )
-    events: list[Event] = [PocketDealt(heist, seat, pockets[seat]) for seat in range(players)]
-    events.append(RoundStarted(heist, Colour.WHITE))
-    return state, events
+def _move_chip(
+    state: TheGangState, seat: Seat, move: TakeChip | ReturnChip, events: list[Event]
+) -> TheGangState:
+    row = list(state.chips[state.round])
+    if isinstance(move, TakeChip):
+        if seat in row:
+            own = row.index(seat)
+            row[own] = None
+            events.append(ChipReturned(seat, state.round, own + 1))
+        events.append(ChipTaken(seat, state.round, move.stars, row[move.stars - 1]))
+        row[move.stars - 1] = seat
+    else:
+        row[move.stars - 1] = None
+        events.append(ChipReturned(seat, state.round, move.stars))
+    chips = list(state.chips)
+    chips[state.round] = tuple(row)
+    # "any chip change clears confirmations" (confirm_round_end option)
+    return _replace(state, chips=tuple(chips), confirmed=())
 
 
 def outcome(state: TheGangState) -> Outcome | None:

@@ -5,25 +5,53 @@ Daarna volgt de speler met twee sterren, enzovoort." and "Elke hand die op tafel
 even sterk of sterker zijn dan de hand die net daarvoor werd getoond." Exactly equal hands
 ("ook als je de kickers meetelt") may stand in either order among themselves but must sit
 right relative to everyone else; a non-decreasing check in reveal order is exactly that.
+
+The Muscle's hand beats every other hand of its category (``engines.poker.showdown_key``).
+The scans: "Zitten de anderen ernaast, dan mislukt de overval, ook als de volgorde van de
+rode fiches klopte." Retina Scan guesses a value "minstens één keer in zijn handkaarten"
+(the Jack card counts as a jack); Fingerprint Scan guesses "welke pokerhand [...] die
+speler volgens hen heeft": the category of his best five.
 """
 
 from __future__ import annotations
 
-from engines.poker import HandValue, evaluate
-from engines.the_gang.model import Colour, HeistResult, Reveal, TheGangState
+from engines.poker import ShowdownKey, evaluate, showdown_key
+from engines.the_gang import tables
+from engines.the_gang.model import (
+    Challenge,
+    Colour,
+    HeistResult,
+    Reveal,
+    ScanResult,
+    Specialist,
+    TheGangState,
+)
 
 
-def judge(state: TheGangState) -> HeistResult:
+def _muscle(state: TheGangState) -> int | None:
+    if state.specialist is Specialist.MUSCLE and state.used is not None:
+        return state.used.seat
+    return None
+
+
+def red_order(state: TheGangState) -> list[int]:
     red = state.chips[Colour.RED]
-    order = sorted(range(state.config.players), key=lambda seat: red.index(seat))
+    return sorted(range(state.config.players), key=red.index)
+
+
+def reveal(state: TheGangState, seats: list[int]) -> tuple[tuple[Reveal, ...], bool]:
+    """The hands of ``seats`` shown in this order, and whether each stood in order."""
+    red = state.chips[Colour.RED]
+    muscle = _muscle(state)
     reveals: list[Reveal] = []
-    strongest: HandValue | None = None
+    strongest: ShowdownKey | None = None
     success = True
-    for seat in order:
+    for seat in seats:
         value = evaluate(state.pockets[seat] + state.board)
-        in_order = strongest is None or value >= strongest
+        key = showdown_key(value, muscle=seat == muscle)
+        in_order = strongest is None or key >= strongest
         success = success and in_order
-        strongest = value if strongest is None or value > strongest else strongest
+        strongest = key if strongest is None or key > strongest else strongest
         reveals.append(
             Reveal(
                 seat=seat,
@@ -34,9 +62,49 @@ def judge(state: TheGangState) -> HeistResult:
                 best=value.best,
                 description=value.describe(),
                 in_order=in_order,
+                muscle=seat == muscle,
             )
         )
-    chips = tuple(tuple(holder for holder in row if holder is not None) for row in state.chips)
+    return tuple(reveals), success
+
+
+def shown_before_guessing(state: TheGangState) -> tuple[Reveal, ...]:
+    """Scans: "Voordat de speler met het hoogste rode fiche zijn kaarten laat zien,
+    overleggen de andere spelers", so every other hand is already on the table."""
+    return reveal(state, red_order(state)[:-1])[0]
+
+
+def judge(state: TheGangState) -> HeistResult:
+    reveals, success = reveal(state, red_order(state))
+    categories = {r.seat: r.category for r in reveals}
+    scans = _scans(state, categories)
+    colours = state.rounds_played()
     return HeistResult(
-        heist=state.heist, success=success, board=state.board, reveals=tuple(reveals), chips=chips
+        heist=state.heist,
+        success=success and all(scan.correct for scan in scans),
+        board=state.board,
+        reveals=reveals,
+        chips=tuple(
+            tuple(holder for holder in state.chips[colour] if holder is not None)
+            for colour in colours
+        ),
+        challenges=state.challenges,
+        specialist=state.specialist,
+        scans=scans,
+        colours=colours,
     )
+
+
+def _scans(state: TheGangState, categories: dict[int, int]) -> tuple[ScanResult, ...]:
+    seat = tables.top_red_seat(state)
+    if seat is None:
+        return ()
+    out: list[ScanResult] = []
+    for challenge, guess in state.guesses:
+        if challenge is Challenge.RETINA_SCAN:
+            actual = tuple(sorted({card.rank for card in state.pockets[seat]}))
+            out.append(ScanResult(challenge, seat, guess, actual, guess in actual))
+        else:
+            category = categories[seat]
+            out.append(ScanResult(challenge, seat, guess, (category,), guess == category))
+    return tuple(out)

@@ -1,8 +1,11 @@
 """The single projection of The Gang's state for a seat or a spectator.
 
-A seat sees its own pocket cards, the board, every chip (earlier rounds included, they stay
-"op een rij voor je liggen") and every finished heist's showdown. Nobody sees another seat's
-pocket cards before its showdown, nor the deck or the seed. A spectator (``None``) sees only
+A seat sees its own pocket cards, the board, the chips the rules leave on the table (earlier
+rounds stay "op een rij voor je liggen", except under Blackout), every finished heist's
+showdown, the active cards, the piles' order while it is public, every group decision in
+progress and the announcements meant for it. Nobody sees another seat's pocket before its
+showdown, a card shown by the Informant to someone else, a face-down discard, a
+Coordinator pass before it lands, the deck or the seed. A spectator (``None``) sees only
 what is public.
 """
 
@@ -12,15 +15,47 @@ import msgspec
 
 from engines.base import Viewer
 from engines.cards import Card
-from engines.the_gang.events import Event, PocketDealt
+from engines.the_gang import showdown, tables
+from engines.the_gang.events import (
+    Announced,
+    CardDiscarded,
+    CardDrawn,
+    CardPassed,
+    Event,
+    PassChosen,
+    PocketDealt,
+    PocketRedrawn,
+)
 from engines.the_gang.model import (
-    ALARMS_TO_LOSE,
     VAULTS_TO_WIN,
+    Announcement,
+    Challenge,
     Colour,
     HeistResult,
+    Mode,
+    Pending,
+    Pile,
+    Proposal,
+    Reveal,
+    Specialist,
     TheGangState,
+    UseSpecialist,
 )
-from engines.the_gang.moves import Move
+from engines.the_gang.moves import DiscardCard, Move, PassCard, ShowCard
+
+
+class PileView(msgspec.Struct, frozen=True):
+    """A pile as the table sees it: its size always, its order only while that is public."""
+
+    size: int
+    cards: tuple[int, ...]  # top first; empty once the pile has been shuffled
+    known: bool
+    card_one_turned: bool
+
+
+class ChipRow(msgspec.Struct, frozen=True):
+    colour: Colour
+    holders: tuple[int | None, ...]  # by stars: the seat holding it, None in the centre
 
 
 class TheGangView(msgspec.Struct, frozen=True):
@@ -35,16 +70,53 @@ class TheGangView(msgspec.Struct, frozen=True):
     alarms_to_lose: int
     board: tuple[Card, ...]
     pocket: tuple[Card, ...]  # empty for a spectator and once the game is over
-    chips: tuple[tuple[int | None, ...], ...]
+    chips: tuple[ChipRow, ...]  # the rounds played whose chips are still on the table
     confirmed: tuple[int, ...]
     deck_size: int
     history: tuple[HeistResult, ...]
     finished: bool
+    mode: Mode = Mode.BASIC
+    challenges: tuple[Challenge, ...] = ()
+    standing: tuple[Challenge, ...] = ()
+    specialist: Specialist | None = None
+    used: UseSpecialist | None = None
+    challenge_pile: PileView = PileView(0, (), True, False)
+    specialist_pile: PileView = PileView(0, (), True, False)
+    skipped: tuple[Colour, ...] = ()
+    set_aside: tuple[Colour, ...] = ()
+    locked: tuple[tuple[Colour, int], ...] = ()  # dark chips: (colour, stars)
+    proposals: tuple[Proposal, ...] = ()
+    announcements: tuple[Announcement, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    passed: tuple[int, ...] = ()  # Coordinator: seats that chose their card
+    my_pass: Card | None = None
+    awaiting_guesses: bool = False
+    guessed_seat: int | None = None  # the top red chip's holder, once guesses are due
+    shown: tuple[Reveal, ...] = ()  # while guesses are due: every other hand, in red order
+    guesses: tuple[tuple[Challenge, int], ...] = ()
+    discards: int = 0
+
+
+def _pile(pile: Pile) -> PileView:
+    return PileView(
+        size=len(pile.cards),
+        cards=pile.cards if pile.known else (),
+        known=pile.known,
+        card_one_turned=pile.card_one_turned,
+    )
+
+
+def _announcement(item: Announcement, viewer: Viewer) -> Announcement:
+    if item.card is None or viewer in (item.seat, item.to_seat):
+        return item
+    return msgspec.structs.replace(item, card=None)
 
 
 def view(state: TheGangState, viewer: Viewer) -> TheGangView:
     if viewer is not None and not 0 <= viewer < state.config.players:
         raise ValueError(f"no seat {viewer} at this table")
+    visible = tables.visible_rounds(state)
+    awaiting = state.awaiting_guesses
     return TheGangView(
         viewer=viewer,
         players=state.config.players,
@@ -54,23 +126,58 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         vaults=state.vaults,
         alarms=state.alarms,
         vaults_to_win=VAULTS_TO_WIN,
-        alarms_to_lose=ALARMS_TO_LOSE,
+        alarms_to_lose=state.alarms_to_lose,
         board=state.board,
         pocket=state.pockets[viewer] if viewer is not None and not state.finished else (),
-        chips=state.chips,
+        chips=tuple(ChipRow(colour, state.chips[colour]) for colour in visible),
         confirmed=state.confirmed,
         deck_size=len(state.deck),
         history=state.history,
         finished=state.finished,
+        mode=state.config.mode,
+        challenges=state.challenges,
+        standing=state.standing,
+        specialist=state.specialist,
+        used=state.used,
+        challenge_pile=_pile(state.challenge_pile),
+        specialist_pile=_pile(state.specialist_pile),
+        skipped=state.skipped(),
+        set_aside=tuple(c for c in state.rounds_played() if c not in visible),
+        locked=tables.locked_chips(state),
+        proposals=state.proposals,
+        announcements=tuple(_announcement(a, viewer) for a in state.announcements),
+        pending=state.pending,
+        passed=tuple(seat for seat, card in enumerate(state.passes) if card is not None),
+        my_pass=state.passes[viewer] if viewer is not None and state.passes else None,
+        awaiting_guesses=awaiting,
+        guessed_seat=tables.top_red_seat(state) if awaiting else None,
+        shown=showdown.shown_before_guessing(state) if awaiting else (),
+        guesses=state.guesses,
+        discards=len(state.discards),
     )
 
 
 def view_event(event: Event, viewer: Viewer) -> Event | None:
-    if isinstance(event, PocketDealt) and event.seat != viewer:
-        return None
+    """The event as ``viewer`` may see it: hidden cards left out, others' pockets dropped."""
+    match event:
+        case PocketDealt(seat=seat) if seat != viewer:
+            return None
+        case PocketRedrawn(seat=seat) if seat != viewer:
+            return msgspec.structs.replace(event, cards=())
+        case CardDrawn(seat=seat) | CardDiscarded(seat=seat) | PassChosen(seat=seat) if (
+            seat != viewer
+        ):
+            return msgspec.structs.replace(event, card=None)
+        case CardPassed(from_seat=giver, to_seat=taker) if viewer not in (giver, taker):
+            return msgspec.structs.replace(event, card=None)
+        case Announced(announcement=item):
+            return Announced(_announcement(item, viewer))
     return event
 
 
 def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
-    """Chip moves are made in the open: everyone sees them."""
+    """Chip moves and proposals are made in the open; a card moved face down or in secret
+    is seen only by the seat that moved it (the others learn of it from the events)."""
+    if isinstance(move, ShowCard | DiscardCard | PassCard) and viewer != seat:
+        return None
     return move

@@ -32,6 +32,7 @@ from engines.the_gang.model import (
     VAULTS_TO_WIN,
     Colour,
 )
+from engines.the_gang.view import ChipRow
 from tests.the_gang.support import (
     Play,
     candidate_moves,
@@ -64,12 +65,14 @@ def check_cards(state: TheGangState) -> None:
 
 def check_chips(prev: TheGangState, state: TheGangState) -> None:
     players = state.config.players
-    assert len(state.chips) == state.round + 1
+    assert len(state.chips) == len(Colour)
     for colour, row in enumerate(state.chips):
         assert len(row) == players
         held = [holder for holder in row if holder is not None]
         assert all(0 <= holder < players for holder in held)
         assert len(held) == len(set(held)), "a seat holds two chips of one colour"
+        if colour > state.round:
+            assert not held, "a chip of a later round is taken"
         if colour < state.round or state.finished:
             assert len(held) == players, "an earlier round ended with a chip in the centre"
     if state.heist == prev.heist and not state.finished:
@@ -175,7 +178,8 @@ def check_views(
         seen = GAME.view(state, viewer)
         own = state.pockets[viewer] if viewer is not None and not state.finished else ()
         assert seen.pocket == own
-        assert seen.board == state.board and seen.chips == state.chips
+        rows = tuple(ChipRow(colour, state.chips[colour]) for colour in state.rounds_played())
+        assert seen.board == state.board and seen.chips == rows
         assert seen.history == state.history
         assert seen.confirmed == state.confirmed
         assert (seen.heist, seen.round, seen.vaults, seen.alarms, seen.finished) == (

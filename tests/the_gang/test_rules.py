@@ -29,6 +29,7 @@ from engines.the_gang.events import (
     RoundStarted,
 )
 from engines.the_gang.model import Colour, HeistResult, TheGangState
+from engines.the_gang.view import ChipRow
 from tests.the_gang.support import (
     SEED,
     apply_all,
@@ -83,7 +84,7 @@ def test_chips_have_one_to_as_many_stars_as_players(players: int) -> None:
     dan gebruik je in elke kleur de fiches met 1 tot en met 4 sterren." and
     "Leg dan de witte fiches in het midden"."""
     state = new(players)
-    assert state.chips == ((None,) * players,)
+    assert state.chips == ((None,) * players,) * 4
     takes = [move for move in GAME.legal_moves(state, 0) if isinstance(move, TakeChip)]
     assert takes == [TakeChip(Colour.WHITE, stars) for stars in range(1, players + 1)]
     rejects(state, 0, TakeChip(Colour.WHITE, players + 1), InvalidMoveError, "CHIP_OUT_OF_RANGE")
@@ -163,7 +164,7 @@ def test_take_a_chip_from_the_centre() -> None:
     het midden zijn"."""
     state, events = GAME.apply(new(3), 1, TakeChip(Colour.WHITE, 2))
     assert events == [ChipTaken(1, Colour.WHITE, 2, from_seat=None)]
-    assert state.chips == ((None, 1, None),)
+    assert state.chips[Colour.WHITE] == (None, 1, None)
 
 
 def test_take_a_chip_from_another_player_who_is_then_without_one() -> None:
@@ -172,7 +173,7 @@ def test_take_a_chip_from_another_player_who_is_then_without_one() -> None:
     state, _ = GAME.apply(new(3), 0, TakeChip(Colour.WHITE, 3))
     state, events = GAME.apply(state, 2, TakeChip(Colour.WHITE, 3))
     assert events == [ChipTaken(2, Colour.WHITE, 3, from_seat=0)]
-    assert state.chips == ((None, None, 2),)
+    assert state.chips[Colour.WHITE] == (None, None, 2)
     assert TakeChip(Colour.WHITE, 3) in GAME.legal_moves(state, 0), "seat 0 may take it back"
 
 
@@ -186,7 +187,7 @@ def test_never_two_chips_of_one_colour() -> None:
         ChipReturned(0, Colour.WHITE, 1),
         ChipTaken(0, Colour.WHITE, 4, from_seat=None),
     ]
-    assert state.chips == ((None, None, None, 0),)
+    assert state.chips[Colour.WHITE] == (None, None, None, 0)
 
 
 def test_taking_from_another_while_holding_one_returns_yours_to_the_centre() -> None:
@@ -196,7 +197,7 @@ def test_taking_from_another_while_holding_one_returns_yours_to_the_centre() -> 
     state, _ = apply_all(new(4), [(0, TakeChip(Colour.WHITE, 1)), (1, TakeChip(Colour.WHITE, 2))])
     state, events = GAME.apply(state, 0, TakeChip(Colour.WHITE, 2))
     assert events == [ChipReturned(0, Colour.WHITE, 1), ChipTaken(0, Colour.WHITE, 2, from_seat=1)]
-    assert state.chips == ((None, 0, None, None),)
+    assert state.chips[Colour.WHITE] == (None, 0, None, None)
 
 
 def test_return_a_chip_to_the_centre() -> None:
@@ -204,7 +205,7 @@ def test_return_a_chip_to_the_centre() -> None:
     state, _ = GAME.apply(new(3), 2, TakeChip(Colour.WHITE, 1))
     state, events = GAME.apply(state, 2, ReturnChip(Colour.WHITE, 1))
     assert events == [ChipReturned(2, Colour.WHITE, 1)]
-    assert state.chips == ((None, None, None),)
+    assert state.chips[Colour.WHITE] == (None, None, None)
 
 
 def test_no_move_puts_a_chip_in_front_of_another_player() -> None:
@@ -296,7 +297,7 @@ def test_round_does_not_end_while_a_robbed_player_has_no_chip() -> None:
             (2, TakeChip(Colour.WHITE, 1)),
         ],
     )
-    assert state.round is Colour.WHITE and state.chips == ((2, 1, None),)
+    assert state.round is Colour.WHITE and state.chips[Colour.WHITE] == (2, 1, None)
     assert not [event for event in events if isinstance(event, RoundEnded)]
 
 
@@ -369,9 +370,10 @@ def test_earlier_rounds_chips_stay_visible_and_frozen() -> None:
             (1, ReturnChip(Colour.ORANGE, 3)),
         ],
     )
-    assert state.chips == (white, yellow, (None, None, None))
+    assert state.chips[:3] == (white, yellow, (None, None, None))
     for viewer in [None, 0, 1, 2]:
-        assert GAME.view(state, viewer).chips[:2] == (white, yellow)
+        rows = GAME.view(state, viewer).chips
+        assert rows[:2] == (ChipRow(Colour.WHITE, white), ChipRow(Colour.YELLOW, yellow))
     for seat in range(3):
         legal = GAME.legal_moves(state, seat)
         assert legal
@@ -556,7 +558,7 @@ def test_a_new_heist_reshuffles_all_52_cards() -> None:
     shuffled, _ = state.rng.shuffled(DECK)
     after, events = GAME.apply(state, *play)
     assert (after.heist, after.round, after.board, after.confirmed) == (2, Colour.WHITE, (), ())
-    assert after.chips == ((None,) * 4,)
+    assert after.chips == ((None,) * 4,) * 4
     assert after.pockets == tuple((shuffled[seat], shuffled[seat + 4]) for seat in range(4))
     assert after.deck == shuffled[8:]
     assert sorted([*after.deck, *(card for pocket in after.pockets for card in pocket)]) == sorted(

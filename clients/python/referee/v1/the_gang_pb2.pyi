@@ -19,6 +19,256 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TheGangMode:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TheGangModeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TheGangMode.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    THE_GANG_MODE_UNSPECIFIED: _TheGangMode.ValueType  # 0
+    """The same as THE_GANG_MODE_BASIC."""
+    THE_GANG_MODE_BASIC: _TheGangMode.ValueType  # 1
+    """The base game: no challenge or specialist cards."""
+    THE_GANG_MODE_ADVANCED: _TheGangMode.ValueType  # 2
+    """Heist 1 is played without cards. After a success the top challenge card is turned, after
+    a failure the top specialist card; it counts for the next heist only and then goes to
+    the bottom of its pile (also when the specialist was not used).
+    """
+    THE_GANG_MODE_PROFESSIONAL: _TheGangMode.ValueType  # 3
+    """As Advanced, but challenge 1 (Quick Access) is out of the game and one random challenge
+    is active from heist 1 to the end, besides the card turned after each heist. It is out
+    of its pile during the game and goes to the bottom of the pile when the game ends.
+    """
+    THE_GANG_MODE_MASTER_THIEF: _TheGangMode.ValueType  # 4
+    """Challenge 1 out, no specialists, 2 alarms lose. Two random challenges are active from
+    heist 1; at the start of every later heist the lower-numbered active one goes to the
+    bottom of the pile and the top card is turned, so exactly two are always active
+    (successes and failures turn no other card in this mode).
+    """
+
+class TheGangMode(_TheGangMode, metaclass=_TheGangModeEnumTypeWrapper):
+    """---- The Gang (Kosmos): cooperative poker for 3 to 6 players -------------------------
+
+    Four rounds per heist: pre-flop (white chips), flop (yellow), turn (orange), river (red).
+    In each round every player takes one chip of that colour from the centre or from another
+    player; the stars say how strong you think your hand is (1 = weakest). At the showdown the
+    hands are revealed in red-chip order and must come out from weakest to strongest. A
+    success cracks a vault, a failure sets off an alarm; 3 vaults win, 3 alarms lose.
+
+    Seats are numbered clockwise, so your left neighbour is the next seat number (the last
+    seat's left neighbour is seat 0).
+
+    The modes (TheGangMode) add challenge cards (harder) and specialist cards (easier), each
+    from its own face-down pile of ten, numbered 1..10 as printed (ChallengeCard,
+    SpecialistCard). Some specialists and both scan challenges need a group decision: any
+    seat proposes (Propose), the others accept (Accept), and the decision takes effect the
+    moment every required seat has accepted (see Proposal). Whatever a card makes a player
+    tell (Investor, Math Whiz, Getaway Driver, Mastermind, Informant) the referee computes
+    from the true cards and shows as an Announcement, so nobody can lie.
+
+    The game modes ("Spelmodi").
+    """
+
+THE_GANG_MODE_UNSPECIFIED: TheGangMode.ValueType  # 0
+"""The same as THE_GANG_MODE_BASIC."""
+THE_GANG_MODE_BASIC: TheGangMode.ValueType  # 1
+"""The base game: no challenge or specialist cards."""
+THE_GANG_MODE_ADVANCED: TheGangMode.ValueType  # 2
+"""Heist 1 is played without cards. After a success the top challenge card is turned, after
+a failure the top specialist card; it counts for the next heist only and then goes to
+the bottom of its pile (also when the specialist was not used).
+"""
+THE_GANG_MODE_PROFESSIONAL: TheGangMode.ValueType  # 3
+"""As Advanced, but challenge 1 (Quick Access) is out of the game and one random challenge
+is active from heist 1 to the end, besides the card turned after each heist. It is out
+of its pile during the game and goes to the bottom of the pile when the game ends.
+"""
+THE_GANG_MODE_MASTER_THIEF: TheGangMode.ValueType  # 4
+"""Challenge 1 out, no specialists, 2 alarms lose. Two random challenges are active from
+heist 1; at the start of every later heist the lower-numbered active one goes to the
+bottom of the pile and the top card is turned, so exactly two are always active
+(successes and failures turn no other card in this mode).
+"""
+Global___TheGangMode: _TypeAlias = TheGangMode  # noqa: Y015
+
+class _ChallengeCard:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ChallengeCardEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ChallengeCard.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CHALLENGE_CARD_UNSPECIFIED: _ChallengeCard.ValueType  # 0
+    CHALLENGE_CARD_QUICK_ACCESS: _ChallengeCard.ValueType  # 1
+    """No white chips: the flop is dealt at once and the heist starts with round 2."""
+    CHALLENGE_CARD_NOISE_SENSORS: _ChallengeCard.ValueType  # 2
+    """The 1-star chips of rounds 1, 2 and 3 are dark (TheGangView.dark_chips): once taken
+    from the centre such a chip can no longer change owner.
+    """
+    CHALLENGE_CARD_MOTION_DETECTOR: _ChallengeCard.ValueType  # 3
+    """With at least one J, Q or K on the flop, the holder of the 1-star white chip discards
+    his pocket face down and draws new cards (event PocketRedrawn).
+    """
+    CHALLENGE_CARD_RETINA_SCAN: _ChallengeCard.ValueType  # 4
+    """Before the showdown the others (not the top red chip's holder) agree on one rank 2..14
+    they think is among his pocket cards (Propose guess_rank). A wrong guess fails the
+    heist even when the red chips were in order.
+    """
+    CHALLENGE_CARD_HASTY_GETAWAY: _ChallengeCard.ValueType  # 5
+    """No orange chips: the turn is dealt and the heist goes straight on to round 4."""
+    CHALLENGE_CARD_VENTILATION_SHAFT: _ChallengeCard.ValueType  # 6
+    """As Noise Sensors, for the chips with the most stars of rounds 1, 2 and 3."""
+    CHALLENGE_CARD_LASER_TRIPWIRES: _ChallengeCard.ValueType  # 7
+    """With NO J, Q or K on the flop (as the seed says), the holder of the white chip with the
+    most stars discards his pocket face down and draws new cards.
+    """
+    CHALLENGE_CARD_BLACKOUT: _ChallengeCard.ValueType  # 8
+    """At the start of each round the previous round's chips leave the table: views show only
+    the current round's chips (TheGangView.set_aside_colours lists the ones gone).
+    """
+    CHALLENGE_CARD_FINGERPRINT_SCAN: _ChallengeCard.ValueType  # 9
+    """As Retina Scan, but the others agree on the poker hand (guess_hand) of the top red
+    chip's holder.
+    """
+    CHALLENGE_CARD_SECURITY_CAMERAS: _ChallengeCard.ValueType  # 10
+    """Three pocket cards each; at the showdown the best five of your three and the board."""
+
+class ChallengeCard(_ChallengeCard, metaclass=_ChallengeCardEnumTypeWrapper):
+    """The challenge cards (uitdagingskaarten); each value is the printed card number."""
+
+CHALLENGE_CARD_UNSPECIFIED: ChallengeCard.ValueType  # 0
+CHALLENGE_CARD_QUICK_ACCESS: ChallengeCard.ValueType  # 1
+"""No white chips: the flop is dealt at once and the heist starts with round 2."""
+CHALLENGE_CARD_NOISE_SENSORS: ChallengeCard.ValueType  # 2
+"""The 1-star chips of rounds 1, 2 and 3 are dark (TheGangView.dark_chips): once taken
+from the centre such a chip can no longer change owner.
+"""
+CHALLENGE_CARD_MOTION_DETECTOR: ChallengeCard.ValueType  # 3
+"""With at least one J, Q or K on the flop, the holder of the 1-star white chip discards
+his pocket face down and draws new cards (event PocketRedrawn).
+"""
+CHALLENGE_CARD_RETINA_SCAN: ChallengeCard.ValueType  # 4
+"""Before the showdown the others (not the top red chip's holder) agree on one rank 2..14
+they think is among his pocket cards (Propose guess_rank). A wrong guess fails the
+heist even when the red chips were in order.
+"""
+CHALLENGE_CARD_HASTY_GETAWAY: ChallengeCard.ValueType  # 5
+"""No orange chips: the turn is dealt and the heist goes straight on to round 4."""
+CHALLENGE_CARD_VENTILATION_SHAFT: ChallengeCard.ValueType  # 6
+"""As Noise Sensors, for the chips with the most stars of rounds 1, 2 and 3."""
+CHALLENGE_CARD_LASER_TRIPWIRES: ChallengeCard.ValueType  # 7
+"""With NO J, Q or K on the flop (as the seed says), the holder of the white chip with the
+most stars discards his pocket face down and draws new cards.
+"""
+CHALLENGE_CARD_BLACKOUT: ChallengeCard.ValueType  # 8
+"""At the start of each round the previous round's chips leave the table: views show only
+the current round's chips (TheGangView.set_aside_colours lists the ones gone).
+"""
+CHALLENGE_CARD_FINGERPRINT_SCAN: ChallengeCard.ValueType  # 9
+"""As Retina Scan, but the others agree on the poker hand (guess_hand) of the top red
+chip's holder.
+"""
+CHALLENGE_CARD_SECURITY_CAMERAS: ChallengeCard.ValueType  # 10
+"""Three pocket cards each; at the showdown the best five of your three and the board."""
+Global___ChallengeCard: _TypeAlias = ChallengeCard  # noqa: Y015
+
+class _SpecialistCard:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _SpecialistCardEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SpecialistCard.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SPECIALIST_CARD_UNSPECIFIED: _SpecialistCard.ValueType  # 0
+    SPECIALIST_CARD_INFORMANT: _SpecialistCard.ValueType  # 1
+    """The gang chooses a seat (UseSpecialist.seat) who secretly shows exactly one of his
+    pocket cards (ShowCard) to one other seat (UseSpecialist.viewer). The card appears only
+    in the views and events of those two seats.
+    """
+    SPECIALIST_CARD_GETAWAY_DRIVER: _SpecialistCard.ValueType  # 2
+    """The gang chooses a seat whose poker hand so far (pocket and the board as dealt now) is
+    announced to everyone: only the category (Announcement.number, PokerHand numbering).
+    """
+    SPECIALIST_CARD_INVESTOR: _SpecialistCard.ValueType  # 3
+    """Automatic: after the deal every seat's number of J, Q and K in the pocket is announced."""
+    SPECIALIST_CARD_MASTERMIND: _SpecialistCard.ValueType  # 4
+    """The gang chooses a seat and a rank (UseSpecialist.rank, 2..14); how many pocket cards
+    of that rank the seat holds is announced.
+    """
+    SPECIALIST_CARD_HACKER: _SpecialistCard.ValueType  # 5
+    """The gang chooses a seat who takes the top card of the deck (CardDrawn) and then
+    discards one pocket card face down (DiscardCard), possibly the one just drawn.
+    """
+    SPECIALIST_CARD_COORDINATOR: _SpecialistCard.ValueType  # 6
+    """Automatic: after the deal every seat chooses one pocket card (PassCard); the choices
+    stay sealed until every seat has chosen, then each card goes at once to the chooser's
+    left neighbour (the next seat number).
+    """
+    SPECIALIST_CARD_JACK: _SpecialistCard.ValueType  # 7
+    """The gang chooses a seat who takes the Jack card (a jack without a suit: rank 11,
+    SUIT_UNSPECIFIED, code "J*") into his pocket and then discards one of his other pocket
+    cards face down. The Jack counts as a jack for pairs and straights, never for a flush;
+    five jacks are four of a kind with a jack kicker.
+    """
+    SPECIALIST_CARD_MATH_WHIZ: _SpecialistCard.ValueType  # 8
+    """Automatic: after the deal every seat's pocket sum is announced (2..10 at face value, J,
+    Q and K 10, an ace 11).
+    """
+    SPECIALIST_CARD_CON_ARTIST: _SpecialistCard.ValueType  # 9
+    """Automatic: after the deal everyone sees his pocket, then all pockets are gathered,
+    shuffled and dealt again (PocketsGathered, then new PocketDealt events).
+    """
+    SPECIALIST_CARD_MUSCLE: _SpecialistCard.ValueType  # 10
+    """The gang chooses a seat whose hand at the showdown beats every other hand of the same
+    category (Reveal.muscle); it still loses to a higher category.
+    """
+
+class SpecialistCard(_SpecialistCard, metaclass=_SpecialistCardEnumTypeWrapper):
+    """The specialist cards (specialistkaarten); each value is the printed card number."""
+
+SPECIALIST_CARD_UNSPECIFIED: SpecialistCard.ValueType  # 0
+SPECIALIST_CARD_INFORMANT: SpecialistCard.ValueType  # 1
+"""The gang chooses a seat (UseSpecialist.seat) who secretly shows exactly one of his
+pocket cards (ShowCard) to one other seat (UseSpecialist.viewer). The card appears only
+in the views and events of those two seats.
+"""
+SPECIALIST_CARD_GETAWAY_DRIVER: SpecialistCard.ValueType  # 2
+"""The gang chooses a seat whose poker hand so far (pocket and the board as dealt now) is
+announced to everyone: only the category (Announcement.number, PokerHand numbering).
+"""
+SPECIALIST_CARD_INVESTOR: SpecialistCard.ValueType  # 3
+"""Automatic: after the deal every seat's number of J, Q and K in the pocket is announced."""
+SPECIALIST_CARD_MASTERMIND: SpecialistCard.ValueType  # 4
+"""The gang chooses a seat and a rank (UseSpecialist.rank, 2..14); how many pocket cards
+of that rank the seat holds is announced.
+"""
+SPECIALIST_CARD_HACKER: SpecialistCard.ValueType  # 5
+"""The gang chooses a seat who takes the top card of the deck (CardDrawn) and then
+discards one pocket card face down (DiscardCard), possibly the one just drawn.
+"""
+SPECIALIST_CARD_COORDINATOR: SpecialistCard.ValueType  # 6
+"""Automatic: after the deal every seat chooses one pocket card (PassCard); the choices
+stay sealed until every seat has chosen, then each card goes at once to the chooser's
+left neighbour (the next seat number).
+"""
+SPECIALIST_CARD_JACK: SpecialistCard.ValueType  # 7
+"""The gang chooses a seat who takes the Jack card (a jack without a suit: rank 11,
+SUIT_UNSPECIFIED, code "J*") into his pocket and then discards one of his other pocket
+cards face down. The Jack counts as a jack for pairs and straights, never for a flush;
+five jacks are four of a kind with a jack kicker.
+"""
+SPECIALIST_CARD_MATH_WHIZ: SpecialistCard.ValueType  # 8
+"""Automatic: after the deal every seat's pocket sum is announced (2..10 at face value, J,
+Q and K 10, an ace 11).
+"""
+SPECIALIST_CARD_CON_ARTIST: SpecialistCard.ValueType  # 9
+"""Automatic: after the deal everyone sees his pocket, then all pockets are gathered,
+shuffled and dealt again (PocketsGathered, then new PocketDealt events).
+"""
+SPECIALIST_CARD_MUSCLE: SpecialistCard.ValueType  # 10
+"""The gang chooses a seat whose hand at the showdown beats every other hand of the same
+category (Reveal.muscle); it still loses to a higher category.
+"""
+Global___SpecialistCard: _TypeAlias = SpecialistCard  # noqa: Y015
+
 class _ChipColour:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -105,32 +355,85 @@ POKER_HAND_ROYAL_FLUSH: PokerHand.ValueType  # 10
 Global___PokerHand: _TypeAlias = PokerHand  # noqa: Y015
 
 @_typing.final
-class TheGangOptions(_message.Message):
-    """---- The Gang (Kosmos): cooperative poker for 3 to 6 players -------------------------
-
-    Four rounds per heist: pre-flop (white chips), flop (yellow), turn (orange), river (red).
-    In each round every player takes one chip of that colour from the centre or from another
-    player; the stars say how strong you think your hand is (1 = weakest). At the showdown the
-    hands are revealed in red-chip order and must come out from weakest to strongest. A
-    success cracks a vault, a failure sets off an alarm; 3 vaults win, 3 alarms lose.
+class PileStart(_message.Message):
+    """How a pile of challenge or specialist cards starts. Unset: sorted 1..10, card 1 on top
+    (first play), or shuffled with `shuffle_piles`.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    CARDS_FIELD_NUMBER: _builtins.int
+    CARD_ONE_TURNED_FIELD_NUMBER: _builtins.int
+    SHUFFLED_FIELD_NUMBER: _builtins.int
+    card_one_turned: _builtins.bool
+    """Card 1 already came up once in this run of games (PileView.card_one_turned): the next
+    time it is turned, the pile is shuffled first and its order is secret from then on.
+    """
+    shuffled: _builtins.bool
+    """The order is secret (an earlier game's pile was shuffled): the referee shuffles the
+    pile afresh; `cards` may be left empty.
+    """
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The order, top first, as an earlier game's final view gave it (PileView.cards), to
+        continue the piles over several games. Each card once: all ten, or for the challenge
+        pile also the nine without card 1 (Professional and Master Thief remove card 1; an
+        Advanced game puts it back at the bottom). Empty: sorted 1..10.
+        """
+
+    def __init__(
+        self,
+        *,
+        cards: _abc.Iterable[_builtins.int] | None = ...,
+        card_one_turned: _builtins.bool = ...,
+        shuffled: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_one_turned", b"card_one_turned", "cards", b"cards", "shuffled", b"shuffled"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PileStart: _TypeAlias = PileStart  # noqa: Y015
+
+@_typing.final
+class TheGangOptions(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
     CONFIRM_ROUND_END_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    SHUFFLE_PILES_FIELD_NUMBER: _builtins.int
+    CHALLENGE_PILE_FIELD_NUMBER: _builtins.int
+    SPECIALIST_PILE_FIELD_NUMBER: _builtins.int
     confirm_round_end: _builtins.bool
     """Off (the printed rule): a round ends the moment every player holds a chip of its
     colour. On: it ends when, in addition, every seat has sent ConfirmRoundEnd; any chip
     change clears the confirmations.
     """
+    mode: Global___TheGangMode.ValueType
+    """Unset: the base game."""
+    shuffle_piles: _builtins.bool
+    """Shuffle both piles instead of sorting them 1..10 (not for a pile continued below)."""
+    @_builtins.property
+    def challenge_pile(self) -> Global___PileStart:
+        """Continue the challenge pile of an earlier game."""
+
+    @_builtins.property
+    def specialist_pile(self) -> Global___PileStart:
+        """Continue the specialist pile of an earlier game."""
+
     def __init__(
         self,
         *,
         confirm_round_end: _builtins.bool = ...,
+        mode: Global___TheGangMode.ValueType = ...,
+        shuffle_piles: _builtins.bool = ...,
+        challenge_pile: Global___PileStart | None = ...,
+        specialist_pile: Global___PileStart | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["challenge_pile", b"challenge_pile", "specialist_pile", b"specialist_pile"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirm_round_end", b"confirm_round_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_pile", b"challenge_pile", "confirm_round_end", b"confirm_round_end", "mode", b"mode", "shuffle_piles", b"shuffle_piles", "specialist_pile", b"specialist_pile"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -138,7 +441,10 @@ Global___TheGangOptions: _TypeAlias = TheGangOptions  # noqa: Y015
 
 @_typing.final
 class PlayingCard(_message.Message):
-    """A card of the 52-card deck."""
+    """A card of the 52-card deck, or the Jack specialist card (rank 11 without a suit, code
+    "J*"). To name a card in a move, send it back as a view gave it: `code` alone, or `rank`
+    and `suit`, or all three (they must agree).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -149,7 +455,7 @@ class PlayingCard(_message.Message):
     """2..10, 11 jack, 12 queen, 13 king, 14 ace."""
     suit: Global___Suit.ValueType
     code: _builtins.str
-    """Short form: rank then suit, e.g. "As", "Td", "7c"."""
+    """Short form: rank then suit, e.g. "As", "Td", "7c"; "J*" is the Jack card."""
     def __init__(
         self,
         *,
@@ -231,31 +537,449 @@ class TheGangMove(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class Propose(_message.Message):
+        """Propose a group decision. Any seat the decision needs may propose (see Proposal); the
+        proposer counts as accepting it. A proposal on the same matter (the specialist's use,
+        or the guess of one scan) replaces the open one, whose acceptances are lost.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        USE_SPECIALIST_FIELD_NUMBER: _builtins.int
+        GUESS_RANK_FIELD_NUMBER: _builtins.int
+        GUESS_HAND_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def use_specialist(self) -> Global___UseSpecialist: ...
+        @_builtins.property
+        def guess_rank(self) -> Global___GuessRank: ...
+        @_builtins.property
+        def guess_hand(self) -> Global___GuessHand: ...
+        def __init__(
+            self,
+            *,
+            use_specialist: Global___UseSpecialist | None = ...,
+            guess_rank: Global___GuessRank | None = ...,
+            guess_hand: Global___GuessHand | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "guess_hand", b"guess_hand", "guess_rank", b"guess_rank", "use_specialist", b"use_specialist"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "guess_hand", b"guess_hand", "guess_rank", b"guess_rank", "use_specialist", b"use_specialist"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        _WhichOneofReturnType_decision: _TypeAlias = _typing.Literal["use_specialist", "guess_rank", "guess_hand"]  # noqa: Y015
+        _WhichOneofArgType_decision: _TypeAlias = _typing.Literal["decision", b"decision"]  # noqa: Y015
+        def WhichOneof(self, oneof_group: _WhichOneofArgType_decision) -> _WhichOneofReturnType_decision | None: ...
+
+    @_typing.final
+    class Accept(_message.Message):
+        """Accept the open proposal with this id (Proposal.id)."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        PROPOSAL_FIELD_NUMBER: _builtins.int
+        proposal: _builtins.int
+        def __init__(
+            self,
+            *,
+            proposal: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["proposal", b"proposal"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Withdraw(_message.Message):
+        """Withdraw your own open proposal with this id."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        PROPOSAL_FIELD_NUMBER: _builtins.int
+        proposal: _builtins.int
+        def __init__(
+            self,
+            *,
+            proposal: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["proposal", b"proposal"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class ShowCard(_message.Message):
+        """Informant: show this pocket card to the seat the gang chose (a Pending of kind
+        SHOW_CARD). Only you and that seat see it.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        CARD_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class DiscardCard(_message.Message):
+        """Hacker or Jack: put this pocket card face down on the discards (a Pending of kind
+        DISCARD). With the Jack, any pocket card but the Jack card.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        CARD_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PassCard(_message.Message):
+        """Coordinator: the pocket card you pass to your left neighbour (the next seat number).
+        Sealed until every seat has chosen; a choice made cannot be changed.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        CARD_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     TAKE_CHIP_FIELD_NUMBER: _builtins.int
     RETURN_CHIP_FIELD_NUMBER: _builtins.int
     CONFIRM_ROUND_END_FIELD_NUMBER: _builtins.int
+    PROPOSE_FIELD_NUMBER: _builtins.int
+    ACCEPT_FIELD_NUMBER: _builtins.int
+    WITHDRAW_FIELD_NUMBER: _builtins.int
+    SHOW_CARD_FIELD_NUMBER: _builtins.int
+    DISCARD_CARD_FIELD_NUMBER: _builtins.int
+    PASS_CARD_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def take_chip(self) -> Global___TheGangMove.TakeChip: ...
     @_builtins.property
     def return_chip(self) -> Global___TheGangMove.ReturnChip: ...
     @_builtins.property
     def confirm_round_end(self) -> Global___TheGangMove.ConfirmRoundEnd: ...
+    @_builtins.property
+    def propose(self) -> Global___TheGangMove.Propose: ...
+    @_builtins.property
+    def accept(self) -> Global___TheGangMove.Accept: ...
+    @_builtins.property
+    def withdraw(self) -> Global___TheGangMove.Withdraw: ...
+    @_builtins.property
+    def show_card(self) -> Global___TheGangMove.ShowCard: ...
+    @_builtins.property
+    def discard_card(self) -> Global___TheGangMove.DiscardCard: ...
+    @_builtins.property
+    def pass_card(self) -> Global___TheGangMove.PassCard: ...
     def __init__(
         self,
         *,
         take_chip: Global___TheGangMove.TakeChip | None = ...,
         return_chip: Global___TheGangMove.ReturnChip | None = ...,
         confirm_round_end: Global___TheGangMove.ConfirmRoundEnd | None = ...,
+        propose: Global___TheGangMove.Propose | None = ...,
+        accept: Global___TheGangMove.Accept | None = ...,
+        withdraw: Global___TheGangMove.Withdraw | None = ...,
+        show_card: Global___TheGangMove.ShowCard | None = ...,
+        discard_card: Global___TheGangMove.DiscardCard | None = ...,
+        pass_card: Global___TheGangMove.PassCard | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "confirm_round_end", b"confirm_round_end", "return_chip", b"return_chip", "take_chip", b"take_chip"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["accept", b"accept", "action", b"action", "confirm_round_end", b"confirm_round_end", "discard_card", b"discard_card", "pass_card", b"pass_card", "propose", b"propose", "return_chip", b"return_chip", "show_card", b"show_card", "take_chip", b"take_chip", "withdraw", b"withdraw"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "confirm_round_end", b"confirm_round_end", "return_chip", b"return_chip", "take_chip", b"take_chip"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept", b"accept", "action", b"action", "confirm_round_end", b"confirm_round_end", "discard_card", b"discard_card", "pass_card", b"pass_card", "propose", b"propose", "return_chip", b"return_chip", "show_card", b"show_card", "take_chip", b"take_chip", "withdraw", b"withdraw"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_action: _TypeAlias = _typing.Literal["take_chip", "return_chip", "confirm_round_end"]  # noqa: Y015
+    _WhichOneofReturnType_action: _TypeAlias = _typing.Literal["take_chip", "return_chip", "confirm_round_end", "propose", "accept", "withdraw", "show_card", "discard_card", "pass_card"]  # noqa: Y015
     _WhichOneofArgType_action: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_action) -> _WhichOneofReturnType_action | None: ...
 
 Global___TheGangMove: _TypeAlias = TheGangMove  # noqa: Y015
+
+@_typing.final
+class UseSpecialist(_message.Message):
+    """Who uses the active specialist, as the gang decides it (Informant, Getaway Driver,
+    Mastermind, Hacker, Jack, Muscle; the other specialists work for everyone by themselves).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    VIEWER_FIELD_NUMBER: _builtins.int
+    RANK_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat who uses it."""
+    viewer: _builtins.int
+    """Informant only: the one other seat who sees the shown card."""
+    rank: _builtins.int
+    """Mastermind only: the rank asked about, 2..14 (11 jack .. 14 ace)."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        viewer: _builtins.int | None = ...,
+        rank: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_rank", b"_rank", "_viewer", b"_viewer", "rank", b"rank", "viewer", b"viewer"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_rank", b"_rank", "_viewer", b"_viewer", "rank", b"rank", "seat", b"seat", "viewer", b"viewer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__rank: _TypeAlias = _typing.Literal["rank"]  # noqa: Y015
+    _WhichOneofArgType__rank: _TypeAlias = _typing.Literal["_rank", b"_rank"]  # noqa: Y015
+    _WhichOneofReturnType__viewer: _TypeAlias = _typing.Literal["viewer"]  # noqa: Y015
+    _WhichOneofArgType__viewer: _TypeAlias = _typing.Literal["_viewer", b"_viewer"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__rank) -> _WhichOneofReturnType__rank | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__viewer) -> _WhichOneofReturnType__viewer | None: ...
+
+Global___UseSpecialist: _TypeAlias = UseSpecialist  # noqa: Y015
+
+@_typing.final
+class GuessRank(_message.Message):
+    """Retina Scan: a rank (2..14) the others think the top red chip's holder has among his
+    pocket cards.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RANK_FIELD_NUMBER: _builtins.int
+    rank: _builtins.int
+    def __init__(
+        self,
+        *,
+        rank: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["rank", b"rank"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GuessRank: _TypeAlias = GuessRank  # noqa: Y015
+
+@_typing.final
+class GuessHand(_message.Message):
+    """Fingerprint Scan: the poker hand the others think the top red chip's holder has (best
+    five of his pocket and the board).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CATEGORY_FIELD_NUMBER: _builtins.int
+    category: Global___PokerHand.ValueType
+    def __init__(
+        self,
+        *,
+        category: Global___PokerHand.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GuessHand: _TypeAlias = GuessHand  # noqa: Y015
+
+@_typing.final
+class Proposal(_message.Message):
+    """A group decision in progress. It takes effect (DecisionTaken) the moment every required
+    seat has accepted: for a specialist's use every seat; for a scan guess every seat except
+    the holder of the red chip with the most stars, who may neither propose nor accept it.
+    A specialist can be put to use once per heist, before the showdown; a scan's guess is
+    proposed once the red chips are final (TheGangView.awaiting_guesses). Proposing exactly
+    what is already proposed is refused: accept it instead. Only the proposer may withdraw.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    PROPOSER_FIELD_NUMBER: _builtins.int
+    USE_SPECIALIST_FIELD_NUMBER: _builtins.int
+    GUESS_RANK_FIELD_NUMBER: _builtins.int
+    GUESS_HAND_FIELD_NUMBER: _builtins.int
+    ACCEPTED_FIELD_NUMBER: _builtins.int
+    id: _builtins.int
+    """Unique within the game; Accept and Withdraw name it."""
+    proposer: _builtins.int
+    @_builtins.property
+    def use_specialist(self) -> Global___UseSpecialist: ...
+    @_builtins.property
+    def guess_rank(self) -> Global___GuessRank: ...
+    @_builtins.property
+    def guess_hand(self) -> Global___GuessHand: ...
+    @_builtins.property
+    def accepted(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seats that accepted so far, the proposer included."""
+
+    def __init__(
+        self,
+        *,
+        id: _builtins.int = ...,
+        proposer: _builtins.int = ...,
+        use_specialist: Global___UseSpecialist | None = ...,
+        guess_rank: Global___GuessRank | None = ...,
+        guess_hand: Global___GuessHand | None = ...,
+        accepted: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "guess_hand", b"guess_hand", "guess_rank", b"guess_rank", "use_specialist", b"use_specialist"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "decision", b"decision", "guess_hand", b"guess_hand", "guess_rank", b"guess_rank", "id", b"id", "proposer", b"proposer", "use_specialist", b"use_specialist"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_decision: _TypeAlias = _typing.Literal["use_specialist", "guess_rank", "guess_hand"]  # noqa: Y015
+    _WhichOneofArgType_decision: _TypeAlias = _typing.Literal["decision", b"decision"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_decision) -> _WhichOneofReturnType_decision | None: ...
+
+Global___Proposal: _TypeAlias = Proposal  # noqa: Y015
+
+@_typing.final
+class Announcement(_message.Message):
+    """What a specialist makes a seat tell, computed by the referee from the true cards."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    class _Kind:
+        ValueType = _typing.NewType("ValueType", _builtins.int)
+        V: _TypeAlias = ValueType  # noqa: Y015
+
+    class _KindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[Announcement._Kind.ValueType], _builtins.type):
+        DESCRIPTOR: _descriptor.EnumDescriptor
+        KIND_UNSPECIFIED: Announcement._Kind.ValueType  # 0
+        KIND_INVESTOR: Announcement._Kind.ValueType  # 1
+        """`number`: how many J, Q and K are in `seat`'s pocket."""
+        KIND_MATH_WHIZ: Announcement._Kind.ValueType  # 2
+        """`number`: the sum of `seat`'s pocket (J, Q, K 10, ace 11)."""
+        KIND_GETAWAY_DRIVER: Announcement._Kind.ValueType  # 3
+        """`number`: `seat`'s poker hand so far, in PokerHand numbering."""
+        KIND_MASTERMIND: Announcement._Kind.ValueType  # 4
+        """`rank`: the rank asked about; `number`: how many of it `seat` holds."""
+        KIND_INFORMANT: Announcement._Kind.ValueType  # 5
+        """`seat` showed `card` to `to_seat`; the card is set only for those two seats."""
+
+    class Kind(_Kind, metaclass=_KindEnumTypeWrapper): ...
+    KIND_UNSPECIFIED: Announcement.Kind.ValueType  # 0
+    KIND_INVESTOR: Announcement.Kind.ValueType  # 1
+    """`number`: how many J, Q and K are in `seat`'s pocket."""
+    KIND_MATH_WHIZ: Announcement.Kind.ValueType  # 2
+    """`number`: the sum of `seat`'s pocket (J, Q, K 10, ace 11)."""
+    KIND_GETAWAY_DRIVER: Announcement.Kind.ValueType  # 3
+    """`number`: `seat`'s poker hand so far, in PokerHand numbering."""
+    KIND_MASTERMIND: Announcement.Kind.ValueType  # 4
+    """`rank`: the rank asked about; `number`: how many of it `seat` holds."""
+    KIND_INFORMANT: Announcement.Kind.ValueType  # 5
+    """`seat` showed `card` to `to_seat`; the card is set only for those two seats."""
+
+    KIND_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    NUMBER_FIELD_NUMBER: _builtins.int
+    RANK_FIELD_NUMBER: _builtins.int
+    TO_SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    kind: Global___Announcement.Kind.ValueType
+    seat: _builtins.int
+    number: _builtins.int
+    rank: _builtins.int
+    to_seat: _builtins.int
+    """Informant: the seat shown the card."""
+    @_builtins.property
+    def card(self) -> Global___PlayingCard:
+        """Informant: the card shown; unset for every seat but `seat` and `to_seat`."""
+
+    def __init__(
+        self,
+        *,
+        kind: Global___Announcement.Kind.ValueType = ...,
+        seat: _builtins.int = ...,
+        number: _builtins.int = ...,
+        rank: _builtins.int = ...,
+        to_seat: _builtins.int | None = ...,
+        card: Global___PlayingCard | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_to_seat", b"_to_seat", "card", b"card", "to_seat", b"to_seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_to_seat", b"_to_seat", "card", b"card", "kind", b"kind", "number", b"number", "rank", b"rank", "seat", b"seat", "to_seat", b"to_seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__to_seat: _TypeAlias = _typing.Literal["to_seat"]  # noqa: Y015
+    _WhichOneofArgType__to_seat: _TypeAlias = _typing.Literal["_to_seat", b"_to_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__to_seat) -> _WhichOneofReturnType__to_seat | None: ...
+
+Global___Announcement: _TypeAlias = Announcement  # noqa: Y015
+
+@_typing.final
+class Pending(_message.Message):
+    """A card action a seat owes before the round can end."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    class _Kind:
+        ValueType = _typing.NewType("ValueType", _builtins.int)
+        V: _TypeAlias = ValueType  # noqa: Y015
+
+    class _KindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[Pending._Kind.ValueType], _builtins.type):
+        DESCRIPTOR: _descriptor.EnumDescriptor
+        KIND_UNSPECIFIED: Pending._Kind.ValueType  # 0
+        KIND_DISCARD: Pending._Kind.ValueType  # 1
+        """Hacker, Jack: send DiscardCard."""
+        KIND_SHOW_CARD: Pending._Kind.ValueType  # 2
+        """Informant: send ShowCard; the card goes to `to_seat`."""
+
+    class Kind(_Kind, metaclass=_KindEnumTypeWrapper): ...
+    KIND_UNSPECIFIED: Pending.Kind.ValueType  # 0
+    KIND_DISCARD: Pending.Kind.ValueType  # 1
+    """Hacker, Jack: send DiscardCard."""
+    KIND_SHOW_CARD: Pending.Kind.ValueType  # 2
+    """Informant: send ShowCard; the card goes to `to_seat`."""
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    TO_SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    kind: Global___Pending.Kind.ValueType
+    to_seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        kind: Global___Pending.Kind.ValueType = ...,
+        to_seat: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_to_seat", b"_to_seat", "to_seat", b"to_seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_to_seat", b"_to_seat", "kind", b"kind", "seat", b"seat", "to_seat", b"to_seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__to_seat: _TypeAlias = _typing.Literal["to_seat"]  # noqa: Y015
+    _WhichOneofArgType__to_seat: _TypeAlias = _typing.Literal["_to_seat", b"_to_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__to_seat) -> _WhichOneofReturnType__to_seat | None: ...
+
+Global___Pending: _TypeAlias = Pending  # noqa: Y015
 
 @_typing.final
 class Chip(_message.Message):
@@ -325,6 +1049,7 @@ class Reveal(_message.Message):
     BEST_FIVE_FIELD_NUMBER: _builtins.int
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     IN_ORDER_FIELD_NUMBER: _builtins.int
+    MUSCLE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     red_stars: _builtins.int
     hand: Global___PokerHand.ValueType
@@ -332,6 +1057,8 @@ class Reveal(_message.Message):
     """e.g. "pair of sevens"."""
     in_order: _builtins.bool
     """False when this hand was weaker than one revealed before it."""
+    muscle: _builtins.bool
+    """Muscle: this hand beats every other hand of the same category."""
     @_builtins.property
     def pocket(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]: ...
     @_builtins.property
@@ -348,14 +1075,53 @@ class Reveal(_message.Message):
         best_five: _abc.Iterable[Global___PlayingCard] | None = ...,
         description: _builtins.str = ...,
         in_order: _builtins.bool = ...,
+        muscle: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_five", b"best_five", "description", b"description", "hand", b"hand", "in_order", b"in_order", "pocket", b"pocket", "red_stars", b"red_stars", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_five", b"best_five", "description", b"description", "hand", b"hand", "in_order", b"in_order", "muscle", b"muscle", "pocket", b"pocket", "red_stars", b"red_stars", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Reveal: _TypeAlias = Reveal  # noqa: Y015
+
+@_typing.final
+class ScanResult(_message.Message):
+    """A scan challenge's agreed guess judged at the showdown."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHALLENGE_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    GUESS_FIELD_NUMBER: _builtins.int
+    ACTUAL_FIELD_NUMBER: _builtins.int
+    CORRECT_FIELD_NUMBER: _builtins.int
+    challenge: Global___ChallengeCard.ValueType
+    seat: _builtins.int
+    """The seat guessed about: the top red chip's holder."""
+    guess: _builtins.int
+    """Retina Scan: a rank 2..14; Fingerprint Scan: a hand in PokerHand numbering."""
+    correct: _builtins.bool
+    @_builtins.property
+    def actual(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Retina Scan: the ranks of the seat's pocket; Fingerprint Scan: his hand's category."""
+
+    def __init__(
+        self,
+        *,
+        challenge: Global___ChallengeCard.ValueType = ...,
+        seat: _builtins.int = ...,
+        guess: _builtins.int = ...,
+        actual: _abc.Iterable[_builtins.int] | None = ...,
+        correct: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actual", b"actual", "challenge", b"challenge", "correct", b"correct", "guess", b"guess", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ScanResult: _TypeAlias = ScanResult  # noqa: Y015
 
 @_typing.final
 class HeistResult(_message.Message):
@@ -366,14 +1132,31 @@ class HeistResult(_message.Message):
     BOARD_FIELD_NUMBER: _builtins.int
     REVEALS_FIELD_NUMBER: _builtins.int
     CHIPS_FIELD_NUMBER: _builtins.int
+    CHALLENGES_FIELD_NUMBER: _builtins.int
+    SPECIALIST_FIELD_NUMBER: _builtins.int
+    SCANS_FIELD_NUMBER: _builtins.int
     heist: _builtins.int
     success: _builtins.bool
+    specialist: Global___SpecialistCard.ValueType
+    """The specialist active in this heist; unspecified when none."""
     @_builtins.property
     def board(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]: ...
     @_builtins.property
     def reveals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Reveal]: ...
     @_builtins.property
-    def chips(self) -> _containers.RepeatedCompositeFieldContainer[Global___ChipRow]: ...
+    def chips(self) -> _containers.RepeatedCompositeFieldContainer[Global___ChipRow]:
+        """One row per round whose chips were handed out (skipped rounds have none), each with its
+        colour.
+        """
+
+    @_builtins.property
+    def challenges(self) -> _containers.RepeatedScalarFieldContainer[Global___ChallengeCard.ValueType]:
+        """The challenges active in this heist."""
+
+    @_builtins.property
+    def scans(self) -> _containers.RepeatedCompositeFieldContainer[Global___ScanResult]:
+        """The scan challenges' guesses; a wrong one failed the heist."""
+
     def __init__(
         self,
         *,
@@ -382,14 +1165,105 @@ class HeistResult(_message.Message):
         board: _abc.Iterable[Global___PlayingCard] | None = ...,
         reveals: _abc.Iterable[Global___Reveal] | None = ...,
         chips: _abc.Iterable[Global___ChipRow] | None = ...,
+        challenges: _abc.Iterable[Global___ChallengeCard.ValueType] | None = ...,
+        specialist: Global___SpecialistCard.ValueType = ...,
+        scans: _abc.Iterable[Global___ScanResult] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "chips", b"chips", "heist", b"heist", "reveals", b"reveals", "success", b"success"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["board", b"board", "challenges", b"challenges", "chips", b"chips", "heist", b"heist", "reveals", b"reveals", "scans", b"scans", "specialist", b"specialist", "success", b"success"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___HeistResult: _TypeAlias = HeistResult  # noqa: Y015
+
+@_typing.final
+class PileView(_message.Message):
+    """A pile of challenge or specialist cards as the table sees it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SIZE_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    KNOWN_FIELD_NUMBER: _builtins.int
+    CARD_ONE_TURNED_FIELD_NUMBER: _builtins.int
+    size: _builtins.int
+    known: _builtins.bool
+    """The order is public."""
+    card_one_turned: _builtins.bool
+    """Card 1 has come up once; the next time it does, the pile is shuffled."""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The order, top first, while it is public (sorted or continued); empty once the pile has
+        been shuffled. After the game, pass it as PileStart.cards to continue the pile.
+        """
+
+    def __init__(
+        self,
+        *,
+        size: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.int] | None = ...,
+        known: _builtins.bool = ...,
+        card_one_turned: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_one_turned", b"card_one_turned", "cards", b"cards", "known", b"known", "size", b"size"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PileView: _TypeAlias = PileView  # noqa: Y015
+
+@_typing.final
+class DarkChip(_message.Message):
+    """A chip turned to its dark side (Noise Sensors, Ventilation Shaft). Once taken from the
+    centre it can no longer change owner.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COLOUR_FIELD_NUMBER: _builtins.int
+    STARS_FIELD_NUMBER: _builtins.int
+    colour: Global___ChipColour.ValueType
+    stars: _builtins.int
+    def __init__(
+        self,
+        *,
+        colour: Global___ChipColour.ValueType = ...,
+        stars: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "stars", b"stars"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DarkChip: _TypeAlias = DarkChip  # noqa: Y015
+
+@_typing.final
+class ScanGuess(_message.Message):
+    """A scan's guess agreed on by the gang."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHALLENGE_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    challenge: Global___ChallengeCard.ValueType
+    value: _builtins.int
+    """Retina Scan: a rank 2..14; Fingerprint Scan: a hand in PokerHand numbering."""
+    def __init__(
+        self,
+        *,
+        challenge: Global___ChallengeCard.ValueType = ...,
+        value: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge", b"challenge", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ScanGuess: _TypeAlias = ScanGuess  # noqa: Y015
 
 @_typing.final
 class TheGangView(_message.Message):
@@ -409,6 +1283,26 @@ class TheGangView(_message.Message):
     CONFIRMED_SEATS_FIELD_NUMBER: _builtins.int
     DECK_SIZE_FIELD_NUMBER: _builtins.int
     HEISTS_FIELD_NUMBER: _builtins.int
+    MODE_FIELD_NUMBER: _builtins.int
+    CHALLENGES_FIELD_NUMBER: _builtins.int
+    STANDING_CHALLENGES_FIELD_NUMBER: _builtins.int
+    SPECIALIST_FIELD_NUMBER: _builtins.int
+    SPECIALIST_USE_FIELD_NUMBER: _builtins.int
+    CHALLENGE_PILE_FIELD_NUMBER: _builtins.int
+    SPECIALIST_PILE_FIELD_NUMBER: _builtins.int
+    SKIPPED_COLOURS_FIELD_NUMBER: _builtins.int
+    SET_ASIDE_COLOURS_FIELD_NUMBER: _builtins.int
+    DARK_CHIPS_FIELD_NUMBER: _builtins.int
+    PROPOSALS_FIELD_NUMBER: _builtins.int
+    ANNOUNCEMENTS_FIELD_NUMBER: _builtins.int
+    PENDING_FIELD_NUMBER: _builtins.int
+    PASSED_SEATS_FIELD_NUMBER: _builtins.int
+    MY_PASS_FIELD_NUMBER: _builtins.int
+    AWAITING_GUESSES_FIELD_NUMBER: _builtins.int
+    GUESSED_SEAT_FIELD_NUMBER: _builtins.int
+    GUESSES_FIELD_NUMBER: _builtins.int
+    DISCARD_COUNT_FIELD_NUMBER: _builtins.int
+    SHOWN_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     confirm_round_end: _builtins.bool
     heist: _builtins.int
@@ -421,6 +1315,18 @@ class TheGangView(_message.Message):
     alarms_to_lose: _builtins.int
     deck_size: _builtins.int
     """Cards left in the face-down pile."""
+    mode: Global___TheGangMode.ValueType
+    specialist: Global___SpecialistCard.ValueType
+    """The specialist active in this heist; unspecified when none."""
+    awaiting_guesses: _builtins.bool
+    """The red chips are final and the showdown has begun: every hand but the top red chip's
+    holder's is shown (`shown`), and the others must agree on the scan guesses before he
+    shows his. No specialist can be proposed any more.
+    """
+    guessed_seat: _builtins.int
+    """The seat the scan guesses are about (the top red chip's holder), while they are due."""
+    discard_count: _builtins.int
+    """Cards on the face-down discard pile."""
     @_builtins.property
     def board(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]:
         """Community cards face up: 0, 3, 4 or 5."""
@@ -431,7 +1337,9 @@ class TheGangView(_message.Message):
 
     @_builtins.property
     def chips(self) -> _containers.RepeatedCompositeFieldContainer[Global___ChipRow]:
-        """Chips of every round of this heist so far, white first."""
+        """Chips of the rounds of this heist so far that are still on the table, white first
+        (without skipped rounds and, under Blackout, only the current round's).
+        """
 
     @_builtins.property
     def confirmed_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -440,6 +1348,62 @@ class TheGangView(_message.Message):
     @_builtins.property
     def heists(self) -> _containers.RepeatedCompositeFieldContainer[Global___HeistResult]:
         """Every finished heist of this game with its showdown."""
+
+    @_builtins.property
+    def challenges(self) -> _containers.RepeatedScalarFieldContainer[Global___ChallengeCard.ValueType]:
+        """The challenges active in this heist (Professional's standing one included)."""
+
+    @_builtins.property
+    def standing_challenges(self) -> _containers.RepeatedScalarFieldContainer[Global___ChallengeCard.ValueType]:
+        """Professional: the challenge active the whole game (also listed in `challenges`)."""
+
+    @_builtins.property
+    def specialist_use(self) -> Global___UseSpecialist:
+        """Who uses the specialist, once the gang decided it; unset before."""
+
+    @_builtins.property
+    def challenge_pile(self) -> Global___PileView: ...
+    @_builtins.property
+    def specialist_pile(self) -> Global___PileView: ...
+    @_builtins.property
+    def skipped_colours(self) -> _containers.RepeatedScalarFieldContainer[Global___ChipColour.ValueType]:
+        """Rounds without chips in this heist (Quick Access: white; Hasty Getaway: orange)."""
+
+    @_builtins.property
+    def set_aside_colours(self) -> _containers.RepeatedScalarFieldContainer[Global___ChipColour.ValueType]:
+        """Blackout: earlier rounds whose chips have left the table (remember who held them)."""
+
+    @_builtins.property
+    def dark_chips(self) -> _containers.RepeatedCompositeFieldContainer[Global___DarkChip]:
+        """The dark chips of this heist."""
+
+    @_builtins.property
+    def proposals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Proposal]:
+        """Group decisions in progress."""
+
+    @_builtins.property
+    def announcements(self) -> _containers.RepeatedCompositeFieldContainer[Global___Announcement]:
+        """This heist's announcements, as you may see them."""
+
+    @_builtins.property
+    def pending(self) -> _containers.RepeatedCompositeFieldContainer[Global___Pending]:
+        """Card actions owed before the round can end."""
+
+    @_builtins.property
+    def passed_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Coordinator: the seats that have chosen the card to pass."""
+
+    @_builtins.property
+    def my_pass(self) -> Global___PlayingCard:
+        """Coordinator: the card you chose to pass; unset before you chose (and for a spectator)."""
+
+    @_builtins.property
+    def guesses(self) -> _containers.RepeatedCompositeFieldContainer[Global___ScanGuess]:
+        """The scan guesses agreed so far."""
+
+    @_builtins.property
+    def shown(self) -> _containers.RepeatedCompositeFieldContainer[Global___Reveal]:
+        """While the guesses are due: the hands already shown, in red-chip order."""
 
     def __init__(
         self,
@@ -458,12 +1422,34 @@ class TheGangView(_message.Message):
         confirmed_seats: _abc.Iterable[_builtins.int] | None = ...,
         deck_size: _builtins.int = ...,
         heists: _abc.Iterable[Global___HeistResult] | None = ...,
+        mode: Global___TheGangMode.ValueType = ...,
+        challenges: _abc.Iterable[Global___ChallengeCard.ValueType] | None = ...,
+        standing_challenges: _abc.Iterable[Global___ChallengeCard.ValueType] | None = ...,
+        specialist: Global___SpecialistCard.ValueType = ...,
+        specialist_use: Global___UseSpecialist | None = ...,
+        challenge_pile: Global___PileView | None = ...,
+        specialist_pile: Global___PileView | None = ...,
+        skipped_colours: _abc.Iterable[Global___ChipColour.ValueType] | None = ...,
+        set_aside_colours: _abc.Iterable[Global___ChipColour.ValueType] | None = ...,
+        dark_chips: _abc.Iterable[Global___DarkChip] | None = ...,
+        proposals: _abc.Iterable[Global___Proposal] | None = ...,
+        announcements: _abc.Iterable[Global___Announcement] | None = ...,
+        pending: _abc.Iterable[Global___Pending] | None = ...,
+        passed_seats: _abc.Iterable[_builtins.int] | None = ...,
+        my_pass: Global___PlayingCard | None = ...,
+        awaiting_guesses: _builtins.bool = ...,
+        guessed_seat: _builtins.int | None = ...,
+        guesses: _abc.Iterable[Global___ScanGuess] | None = ...,
+        discard_count: _builtins.int = ...,
+        shown: _abc.Iterable[Global___Reveal] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "challenge_pile", b"challenge_pile", "guessed_seat", b"guessed_seat", "my_pass", b"my_pass", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "board", b"board", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "deck_size", b"deck_size", "heist", b"heist", "heists", b"heists", "players", b"players", "pocket", b"pocket", "round", b"round", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "proposals", b"proposals", "round", b"round", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__guessed_seat: _TypeAlias = _typing.Literal["guessed_seat"]  # noqa: Y015
+    _WhichOneofArgType__guessed_seat: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__guessed_seat) -> _WhichOneofReturnType__guessed_seat | None: ...
 
 Global___TheGangView: _TypeAlias = TheGangView  # noqa: Y015
 
@@ -667,6 +1653,368 @@ class TheGangEvent(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class CardsActive(_message.Message):
+        """The challenge and specialist cards in play for this heist (modes only)."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        HEIST_FIELD_NUMBER: _builtins.int
+        CHALLENGES_FIELD_NUMBER: _builtins.int
+        SPECIALIST_FIELD_NUMBER: _builtins.int
+        heist: _builtins.int
+        specialist: Global___SpecialistCard.ValueType
+        """Unspecified when none."""
+        @_builtins.property
+        def challenges(self) -> _containers.RepeatedScalarFieldContainer[Global___ChallengeCard.ValueType]: ...
+        def __init__(
+            self,
+            *,
+            heist: _builtins.int = ...,
+            challenges: _abc.Iterable[Global___ChallengeCard.ValueType] | None = ...,
+            specialist: Global___SpecialistCard.ValueType = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["challenges", b"challenges", "heist", b"heist", "specialist", b"specialist"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PileShuffled(_message.Message):
+        """Card 1 came up for the second time: the pile was shuffled, its order is secret now."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SPECIALIST_PILE_FIELD_NUMBER: _builtins.int
+        specialist_pile: _builtins.bool
+        """True: the specialist pile; false: the challenge pile."""
+        def __init__(
+            self,
+            *,
+            specialist_pile: _builtins.bool = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["specialist_pile", b"specialist_pile"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PocketsGathered(_message.Message):
+        """Con Artist: every pocket card was gathered and shuffled; new PocketDealt events follow."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        HEIST_FIELD_NUMBER: _builtins.int
+        heist: _builtins.int
+        def __init__(
+            self,
+            *,
+            heist: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["heist", b"heist"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PocketRedrawn(_message.Message):
+        """Motion Detector or Laser Tripwires: `seat` discarded his pocket face down and drew
+        anew. `cards`, the new pocket, is empty for everyone but `seat`.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        CHALLENGE_FIELD_NUMBER: _builtins.int
+        CARDS_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        challenge: Global___ChallengeCard.ValueType
+        @_builtins.property
+        def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]: ...
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            challenge: Global___ChallengeCard.ValueType = ...,
+            cards: _abc.Iterable[Global___PlayingCard] | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "challenge", b"challenge", "seat", b"seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class ChipsSetAside(_message.Message):
+        """Blackout: the chips of `colour` left the table."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        COLOUR_FIELD_NUMBER: _builtins.int
+        colour: Global___ChipColour.ValueType
+        def __init__(
+            self,
+            *,
+            colour: Global___ChipColour.ValueType = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class ProposalMade(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        PROPOSAL_FIELD_NUMBER: _builtins.int
+        REPLACES_FIELD_NUMBER: _builtins.int
+        replaces: _builtins.int
+        """The open proposal on the same matter that this one replaced; unset when none."""
+        @_builtins.property
+        def proposal(self) -> Global___Proposal: ...
+        def __init__(
+            self,
+            *,
+            proposal: Global___Proposal | None = ...,
+            replaces: _builtins.int | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["_replaces", b"_replaces", "proposal", b"proposal", "replaces", b"replaces"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_replaces", b"_replaces", "proposal", b"proposal", "replaces", b"replaces"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        _WhichOneofReturnType__replaces: _TypeAlias = _typing.Literal["replaces"]  # noqa: Y015
+        _WhichOneofArgType__replaces: _TypeAlias = _typing.Literal["_replaces", b"_replaces"]  # noqa: Y015
+        def WhichOneof(self, oneof_group: _WhichOneofArgType__replaces) -> _WhichOneofReturnType__replaces | None: ...
+
+    @_typing.final
+    class ProposalAccepted(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        PROPOSAL_FIELD_NUMBER: _builtins.int
+        SEAT_FIELD_NUMBER: _builtins.int
+        proposal: _builtins.int
+        seat: _builtins.int
+        def __init__(
+            self,
+            *,
+            proposal: _builtins.int = ...,
+            seat: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["proposal", b"proposal", "seat", b"seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class ProposalWithdrawn(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        PROPOSAL_FIELD_NUMBER: _builtins.int
+        proposal: _builtins.int
+        def __init__(
+            self,
+            *,
+            proposal: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["proposal", b"proposal"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class DecisionTaken(_message.Message):
+        """Every required seat accepted: the decision is in force."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        PROPOSAL_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def proposal(self) -> Global___Proposal: ...
+        def __init__(
+            self,
+            *,
+            proposal: Global___Proposal | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["proposal", b"proposal"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["proposal", b"proposal"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Announced(_message.Message):
+        """A specialist's announcement, as you may see it."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        ANNOUNCEMENT_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def announcement(self) -> Global___Announcement: ...
+        def __init__(
+            self,
+            *,
+            announcement: Global___Announcement | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["announcement", b"announcement"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["announcement", b"announcement"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class CardDrawn(_message.Message):
+        """Hacker: `seat` took the top card of the deck; `card` is set only for `seat`."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        CARD_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class JackTaken(_message.Message):
+        """The Jack card went into `seat`'s pocket."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class CardDiscarded(_message.Message):
+        """`seat` put a card face down on the discards; `card` is set only for `seat`."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        CARD_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PassChosen(_message.Message):
+        """Coordinator: `seat` chose the card to pass; `card` is set only for `seat`."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        CARD_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class CardPassed(_message.Message):
+        """Coordinator: a card went from `from_seat` to his left neighbour `to_seat`; `card` is
+        set only for those two seats.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        FROM_SEAT_FIELD_NUMBER: _builtins.int
+        TO_SEAT_FIELD_NUMBER: _builtins.int
+        CARD_FIELD_NUMBER: _builtins.int
+        from_seat: _builtins.int
+        to_seat: _builtins.int
+        @_builtins.property
+        def card(self) -> Global___PlayingCard: ...
+        def __init__(
+            self,
+            *,
+            from_seat: _builtins.int = ...,
+            to_seat: _builtins.int = ...,
+            card: Global___PlayingCard | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "from_seat", b"from_seat", "to_seat", b"to_seat"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class GuessesDue(_message.Message):
+        """The red chips are final and the showdown begins: the hands of everyone but `seat` are
+        shown (`shown`, in red-chip order; "Voordat de speler met het hoogste rode fiche zijn
+        kaarten laat zien, overleggen de andere spelers"), then the others must agree on the
+        guesses of `challenges` about `seat`'s hand (Propose guess_rank / guess_hand). Open
+        specialist proposals lapse (ProposalWithdrawn).
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        CHALLENGES_FIELD_NUMBER: _builtins.int
+        SHOWN_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        @_builtins.property
+        def challenges(self) -> _containers.RepeatedScalarFieldContainer[Global___ChallengeCard.ValueType]: ...
+        @_builtins.property
+        def shown(self) -> _containers.RepeatedCompositeFieldContainer[Global___Reveal]: ...
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            challenges: _abc.Iterable[Global___ChallengeCard.ValueType] | None = ...,
+            shown: _abc.Iterable[Global___Reveal] | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["challenges", b"challenges", "seat", b"seat", "shown", b"shown"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     POCKET_DEALT_FIELD_NUMBER: _builtins.int
     BOARD_DEALT_FIELD_NUMBER: _builtins.int
     ROUND_STARTED_FIELD_NUMBER: _builtins.int
@@ -676,6 +2024,22 @@ class TheGangEvent(_message.Message):
     ROUND_ENDED_FIELD_NUMBER: _builtins.int
     HEIST_ENDED_FIELD_NUMBER: _builtins.int
     GAME_ENDED_FIELD_NUMBER: _builtins.int
+    CARDS_ACTIVE_FIELD_NUMBER: _builtins.int
+    PILE_SHUFFLED_FIELD_NUMBER: _builtins.int
+    POCKETS_GATHERED_FIELD_NUMBER: _builtins.int
+    POCKET_REDRAWN_FIELD_NUMBER: _builtins.int
+    CHIPS_SET_ASIDE_FIELD_NUMBER: _builtins.int
+    PROPOSAL_MADE_FIELD_NUMBER: _builtins.int
+    PROPOSAL_ACCEPTED_FIELD_NUMBER: _builtins.int
+    PROPOSAL_WITHDRAWN_FIELD_NUMBER: _builtins.int
+    DECISION_TAKEN_FIELD_NUMBER: _builtins.int
+    ANNOUNCED_FIELD_NUMBER: _builtins.int
+    CARD_DRAWN_FIELD_NUMBER: _builtins.int
+    JACK_TAKEN_FIELD_NUMBER: _builtins.int
+    CARD_DISCARDED_FIELD_NUMBER: _builtins.int
+    PASS_CHOSEN_FIELD_NUMBER: _builtins.int
+    CARD_PASSED_FIELD_NUMBER: _builtins.int
+    GUESSES_DUE_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def pocket_dealt(self) -> Global___TheGangEvent.PocketDealt: ...
     @_builtins.property
@@ -694,6 +2058,38 @@ class TheGangEvent(_message.Message):
     def heist_ended(self) -> Global___TheGangEvent.HeistEnded: ...
     @_builtins.property
     def game_ended(self) -> Global___TheGangEvent.GameEnded: ...
+    @_builtins.property
+    def cards_active(self) -> Global___TheGangEvent.CardsActive: ...
+    @_builtins.property
+    def pile_shuffled(self) -> Global___TheGangEvent.PileShuffled: ...
+    @_builtins.property
+    def pockets_gathered(self) -> Global___TheGangEvent.PocketsGathered: ...
+    @_builtins.property
+    def pocket_redrawn(self) -> Global___TheGangEvent.PocketRedrawn: ...
+    @_builtins.property
+    def chips_set_aside(self) -> Global___TheGangEvent.ChipsSetAside: ...
+    @_builtins.property
+    def proposal_made(self) -> Global___TheGangEvent.ProposalMade: ...
+    @_builtins.property
+    def proposal_accepted(self) -> Global___TheGangEvent.ProposalAccepted: ...
+    @_builtins.property
+    def proposal_withdrawn(self) -> Global___TheGangEvent.ProposalWithdrawn: ...
+    @_builtins.property
+    def decision_taken(self) -> Global___TheGangEvent.DecisionTaken: ...
+    @_builtins.property
+    def announced(self) -> Global___TheGangEvent.Announced: ...
+    @_builtins.property
+    def card_drawn(self) -> Global___TheGangEvent.CardDrawn: ...
+    @_builtins.property
+    def jack_taken(self) -> Global___TheGangEvent.JackTaken: ...
+    @_builtins.property
+    def card_discarded(self) -> Global___TheGangEvent.CardDiscarded: ...
+    @_builtins.property
+    def pass_chosen(self) -> Global___TheGangEvent.PassChosen: ...
+    @_builtins.property
+    def card_passed(self) -> Global___TheGangEvent.CardPassed: ...
+    @_builtins.property
+    def guesses_due(self) -> Global___TheGangEvent.GuessesDue: ...
     def __init__(
         self,
         *,
@@ -706,12 +2102,28 @@ class TheGangEvent(_message.Message):
         round_ended: Global___TheGangEvent.RoundEnded | None = ...,
         heist_ended: Global___TheGangEvent.HeistEnded | None = ...,
         game_ended: Global___TheGangEvent.GameEnded | None = ...,
+        cards_active: Global___TheGangEvent.CardsActive | None = ...,
+        pile_shuffled: Global___TheGangEvent.PileShuffled | None = ...,
+        pockets_gathered: Global___TheGangEvent.PocketsGathered | None = ...,
+        pocket_redrawn: Global___TheGangEvent.PocketRedrawn | None = ...,
+        chips_set_aside: Global___TheGangEvent.ChipsSetAside | None = ...,
+        proposal_made: Global___TheGangEvent.ProposalMade | None = ...,
+        proposal_accepted: Global___TheGangEvent.ProposalAccepted | None = ...,
+        proposal_withdrawn: Global___TheGangEvent.ProposalWithdrawn | None = ...,
+        decision_taken: Global___TheGangEvent.DecisionTaken | None = ...,
+        announced: Global___TheGangEvent.Announced | None = ...,
+        card_drawn: Global___TheGangEvent.CardDrawn | None = ...,
+        jack_taken: Global___TheGangEvent.JackTaken | None = ...,
+        card_discarded: Global___TheGangEvent.CardDiscarded | None = ...,
+        pass_chosen: Global___TheGangEvent.PassChosen | None = ...,
+        card_passed: Global___TheGangEvent.CardPassed | None = ...,
+        guesses_due: Global___TheGangEvent.GuessesDue | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["board_dealt", b"board_dealt", "chip_returned", b"chip_returned", "chip_taken", b"chip_taken", "game_ended", b"game_ended", "heist_ended", b"heist_ended", "kind", b"kind", "pocket_dealt", b"pocket_dealt", "round_end_confirmed", b"round_end_confirmed", "round_ended", b"round_ended", "round_started", b"round_started"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["announced", b"announced", "board_dealt", b"board_dealt", "card_discarded", b"card_discarded", "card_drawn", b"card_drawn", "card_passed", b"card_passed", "cards_active", b"cards_active", "chip_returned", b"chip_returned", "chip_taken", b"chip_taken", "chips_set_aside", b"chips_set_aside", "decision_taken", b"decision_taken", "game_ended", b"game_ended", "guesses_due", b"guesses_due", "heist_ended", b"heist_ended", "jack_taken", b"jack_taken", "kind", b"kind", "pass_chosen", b"pass_chosen", "pile_shuffled", b"pile_shuffled", "pocket_dealt", b"pocket_dealt", "pocket_redrawn", b"pocket_redrawn", "pockets_gathered", b"pockets_gathered", "proposal_accepted", b"proposal_accepted", "proposal_made", b"proposal_made", "proposal_withdrawn", b"proposal_withdrawn", "round_end_confirmed", b"round_end_confirmed", "round_ended", b"round_ended", "round_started", b"round_started"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["board_dealt", b"board_dealt", "chip_returned", b"chip_returned", "chip_taken", b"chip_taken", "game_ended", b"game_ended", "heist_ended", b"heist_ended", "kind", b"kind", "pocket_dealt", b"pocket_dealt", "round_end_confirmed", b"round_end_confirmed", "round_ended", b"round_ended", "round_started", b"round_started"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["announced", b"announced", "board_dealt", b"board_dealt", "card_discarded", b"card_discarded", "card_drawn", b"card_drawn", "card_passed", b"card_passed", "cards_active", b"cards_active", "chip_returned", b"chip_returned", "chip_taken", b"chip_taken", "chips_set_aside", b"chips_set_aside", "decision_taken", b"decision_taken", "game_ended", b"game_ended", "guesses_due", b"guesses_due", "heist_ended", b"heist_ended", "jack_taken", b"jack_taken", "kind", b"kind", "pass_chosen", b"pass_chosen", "pile_shuffled", b"pile_shuffled", "pocket_dealt", b"pocket_dealt", "pocket_redrawn", b"pocket_redrawn", "pockets_gathered", b"pockets_gathered", "proposal_accepted", b"proposal_accepted", "proposal_made", b"proposal_made", "proposal_withdrawn", b"proposal_withdrawn", "round_end_confirmed", b"round_end_confirmed", "round_ended", b"round_ended", "round_started", b"round_started"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["pocket_dealt", "board_dealt", "round_started", "chip_taken", "chip_returned", "round_end_confirmed", "round_ended", "heist_ended", "game_ended"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["pocket_dealt", "board_dealt", "round_started", "chip_taken", "chip_returned", "round_end_confirmed", "round_ended", "heist_ended", "game_ended", "cards_active", "pile_shuffled", "pockets_gathered", "pocket_redrawn", "chips_set_aside", "proposal_made", "proposal_accepted", "proposal_withdrawn", "decision_taken", "announced", "card_drawn", "jack_taken", "card_discarded", "pass_chosen", "card_passed", "guesses_due"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
