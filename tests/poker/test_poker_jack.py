@@ -36,6 +36,7 @@ from phevaluator.evaluator import evaluate_5cards, evaluate_6cards, evaluate_7ca
 from engines.cards import DECK, Card, Suit
 from engines.poker import Category, evaluate, rank_values
 from engines.poker.hands import decode
+from tests.poker.test_poker_oracle import PHE_CATEGORY_ENDS
 
 SEED = 20240611
 SAMPLED_HANDS = 30_000
@@ -55,20 +56,6 @@ PHE_EVALUATORS: dict[int, Callable[..., int]] = {
     6: evaluate_6cards,
     7: evaluate_7cards,
 }
-
-# phevaluator ranks 1 (royal flush) .. 7462 (seven high); the last rank of each category.
-PHE_CATEGORY_ENDS = (
-    (1, Category.ROYAL_FLUSH),
-    (10, Category.STRAIGHT_FLUSH),
-    (166, Category.FOUR_OF_A_KIND),
-    (322, Category.FULL_HOUSE),
-    (1599, Category.FLUSH),
-    (1609, Category.STRAIGHT),
-    (2467, Category.THREE_OF_A_KIND),
-    (3325, Category.TWO_PAIR),
-    (6185, Category.PAIR),
-    (7462, Category.HIGH_CARD),
-)
 
 
 def phe_key(hand: Sequence[Card]) -> int:
