@@ -171,7 +171,6 @@ def _finish_heist(state: TheGangState) -> tuple[TheGangState, list[Event]]:
     events: list[Event] = [HeistEnded(result, vaults, alarms)]
     if vaults >= VAULTS_TO_WIN or alarms >= state.alarms_to_lose:
         events.append(GameEnded(won=vaults >= VAULTS_TO_WIN))
-        state = piles.game_over(state)
         return _replace(state, finished=True, confirmed=(), proposals=(), pending=()), events
     state, more = start_heist(state, success=result.success)
     return state, events + more

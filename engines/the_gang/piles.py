@@ -153,13 +153,13 @@ def put_back(state: TheGangState) -> tuple[Pile, Pile]:
     return _bottom(state.challenge_pile, *flipped), specialists
 
 
-def game_over(state: TheGangState) -> TheGangState:
-    """Every card back in its pile, standing cards last, ready to continue next game."""
+def continued(state: TheGangState) -> tuple[Pile, Pile]:
+    """The piles to continue in the next game: every active card back at the bottom,
+    standing cards last. (The finished state itself keeps its last heist as played.)"""
     challenges, specialists = put_back(state)
     if state.config.mode is Mode.MASTER_THIEF:
         challenges = _bottom(challenges, *sorted(state.challenges))
-    challenges = _bottom(challenges, *state.standing)
-    return _with(state, state.rng, challenges, specialists, (), (), None)
+    return _bottom(challenges, *state.standing), specialists
 
 
 def cards_active(state: TheGangState) -> list[Event]:

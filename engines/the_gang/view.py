@@ -15,7 +15,7 @@ import msgspec
 
 from engines.base import Viewer
 from engines.cards import Card
-from engines.the_gang import showdown, tables
+from engines.the_gang import piles, showdown, tables
 from engines.the_gang.events import (
     Announced,
     CardDiscarded,
@@ -117,6 +117,9 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         raise ValueError(f"no seat {viewer} at this table")
     visible = tables.visible_rounds(state)
     awaiting = state.awaiting_guesses
+    challenge_pile, specialist_pile = (
+        piles.continued(state) if state.finished else (state.challenge_pile, state.specialist_pile)
+    )
     return TheGangView(
         viewer=viewer,
         players=state.config.players,
@@ -139,8 +142,8 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         standing=state.standing,
         specialist=state.specialist,
         used=state.used,
-        challenge_pile=_pile(state.challenge_pile),
-        specialist_pile=_pile(state.specialist_pile),
+        challenge_pile=_pile(challenge_pile),
+        specialist_pile=_pile(specialist_pile),
         skipped=state.skipped(),
         set_aside=tuple(c for c in state.rounds_played() if c not in visible),
         locked=tables.locked_chips(state),
