@@ -122,10 +122,18 @@ def seat_count(state: TheGangState) -> int:
 
 
 def to_act(state: TheGangState) -> frozenset[Seat]:
-    """Play is simultaneous: every seat may act at any moment of a heist."""
+    """Play is simultaneous: every seat that has a legal move may act now.
+
+    Without cards that is every seat (each can always take a chip it does not hold); with
+    them a seat may have nothing to do (its Coordinator pass made, a dark chip held, the
+    scans' subject while the others guess), so the legal moves decide.
+    """
     if state.finished:
         return frozenset()
-    return frozenset(range(state.config.players))
+    seats = range(state.config.players)
+    if not state.challenges and state.specialist is None:
+        return frozenset(seats)
+    return frozenset(seat for seat in seats if legal_moves(state, seat))
 
 
 # --- the chip checks --------------------------------------------------------------------

@@ -39,6 +39,83 @@ def give_back(colour: Colour, stars: int) -> Move:
     return Move(the_gang=TG(return_chip=TG.ReturnChip(colour=colour, stars=stars)))
 
 
+# --- the modes' moves: group decisions and card actions -----------------------------------
+
+
+def propose_use(seat: int, *, viewer: int | None = None, rank: int | None = None) -> Move:
+    """Propose who uses the specialist (Informant: and who sees; Mastermind: which rank)."""
+    use = the_gang_pb2.UseSpecialist(seat=seat, viewer=viewer, rank=rank)
+    return Move(the_gang=TG(propose=TG.Propose(use_specialist=use)))
+
+
+def propose_rank(rank: int) -> Move:
+    """Retina Scan: the rank the gang guesses."""
+    return Move(the_gang=TG(propose=TG.Propose(guess_rank=the_gang_pb2.GuessRank(rank=rank))))
+
+
+def propose_hand(category: int) -> Move:
+    """Fingerprint Scan: the poker hand the gang guesses (PokerHand numbering)."""
+    guess = the_gang_pb2.GuessHand(category=category)  # type: ignore[arg-type]
+    return Move(the_gang=TG(propose=TG.Propose(guess_hand=guess)))
+
+
+def propose_again(proposal: the_gang_pb2.Proposal) -> Move:
+    """The very decision of an open proposal, proposed anew."""
+    propose = TG.Propose()
+    which = proposal.WhichOneof("decision")
+    assert which is not None
+    getattr(propose, which).CopyFrom(getattr(proposal, which))
+    return Move(the_gang=TG(propose=propose))
+
+
+def accept(proposal: int) -> Move:
+    return Move(the_gang=TG(accept=TG.Accept(proposal=proposal)))
+
+
+def withdraw(proposal: int) -> Move:
+    return Move(the_gang=TG(withdraw=TG.Withdraw(proposal=proposal)))
+
+
+def playing_card(code: str) -> the_gang_pb2.PlayingCard:
+    return the_gang_pb2.PlayingCard(code=code)
+
+
+def show_card(code: str) -> Move:
+    return Move(the_gang=TG(show_card=TG.ShowCard(card=playing_card(code))))
+
+
+def discard_card(code: str) -> Move:
+    return Move(the_gang=TG(discard_card=TG.DiscardCard(card=playing_card(code))))
+
+
+def pass_card(code: str) -> Move:
+    return Move(the_gang=TG(pass_card=TG.PassCard(card=playing_card(code))))
+
+
+def pile(
+    *cards: int, card_one_turned: bool = False, shuffled: bool = False
+) -> the_gang_pb2.PileStart:
+    """A ``PileStart``: the order top first (empty: sorted)."""
+    return the_gang_pb2.PileStart(cards=cards, card_one_turned=card_one_turned, shuffled=shuffled)
+
+
+def mode_options(
+    mode: the_gang_pb2.TheGangMode.ValueType,
+    *,
+    confirm_round_end: bool = False,
+    shuffle_piles: bool = False,
+    challenge_pile: the_gang_pb2.PileStart | None = None,
+    specialist_pile: the_gang_pb2.PileStart | None = None,
+) -> the_gang_pb2.TheGangOptions:
+    return the_gang_pb2.TheGangOptions(
+        confirm_round_end=confirm_round_end,
+        mode=mode,
+        shuffle_piles=shuffle_piles,
+        challenge_pile=challenge_pile,
+        specialist_pile=specialist_pile,
+    )
+
+
 Metadata = tuple[tuple[str, str | bytes], ...]
 
 
@@ -75,16 +152,18 @@ class Table:
         seed: bytes = b"",
         confirm_round_end: bool = False,
         spectators: bool = True,
+        options: the_gang_pb2.TheGangOptions | None = None,
     ) -> Table:
+        """A table of The Gang; ``options`` (a mode, piles) replaces ``confirm_round_end``."""
+        if options is None:
+            options = the_gang_pb2.TheGangOptions(confirm_round_end=confirm_round_end)
         created = await stub.CreateGame(
             referee_pb2.CreateGameRequest(
                 game="the_gang",
                 seats=seats,
                 seed=seed,
                 allow_spectators=spectators,
-                options=game_pb2.TableOptions(
-                    the_gang=the_gang_pb2.TheGangOptions(confirm_round_end=confirm_round_end)
-                ),
+                options=game_pb2.TableOptions(the_gang=options),
             )
         )
         return cls(

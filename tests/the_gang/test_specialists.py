@@ -543,3 +543,13 @@ def test_getaway_driver_counts_three_pocket_cards_under_security_cameras() -> No
     said = Announcement(AnnouncementKind.GETAWAY_DRIVER, 0, number=4)
     assert events[-1] == Announced(said)
     everyone_sees(state, said)
+
+
+def test_a_seat_whose_pass_is_made_has_nothing_to_do() -> None:
+    """The view's ``to_act`` names the seats with a legal move: while the Coordinator's passes
+    are being chosen, a seat that chose has nothing left to do until the others have."""
+    state, _ = heist_with(3, specialist=Specialist.COORDINATOR)
+    assert GAME.to_act(state) == {0, 1, 2}
+    state, _ = GAME.apply(state, 0, PassCard(state.pockets[0][0]))
+    assert GAME.to_act(state) == {1, 2}
+    assert GAME.legal_moves(state, 0) == []
