@@ -1,0 +1,32 @@
+"""Pinched! (Gekraakt!): 2 to 5 burglars, sealed location choices, set collection."""
+
+from __future__ import annotations
+
+from engines.base import GameDefinition
+from engines.pinched import rules, setup
+from engines.pinched.events import Event
+from engines.pinched.model import PinchedConfig, PinchedState
+from engines.pinched.moves import Move
+from engines.pinched.view import PinchedView, view, view_event, view_move
+
+GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = GameDefinition(
+    name="pinched",
+    title="Pinched!",
+    config_type=PinchedConfig,
+    state_type=PinchedState,
+    move_type=Move,
+    event_type=Event,
+    make_config=setup.make_config,
+    new_game=rules.new_game,
+    seat_count=rules.seat_count,
+    to_act=rules.to_act,
+    legal_moves=rules.legal_moves,
+    check=rules.check,
+    apply=rules.apply,
+    view=view,
+    view_event=view_event,
+    view_move=view_move,
+    outcome=rules.outcome,
+)
+
+__all__ = ["GAME", "Event", "Move", "PinchedConfig", "PinchedState", "PinchedView"]

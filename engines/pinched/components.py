@@ -1,0 +1,118 @@
+"""Pinched!'s component values, as data: the valuables deck, jokers, curses, vault tracks.
+
+The seed gives only some of them: gold bars sell 2 -> 1, 3 -> 2, 4+ -> 4; there are six
+curses worth -1, -2 or -3; the crown-side vault track is 1, 2, 4, 6 and the standard track
+starts at 0. Everything else below is PROVISIONAL (marked so in ``PROVISIONAL``): chosen to
+respect what the seed says ("Zeldzame soorten hebben hogere verkoopwaarden, maar zijn
+lastiger te verzamelen"; a sale puts as many cards face down as its value, so a value never
+exceeds its threshold) until the printed table is known. A game's config may replace the
+whole table; :func:`check_components` refuses a bad one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import msgspec
+
+from engines.errors import InvalidConfigError
+
+JOKER = -1
+"""The kind of a document card (joker)."""
+
+
+class ValuableKind(msgspec.Struct, frozen=True):
+    """A kind of valuable: its name, how many copies the deck holds, and its sales table
+    as (threshold, value) pairs, lowest threshold first."""
+
+    name: str
+    copies: int
+    sales: tuple[tuple[int, int], ...]
+
+
+class Components(msgspec.Struct, frozen=True):
+    kinds: tuple[ValuableKind, ...]
+    jokers: int
+    curses: tuple[int, ...]  # the points each curse takes away (1, 2 or 3)
+    vault_standard: tuple[int, ...]  # the standard side's vault track, left to right
+    vault_crown: tuple[int, ...]
+    fields: int  # open card fields on each mansion
+    tiebreak_kind: str = "gold_bars"
+
+
+DEFAULT = Components(
+    kinds=(
+        ValuableKind("coins", 14, ((3, 1), (5, 3), (7, 6))),
+        ValuableKind("gold_bars", 12, ((2, 1), (3, 2), (4, 4))),
+        ValuableKind("paintings", 10, ((2, 1), (4, 3), (5, 5))),
+        ValuableKind("jewels", 8, ((2, 2), (3, 3))),
+        ValuableKind("statues", 6, ((2, 2),)),
+    ),
+    jokers=4,
+    curses=(1, 1, 1, 2, 2, 3),
+    vault_standard=(0, 1, 2, 3, 4),
+    vault_crown=(1, 2, 4, 6),
+    fields=3,
+)
+
+PROVISIONAL = (
+    "every kind but gold_bars (copies and sales)",
+    "gold_bars copies",
+    "jokers",
+    "the split of the six curses",
+    "the standard vault track beyond its 0",
+    "open card fields per mansion",
+)
+
+
+def _bad(message: str) -> InvalidConfigError:
+    return InvalidConfigError("BAD_COMPONENTS", message)
+
+
+def check_components(table: Components) -> None:
+    """Refuse a component table the rules cannot be played with."""
+    names = [kind.name for kind in table.kinds]
+    if not names or len(set(names)) != len(names) or not all(names):
+        raise _bad("valuable kinds need distinct, non-empty names")
+    for kind in table.kinds:
+        if kind.copies < 1:
+            raise _bad(f"{kind.name}: a kind has at least one copy")
+        thresholds = [threshold for threshold, _ in kind.sales]
+        if not thresholds or thresholds != sorted(set(thresholds)) or thresholds[0] < 1:
+            raise _bad(f"{kind.name}: sales thresholds must rise from at least 1")
+        values = [value for _, value in kind.sales]
+        if values != sorted(values) or any(
+            not 0 <= value <= threshold for threshold, value in kind.sales
+        ):
+            raise _bad(f"{kind.name}: a sale puts at most its set's cards face down")
+    if table.tiebreak_kind not in names:
+        raise _bad(f"the tie-break kind {table.tiebreak_kind!r} is not a kind")
+    if table.jokers < 0:
+        raise _bad("jokers cannot be negative")
+    if len(table.curses) != 6 or any(value not in (1, 2, 3) for value in table.curses):
+        raise _bad("there are six curses, each worth -1, -2 or -3")
+    for name, track in (("standard", table.vault_standard), ("crown", table.vault_crown)):
+        if not track or any(step < 0 for step in track) or list(track) != sorted(track):
+            raise _bad(f"the {name} vault track must be rising, non-negative steps")
+    if table.vault_standard[0] != 0:
+        raise _bad("the standard vault track starts at 0")
+    if not 1 <= table.fields <= 6:
+        raise _bad("a mansion has 1 to 6 open card fields")
+
+
+@lru_cache(maxsize=64)
+def kinds_of(table: Components) -> tuple[int, ...]:
+    """The kind of every card id: ids are the copies of each kind in order, then jokers."""
+    out: list[int] = []
+    for index, kind in enumerate(table.kinds):
+        out += [index] * kind.copies
+    return tuple(out + [JOKER] * table.jokers)
+
+
+def sale_value(kind: ValuableKind, count: int) -> int:
+    """Points for a set of ``count`` cards: the highest threshold reached, else nothing."""
+    value = 0
+    for threshold, points in kind.sales:
+        if count >= threshold:
+            value = points
+    return value

@@ -1,0 +1,169 @@
+"""The single projection of a Pinched! table for a seat or a spectator.
+
+Public: the locations' open cards, the river, the face-up discard pile, every stash (the
+stashes lie open), how many cards each hand, sold pile and curse stack holds, dogs, vault,
+treasures, the passage, who has chosen a location this morning, and everything revealed.
+Private to a seat: its hand, its own sold cards, its curses, its sealed location card until
+the reveal, and the sealed letter once it has read it (until the letter is turned over for
+everyone). Nobody sees the draw pile, the curse pile or the seed.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engines.base import Viewer
+from engines.pinched import night, scoring
+from engines.pinched.components import Components
+from engines.pinched.events import (
+    CardsDrawn,
+    CurseDrawn,
+    CursePassed,
+    Event,
+    LetterRead,
+    LocationChosen,
+)
+from engines.pinched.events import GameEnded as Scores
+from engines.pinched.model import (
+    Curse,
+    Location,
+    Phase,
+    PinchedState,
+    Placement,
+    Slot,
+    Take,
+)
+from engines.pinched.moves import ChooseLocation, Move, PassCurse
+
+
+class PinchedView(msgspec.Struct, frozen=True):
+    viewer: int | None
+    players: int
+    locations: tuple[Placement, ...]
+    components: Components
+    day: int
+    watch: int
+    first_mastermind: int
+    mastermind: int
+    phase: Phase
+    fields: tuple[tuple[int | None, ...], ...]  # per location, in config order
+    river: tuple[int | None, ...]
+    deck_size: int
+    discard: tuple[int, ...]  # face up, oldest first
+    stashes: tuple[tuple[Slot, ...], ...]
+    hand: tuple[int, ...]  # yours
+    hand_sizes: tuple[int, ...]
+    sold: tuple[int, ...]  # yours, face down
+    sold_counts: tuple[int, ...]
+    chosen: tuple[int, ...]  # seats whose location card lies face down this morning
+    my_choice: Location | None
+    choices: tuple[Location | None, ...]  # after the reveal, per seat
+    heist: Location | None
+    present: tuple[int, ...]
+    takes: tuple[Take, ...]
+    passage_open: bool
+    passage_due: bool
+    dog_due: bool
+    curse_turns: tuple[int, ...]
+    river_turns: tuple[int, ...]
+    selling: tuple[int, ...]
+    gordie_due: tuple[int, ...]
+    vault: int
+    vault_value: int
+    dogs: tuple[int | None, int | None]
+    lisa_mona: int | None
+    lisa_mona_points: int
+    diamonds_left: int
+    diamonds: tuple[int, ...]
+    clues_left: int
+    clues: tuple[int, ...]
+    letter: Location | None  # what the letter says, if you read it (or it is open)
+    letter_opened: bool
+    letter_read_by: tuple[int, ...]
+    curses: tuple[Curse, ...]  # yours
+    curse_counts: tuple[int, ...]
+    curse_pile: int
+    scores: Scores | None
+
+
+def view(state: PinchedState, viewer: Viewer) -> PinchedView:
+    if viewer is not None and not 0 <= viewer < state.config.players:
+        raise ValueError(f"no seat {viewer} at this table")
+    own = viewer is not None
+    letter = state.letter
+    knows_letter = letter is not None and (letter.opened or (own and viewer in letter.seen_by))
+    revealed = state.phase not in (Phase.DOGS, Phase.PLAN)
+    over = state.phase is Phase.OVER
+    clubs = state.side(Location.CLUBS) is not None
+    return PinchedView(
+        viewer=viewer,
+        players=state.config.players,
+        locations=state.config.locations,
+        components=state.config.components,
+        day=state.day,
+        watch=state.watch,
+        first_mastermind=state.first_mastermind,
+        mastermind=state.mastermind,
+        phase=state.phase,
+        fields=state.fields,
+        river=state.river,
+        deck_size=len(state.deck),
+        discard=state.discard,
+        stashes=state.stashes,
+        hand=state.hands[viewer] if viewer is not None else (),
+        hand_sizes=tuple(len(hand) for hand in state.hands),
+        sold=state.sold[viewer] if viewer is not None else (),
+        sold_counts=tuple(len(sold) for sold in state.sold),
+        chosen=tuple(s for s, c in enumerate(state.choices) if c is not None),
+        my_choice=state.choices[viewer] if viewer is not None and state.choices else None,
+        choices=state.choices if revealed else (),
+        heist=state.heist,
+        present=state.present,
+        takes=state.takes,
+        passage_open=state.passage_open,
+        passage_due=state.passage_due,
+        dog_due=state.dog_due,
+        curse_turns=state.curse_turns,
+        river_turns=state.river_turns,
+        selling=state.selling,
+        gordie_due=state.gordie_due,
+        vault=state.vault,
+        vault_value=night.vault_track(state)[state.vault] if clubs else 0,
+        dogs=state.dogs,
+        lisa_mona=state.lisa_mona,
+        lisa_mona_points=state.lisa_mona_points,
+        diamonds_left=state.diamonds_left,
+        diamonds=state.diamonds,
+        clues_left=state.clues_left,
+        clues=state.clues,
+        letter=letter.location if knows_letter and letter is not None else None,
+        letter_opened=letter is not None and letter.opened,
+        letter_read_by=letter.seen_by if letter is not None else (),
+        curses=state.curses[viewer] if viewer is not None else (),
+        curse_counts=tuple(len(curses) for curses in state.curses),
+        curse_pile=len(state.curse_pile),
+        scores=scoring.final(state) if over else None,
+    )
+
+
+def view_event(event: Event, viewer: Viewer) -> Event | None:
+    """The event as ``viewer`` may see it: others' draws, sealed cards and curses hidden."""
+    match event:
+        case CardsDrawn(seat=seat) if seat != viewer:
+            return msgspec.structs.replace(event, cards=())
+        case LocationChosen(seat=seat) | LetterRead(seat=seat) | CurseDrawn(seat=seat) if (
+            seat != viewer
+        ):
+            field = {"location": None} if not isinstance(event, CurseDrawn) else {"curse": None}
+            return msgspec.structs.replace(event, **field)
+        case CursePassed(from_seat=giver, to_seat=taker) if viewer not in (giver, taker):
+            return msgspec.structs.replace(event, curse=None)
+    return event
+
+
+def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
+    """A sealed location card and a curse passed (its id names its points) are seen only by
+    the seat that moved; the others learn what they may from the events."""
+    if isinstance(move, ChooseLocation | PassCurse) and viewer != seat:
+        return None
+    return move
