@@ -78,7 +78,8 @@ def resolve(state: PinchedState, events: list[Event]) -> PinchedState:
     m = state.mastermind
     alone = state.present == (m,)
     if heist is Location.BANK:
-        return _bank(state, events)
+        state = _bank(state, events)
+        return _letter_location(state, heist, events) if alone else state
     if alone:
         index = state.index(heist)
         taken = []

@@ -223,17 +223,27 @@ def check(state: PinchedState, seat: Seat, move: Move) -> None:
 
 
 def _candidates(state: PinchedState, seat: Seat) -> list[Move]:
-    moves: list[Move] = [Store(card, slot) for card, slot in stash.store_options(state, seat)]
-    moves += [ChooseLocation(p.location) for p in state.config.locations]
-    moves += [TakeCard(f) for f in range(state.config.components.fields)]
-    refs = night.passage_refs(state)
-    moves += [UsePassage((ref,)) for ref in refs]
-    moves += [UsePassage(pair) for pair in itertools.combinations(refs, 2)]
-    moves += [SkipPassage(), TakeDog(Dog.RUFUS), TakeDog(Dog.GORDIE), KeepCurses()]
-    moves += [PassCurse(curse.id, to) for curse in state.curses[seat] for to in state.present]
-    moves += [TakeWithGordie(ref) for ref in _mansion_refs(state)]
-    moves += [Sell(slot) for slot in range(SLOTS)] + [EndSelling()]
-    moves += [TakeFromRiver(f) for f in range(RIVER)]
+    """Every move ``check`` could accept for ``seat`` now: the whole move space of the
+    current phase (``check`` decides; owed storing leaves nothing but :class:`Store`)."""
+    stores: list[Move] = [Store(card, slot) for card, slot in stash.store_options(state, seat)]
+    if stores:
+        return stores
+    phase = state.phase
+    moves: list[Move] = []
+    if phase is Phase.PLAN:
+        moves += [ChooseLocation(p.location) for p in state.config.locations]
+    elif phase in (Phase.DOGS, Phase.FINAL_DOGS):
+        moves += [TakeWithGordie(ref) for ref in _mansion_refs(state)]
+    elif phase is Phase.NIGHT:
+        moves += [TakeCard(f) for f in range(state.config.components.fields)]
+        refs = night.passage_refs(state)
+        moves += [UsePassage((ref,)) for ref in refs]
+        moves += [UsePassage(pair) for pair in itertools.combinations(refs, 2)]
+        moves += [SkipPassage(), TakeDog(Dog.RUFUS), TakeDog(Dog.GORDIE), KeepCurses()]
+        moves += [PassCurse(c.id, to) for c in state.curses[seat] for to in state.present]
+    elif phase in (Phase.AFTER, Phase.FINAL_SALE):
+        moves += [Sell(slot) for slot in range(SLOTS)] + [EndSelling()]
+        moves += [TakeFromRiver(f) for f in range(RIVER)]
     return moves
 
 
