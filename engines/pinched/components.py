@@ -19,6 +19,8 @@ from engines.errors import InvalidConfigError
 
 JOKER = -1
 """The kind of a document card (joker)."""
+MAX_CARDS = 1000
+"""The most cards a table may hold (the whole deck is stored with every version)."""
 
 
 class ValuableKind(msgspec.Struct, frozen=True):
@@ -89,6 +91,8 @@ def check_components(table: Components) -> None:
         raise _bad(f"the tie-break kind {table.tiebreak_kind!r} is not a kind")
     if table.jokers < 0:
         raise _bad("jokers cannot be negative")
+    if sum(kind.copies for kind in table.kinds) + table.jokers > MAX_CARDS:
+        raise _bad(f"a component table holds at most {MAX_CARDS} cards")
     if len(table.curses) != 6 or any(value not in (1, 2, 3) for value in table.curses):
         raise _bad("there are six curses, each worth -1, -2 or -3")
     for name, track in (("standard", table.vault_standard), ("crown", table.vault_crown)):

@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from referee.v1 import gang_of_four_pb2 as _gang_of_four_pb2
+from referee.v1 import pinched_pb2 as _pinched_pb2
 from referee.v1 import the_gang_pb2 as _the_gang_pb2
 import builtins as _builtins
 import sys
@@ -28,21 +29,25 @@ class TableOptions(_message.Message):
 
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
+    PINCHED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangOptions: ...
     @_builtins.property
     def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourOptions: ...
+    @_builtins.property
+    def pinched(self) -> _pinched_pb2.PinchedOptions: ...
     def __init__(
         self,
         *,
         the_gang: _the_gang_pb2.TheGangOptions | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourOptions | None = ...,
+        pinched: _pinched_pb2.PinchedOptions | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four", "pinched"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -87,21 +92,25 @@ class Move(_message.Message):
 
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
+    PINCHED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangMove: ...
     @_builtins.property
     def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourMove: ...
+    @_builtins.property
+    def pinched(self) -> _pinched_pb2.PinchedMove: ...
     def __init__(
         self,
         *,
         the_gang: _the_gang_pb2.TheGangMove | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourMove | None = ...,
+        pinched: _pinched_pb2.PinchedMove | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four", "pinched"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -115,21 +124,25 @@ class Event(_message.Message):
 
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
+    PINCHED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangEvent: ...
     @_builtins.property
     def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourEvent: ...
+    @_builtins.property
+    def pinched(self) -> _pinched_pb2.PinchedEvent: ...
     def __init__(
         self,
         *,
         the_gang: _the_gang_pb2.TheGangEvent | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourEvent | None = ...,
+        pinched: _pinched_pb2.PinchedEvent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four", "pinched"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -150,6 +163,7 @@ class View(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
+    PINCHED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """The game's published name."""
     game_id: _builtins.str
@@ -169,6 +183,8 @@ class View(_message.Message):
     def the_gang(self) -> _the_gang_pb2.TheGangView: ...
     @_builtins.property
     def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourView: ...
+    @_builtins.property
+    def pinched(self) -> _pinched_pb2.PinchedView: ...
     def __init__(
         self,
         *,
@@ -181,14 +197,15 @@ class View(_message.Message):
         outcome: Global___Outcome | None = ...,
         the_gang: _the_gang_pb2.TheGangView | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourView | None = ...,
+        pinched: _pinched_pb2.PinchedView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "seat", b"seat", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
-    _WhichOneofReturnType_game_view: _TypeAlias = _typing.Literal["the_gang", "gang_of_four"]  # noqa: Y015
+    _WhichOneofReturnType_game_view: _TypeAlias = _typing.Literal["the_gang", "gang_of_four", "pinched"]  # noqa: Y015
     _WhichOneofArgType_game_view: _TypeAlias = _typing.Literal["game_view", b"game_view"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...

@@ -29,9 +29,9 @@ class CreateGameRequest(_message.Message):
     ALLOW_SPECTATORS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
-    """The game's published name: "the_gang" or "gang_of_four"."""
+    """The game's published name: "the_gang", "gang_of_four" or "pinched"."""
     seats: _builtins.int
-    """Number of seats (players). The Gang: 3 to 6; Gang of Four: 3 or 4."""
+    """Number of seats (players). The Gang: 3 to 6; Gang of Four: 3 or 4; Pinched!: 2 to 5."""
     allow_spectators: _builtins.bool
     """Let callers without a token watch the game as spectators (public information only)."""
     seed: _builtins.bytes
