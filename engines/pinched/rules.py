@@ -127,6 +127,8 @@ def _check_passage(state: PinchedState, seat: Seat, refs: tuple[FieldRef, ...]) 
     )
     if state.phase is not Phase.NIGHT or not turn:
         raise _not_now("the passage")
+    if not isinstance(refs, tuple):
+        raise InvalidMoveError("UNKNOWN_FIELD", "name the passage's cards as a list")
     if not night.passage_usable(state):
         raise IllegalMoveError("PASSAGE_CLOSED", "the secret passage is not open to you")
     checked = [_check_mansion_card(state, ref, passage=True) for ref in refs]
@@ -238,7 +240,7 @@ def _candidates(state: PinchedState, seat: Seat) -> list[Move]:
         moves += [TakeCard(f) for f in range(state.config.components.fields)]
         refs = night.passage_refs(state)
         moves += [UsePassage((ref,)) for ref in refs]
-        moves += [UsePassage(pair) for pair in itertools.combinations(refs, 2)]
+        moves += [UsePassage(pair) for pair in itertools.permutations(refs, 2)]
         moves += [SkipPassage(), TakeDog(Dog.RUFUS), TakeDog(Dog.GORDIE), KeepCurses()]
         moves += [PassCurse(c.id, to) for c in state.curses[seat] for to in state.present]
     elif phase in (Phase.AFTER, Phase.FINAL_SALE):
@@ -256,7 +258,7 @@ def _mansion_refs(state: PinchedState) -> list[FieldRef]:
 
 def legal_moves(state: PinchedState, seat: Seat) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
-    if state.finished or not 0 <= seat < state.config.players:
+    if state.finished or type(seat) is not int or not 0 <= seat < state.config.players:
         return []
     legal: list[Move] = []
     for move in _candidates(state, seat):
@@ -449,7 +451,7 @@ def _advance(state: PinchedState, events: list[Event]) -> PinchedState:
                 state = _after(state)
             else:
                 state = _replace(state, curses_done=True, curse_turns=night.curse_turns(state))
-        elif phase is Phase.AFTER and state.river_turns and not any(state.river):
+        elif phase is Phase.AFTER and state.river_turns and all(c is None for c in state.river):
             state = _replace(state, river_turns=())
         elif (
             phase is Phase.AFTER

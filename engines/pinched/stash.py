@@ -54,13 +54,6 @@ def store_options(state: PinchedState, seat: int) -> list[tuple[int, int]]:
     return options
 
 
-def _choice_classes(state: PinchedState, seat: int, options: list[tuple[int, int]]) -> int:
-    """How many really different placements there are: the same kind onto slots with the
-    same content is one choice."""
-    stash = state.stashes[seat]
-    return len({(kind(state, card), stash[slot]) for card, slot in options})
-
-
 def owes_storing(state: PinchedState, seat: int) -> bool:
     return bool(store_options(state, seat))
 
@@ -79,26 +72,41 @@ def place(
     return _with(state, seat, stashes=tuple(stash), hands=tuple(hand))
 
 
+def _without_choice(state: PinchedState, seat: int) -> tuple[int, int] | None:
+    """A placement the rules leave no real choice about, if there is one.
+
+    A card of a kind on a slot goes there. New kinds go on empty slots by themselves when
+    the empty slots are alike (nothing on them, or the same jokers) and there are enough of
+    them for every new kind; a joker goes by itself when all three slots are alike. Anything
+    else is the seat's choice.
+    """
+    stash = state.stashes[seat]
+    hand = state.hands[seat]
+    held = {slot.kind: i for i, slot in enumerate(stash) if slot.kind is not None}
+    for card in hand:
+        if kind(state, card) in held:
+            return card, held[kind(state, card)]
+    empties = [i for i, slot in enumerate(stash) if is_empty(slot)]
+    new: dict[int, int] = {}  # each new kind's first card in the hand
+    for card in hand:
+        if kind(state, card) != JOKER:
+            new.setdefault(kind(state, card), card)
+    if new and empties:
+        alike = len({stash[i] for i in empties}) == 1
+        if alike and len(new) <= len(empties):
+            return next(iter(new.values())), empties[0]
+        return None
+    jokers = [card for card in hand if kind(state, card) == JOKER]
+    if jokers and len(set(stash)) == 1:
+        return jokers[0], 0
+    return None
+
+
 def settle(state: PinchedState, seat: int, events: list[Event]) -> PinchedState:
     """Store everything that has only one way to go; stop at a real choice."""
-    while True:
-        options = store_options(state, seat)
-        if not options:
-            return state
-        stash = state.stashes[seat]
-        forced = next(
-            (
-                (card, slot)
-                for card, slot in options
-                if kind(state, card) != JOKER and stash[slot].kind == kind(state, card)
-            ),
-            None,
-        )
-        if forced is None and _choice_classes(state, seat, options) == 1:
-            forced = options[0]
-        if forced is None:
-            return state
-        state = place(state, seat, *forced, events)
+    while (placement := _without_choice(state, seat)) is not None:
+        state = place(state, seat, *placement, events)
+    return state
 
 
 def settle_all(state: PinchedState, events: list[Event]) -> PinchedState:
