@@ -523,7 +523,8 @@ def test_a_replacement_component_table_is_used() -> None:
     state = GAME.new_game(GAME.make_config(2, {"components": small}), SEED)
     assert sorted(all_cards(state)) == list(range(34))
     assert all(len(row) == 2 for row in state.fields)
-    largest = msgspec.structs.replace(DEFAULT, jokers=1000 - 50)
+    copies = sum(kind.copies for kind in DEFAULT.kinds)
+    largest = msgspec.structs.replace(DEFAULT, jokers=1000 - copies)
     assert GAME.make_config(3, {"components": largest}).components == largest
 
 

@@ -818,7 +818,14 @@ def test_the_twin_deals_every_secret_anew() -> None:
     config = GAME.make_config(4, {"setup": "cursed_secrets"})
     state = GAME.new_game(config, b"twin")
     rnd = random.Random(7)
-    while not (state.day >= 6 and state.phase is Phase.PLAN and any(state.choices)):
+
+    def ready(table: PinchedState) -> bool:
+        chosen = [seat for seat, choice in enumerate(table.choices) if choice is not None]
+        if table.day < 6 or table.phase is not Phase.PLAN or not chosen:
+            return False
+        return any(table.hands[seat] for seat in range(4) if seat != (chosen[0] + 1) % 4)
+
+    while not ready(state):
         state, _ = GAME.apply(state, *random_play(state, rnd))
     chooser = next(seat for seat, choice in enumerate(state.choices) if choice is not None)
     viewer = (chooser + 1) % 4

@@ -376,17 +376,17 @@ FULL_VIEW = PinchedView(
     mastermind=4,
     phase=Phase.NIGHT,
     fields=((0, None, 14), (15, 16, 17), (26, None, None), (36, 37, 38), ()),
-    river=(None, 46, 53),
+    river=(None, 46, 100),
     deck_size=12,
-    discard=(1, 2, 53),
+    discard=(1, 2, 100),
     stashes=(
-        (Slot(0, (3, 52)), Slot(None, (51,)), Slot()),
+        (Slot(0, (3, 102)), Slot(None, (101,)), Slot()),
         (Slot(), Slot(), Slot()),
         (Slot(4, (44, 45)), Slot(2, (27,)), Slot(3, (39, 40))),
         (Slot(), Slot(1, (20,)), Slot()),
         (Slot(), Slot(), Slot()),
     ),
-    hand=(5, 41),
+    hand=(5, 72),
     hand_sizes=(0, 2, 0, 1, 0),
     sold=(6, 7),
     sold_counts=(0, 2, 4, 0, 1),
@@ -453,20 +453,20 @@ def test_a_view_with_every_field() -> None:
     assert diamonds.fields[2].card == pb.Valuable(id=14, kind=kind(14))
     assert message.fields[4].location == pb.LOCATION_BANK and not message.fields[4].fields
     assert [f.HasField("card") for f in message.river] == [False, True, True]
-    assert message.river[2].card == pb.Valuable(id=53, kind="document")
+    assert message.river[2].card == pb.Valuable(id=100, kind="document")  # the first joker
     assert message.deck_size == 12
-    assert [(c.id, c.kind) for c in message.discard] == [(c, kind(c)) for c in (1, 2, 53)]
+    assert [(c.id, c.kind) for c in message.discard] == [(c, kind(c)) for c in (1, 2, 100)]
     first = message.stashes[0].slots
-    assert (first[0].kind, [c.id for c in first[0].cards]) == ("coins", [3, 52])
+    assert (first[0].kind, [c.id for c in first[0].cards]) == ("coins", [3, 102])
     assert [c.kind for c in first[0].cards] == ["coins", "document"]
-    assert (first[1].kind, [c.id for c in first[1].cards]) == ("", [51]), "documents only"
+    assert (first[1].kind, [c.id for c in first[1].cards]) == ("", [101]), "documents only"
     assert (first[2].kind, list(first[2].cards)) == ("", [])
     assert [slot.kind for slot in message.stashes[2].slots] == [
         "statues",
         "paintings",
         "jewels",
     ]
-    assert [(c.id, c.kind) for c in message.hand] == [(5, "coins"), (41, "jewels")]
+    assert [(c.id, c.kind) for c in message.hand] == [(5, "coins"), (72, "jewels")]
     assert list(message.hand_sizes) == [0, 2, 0, 1, 0]
     assert [c.id for c in message.sold] == [6, 7]
     assert list(message.sold_counts) == [0, 2, 4, 0, 1]
