@@ -176,8 +176,8 @@ def candidate_moves(
 
 
 def forgets(move: Move, listed: set[Move]) -> bool:
-    """The one known gap between ``check`` and ``legal_moves`` (see test_rules): a play going
-    down to one card *without* the announcement, whose announced twin is listed."""
+    """The one known gap between ``check`` and ``legal_moves`` (see test_rules_last_card): a
+    play going down to one card *without* the announcement, whose announced twin is listed."""
     return (
         isinstance(move, Play)
         and not move.announce_last_card

@@ -4,7 +4,7 @@ Checked after each move: the 64 cards are conserved (hands + set-aside + cards p
 hand = the deck, as multisets) and each deal is 16 cards a seat from a fresh deck; the turn
 flow agrees with an independent model of it (whose turn, when a trick is won and who leads,
 announcements and forgetting, the exchange); ``legal_moves`` is what ``check`` accepts on a
-wide sample of candidate moves, up to the known gap (forgetful twins, see test_rules), and
+wide sample of candidate moves, up to the known gap (forgetful twins, see test_rules_last_card), and
 ``apply`` refuses the rest with the same reason without touching the state; the duties of
 the player before a one-card player hold for every listed move; hand scores follow the
 table, totals are their sums and the game ends exactly when someone reaches 100; nothing

@@ -404,7 +404,7 @@ def test_spades_crown_holding_one_dog_the_mastermind_takes_the_other() -> None:
 
 def test_spades_crown_gordie_takes_an_open_mansion_card_and_refills_it() -> None:
     """Seed: "Heb je Gordie, dan neem je 1 open kaart van een landhuis naar keuze en vul je dat
-    veld direct aan." (The whole morning step is in test_rules.py.)"""
+    veld direct aan." (The whole morning step is in test_rules_setup_and_day.py.)"""
     cards = Cards()
     spades, top = cards(GOLD, 3), cards(JEWEL, 1)
     state = last_move_of_day(
