@@ -140,8 +140,12 @@ def _check_passage(state: PinchedState, seat: Seat, refs: tuple[FieldRef, ...]) 
 
 
 def _check_curse(state: PinchedState, seat: Seat, move: PassCurse | KeepCurses) -> None:
+    """ "De acties gaan met de klok mee, te beginnen bij het brein": the present seats with a
+    curse to pass decide in turn, so nobody waits to see what he is given first."""
     if seat not in state.curse_turns:
         raise _not_now("passing a curse")
+    if state.curse_turns[0] != seat:
+        raise IllegalMoveError("NOT_YOUR_TURN", f"seat {state.curse_turns[0]} decides first")
     if isinstance(move, PassCurse):
         if move.curse not in night.passable_curses(state, seat):
             raise IllegalMoveError(
@@ -312,7 +316,7 @@ def apply(state: PinchedState, seat: Seat, move: Move) -> tuple[PinchedState, li
             state, card = supply.take_open(state, None, field)
             events.append(CardTaken(seat, None, field, card))
             state = stash.gain(state, seat, [card], events)
-            state = supply.refill_field(state, None, field, events)
+            state = _refill_river(state, events)
             state = _replace(state, river_turns=state.river_turns[1:])
     return _advance(state, events), events
 
@@ -347,6 +351,16 @@ def _gordie(state: PinchedState, seat: Seat, ref: FieldRef, events: list[Event])
 # --- the day ----------------------------------------------------------------------------
 
 
+def _refill_river(state: PinchedState, events: list[Event]) -> PinchedState:
+    """ "vul je de rivier aan met een kaart van de trekstapel, zodat de volgende inbreker
+    weer uit drie kaarten kan kiezen": every bare river field (one left bare while the deck
+    and the discards were out is filled as soon as there are cards again)."""
+    for field, card in enumerate(state.river):
+        if card is None:
+            state = supply.refill_field(state, None, field, events)
+    return state
+
+
 def _use_rufus(state: PinchedState, seat: int, events: list[Event]) -> PinchedState:
     """ "Heb je Rufus [...] dan neem je [...] alle 3 kaarten uit de rivier. Vul de rivier
     daarna aan." """
@@ -358,9 +372,7 @@ def _use_rufus(state: PinchedState, seat: int, events: list[Event]) -> PinchedSt
             events.append(CardTaken(seat, None, field, card))
             taken.append(card)
     state = stash.gain(state, seat, taken, events)
-    for field in range(RIVER):
-        state = supply.refill_field(state, None, field, events)
-    return state
+    return _refill_river(state, events)
 
 
 def _dogs(state: PinchedState, seats: list[int], events: list[Event]) -> PinchedState:
@@ -420,6 +432,7 @@ def _end_day(state: PinchedState, events: list[Event]) -> PinchedState:
         for field, card in enumerate(row):
             if card is None:
                 state = supply.refill_field(state, placement.location, field, events)
+    state = _refill_river(state, events)
     mastermind = (state.mastermind + 1) % state.config.players
     watch, over = state.watch, False
     if mastermind == state.first_mastermind:

@@ -38,7 +38,8 @@ def locked_chips(state: TheGangState) -> tuple[tuple[Colour, int], ...]:
         stars.append(1)
     if state.active(Challenge.VENTILATION_SHAFT):
         stars.append(state.config.players)
-    return tuple((colour, s) for colour in _DARK_COLOURS for s in stars)
+    skipped = state.skipped()
+    return tuple((c, s) for c in _DARK_COLOURS if c not in skipped for s in stars)
 
 
 def is_locked(state: TheGangState, colour: Colour, stars: int) -> bool:

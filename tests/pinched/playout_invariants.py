@@ -115,7 +115,8 @@ def expected_to_act(state: PinchedState) -> frozenset[int]:
             seats.add(state.takes[0].seat)
         if state.passage_due or state.dog_due:
             seats.add(state.mastermind)
-        seats |= set(state.curse_turns)
+        if state.curse_turns:  # clockwise from the mastermind, one at a time
+            seats.add(state.curse_turns[0])
     elif phase in (Phase.AFTER, Phase.FINAL_SALE):
         seats |= set(state.selling)
         if state.river_turns:

@@ -96,6 +96,19 @@ def test_the_others_pick_from_the_river_from_the_mastermind_s_left_with_refills(
     assert of_type(events, DayEnded) == [DayEnded(1, 3, state.watch)]
 
 
+def test_a_bare_river_field_is_filled_again_once_there_are_cards() -> None:
+    """Seed: "vul je de rivier aan met een kaart van de trekstapel, zodat de volgende
+    inbreker weer uit drie kaarten kan kiezen": a field left bare while the piles were out
+    is filled at the next pick, so the next burglar chooses from three again."""
+    cards = Cards()
+    gold, top = cards.one(GOLD), cards(COIN, 3)
+    state = table(4, mastermind=2, river=(gold, None, None), top=top, **after_heist(4, 2))
+    state, events = GAME.apply(state, 3, TakeFromRiver(0))
+    assert holdings(state, 3) == [gold]
+    assert of_type(events, FieldRefilled) == [FieldRefilled(None, f, top[f]) for f in range(3)]
+    assert state.river == top
+
+
 def test_the_river_picks_go_on_while_any_river_card_is_left() -> None:
     """Seed: "kiest iedere andere inbreker 1 van de 3 open kaarten uit de rivier" — when the
     draw and discard piles are out the river is not refilled, but a card still lying there
