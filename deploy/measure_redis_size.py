@@ -2,7 +2,7 @@
 
 Starts a private redis-server (the embedded one, ``service/redis_server.py``; pass
 ``--redis-server PATH`` to measure another build, e.g. the jemalloc one of a Redis
-package), then for each game (The Gang and Gang of Four, 4 seats):
+package), then for each game (The Gang, Gang of Four and Pinched!, 4 seats):
 
 1. creates ``--games`` games through ``service.referee.Referee`` (no gRPC, same store code);
 2. plays ``--finished`` of them to the end;
@@ -15,9 +15,10 @@ entries and allocator rounding included). ``MEMORY USAGE`` of each key family (g
 move log, events stream, idempotency hash) shows where the bytes are.
 
 Players are simple bots: at The Gang a seat without a chip of the round takes one from the
-centre (one time in five from another player); at Gang of Four a uniformly random legal
-move. Random Gang of Four players score slowly, so their games run to about 2,000 moves
-(humans: a few hundred); the per-move figure lets you scale to your own game lengths.
+centre (one time in five from another player); at Gang of Four and Pinched! a uniformly
+random legal move by a seat that may act. Random Gang of Four players score slowly, so
+their games run to about 2,000 moves (humans: a few hundred); the per-move figure lets you
+scale to your own game lengths.
 
 Needs the project installed (``.venv/bin/python deploy/measure_redis_size.py``). AOF is off
 in the measured server: it costs disk, not memory (see deploy/README.md for the fork).
@@ -53,7 +54,7 @@ SEATS = 4
 CONCURRENCY = 64
 KEY_FAMILIES = ("game", "log", "events", "moves")
 # Moves played in the games that are left unfinished, per game.
-DEFAULT_PARTIAL_MOVES = {"the_gang": 30, "gang_of_four": 200}
+DEFAULT_PARTIAL_MOVES = {"the_gang": 30, "gang_of_four": 200, "pinched": 100}
 
 Game = GameDefinition[Any, Any, Any, Any, Any]
 
@@ -98,7 +99,7 @@ def choose(game: Game, state: Any, rng: random.Random) -> tuple[int, Any]:
         steal = [move for move in takes if holders[move.stars - 1] not in (None, seat)]
         pool = steal if steal and rng.random() < 0.2 else centre or legal
         return seat, rng.choice(pool)
-    (seat,) = game.to_act(state)
+    seat = rng.choice(sorted(game.to_act(state)))
     legal = game.legal_moves(state, seat)
     move = rng.choice(legal)
     assert not isinstance(move, Play) or move.cards, "a play has cards"
@@ -251,7 +252,7 @@ async def measure(
                 await measure_game(
                     referee, client, GAMES[name], games, finished, partial_moves[name], rng, settle
                 )
-                for name in ("the_gang", "gang_of_four")
+                for name in ("the_gang", "gang_of_four", "pinched")
             ]
         finally:
             await referee.feed.aclose()
@@ -301,7 +302,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--partial-moves",
         type=int,
-        help="moves played in each unfinished game (default: 30 The Gang, 200 Gang of Four)",
+        help=(
+            "moves played in each unfinished game "
+            "(default: 30 The Gang, 200 Gang of Four, 100 Pinched!)"
+        ),
     )
     parser.add_argument("--redis-server", help="redis-server binary (default: the embedded one)")
     parser.add_argument(

@@ -711,7 +711,7 @@ def test_the_redis_sizing_script_runs() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     figures = json.loads(result.stdout[result.stdout.index("\n{") :])
     games = {g["game"]: g for g in figures["games"]}
-    assert set(games) == {"the_gang", "gang_of_four"}
+    assert set(games) == {"the_gang", "gang_of_four", "pinched"}
     for game in games.values():
         assert (game["finished_games"], game["partial_games"]) == (1, 3)
         assert game["moves_per_partial_game"] == 5
