@@ -120,3 +120,18 @@ def check_table(
         if not isinstance(value, bool):
             raise InvalidConfigError("BAD_OPTION", f"{flag} must be true or false")
     return {flag: bool(value) for flag, value in values.items()}
+
+
+def accepted(
+    check: Callable[[S, Seat, M], None], state: S, seat: Seat, candidates: Sequence[M]
+) -> list[M]:
+    """The candidates ``check`` accepts, in order: legal-move listing through the same
+    checks as validation, so the two can never disagree."""
+    legal: list[M] = []
+    for move in candidates:
+        try:
+            check(state, seat, move)
+        except MoveError:
+            continue
+        legal.append(move)
+    return legal

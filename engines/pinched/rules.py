@@ -16,7 +16,7 @@ import itertools
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat
+from engines.base import Outcome, Seat, accepted
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.pinched import night, scoring, stash, supply
 from engines.pinched.components import kinds_of
@@ -264,14 +264,7 @@ def legal_moves(state: PinchedState, seat: Seat) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
     if state.finished or type(seat) is not int or not 0 <= seat < state.config.players:
         return []
-    legal: list[Move] = []
-    for move in _candidates(state, seat):
-        try:
-            check(state, seat, move)
-        except (InvalidMoveError, IllegalMoveError):
-            continue
-        legal.append(move)
-    return legal
+    return accepted(check, state, seat, _candidates(state, seat))
 
 
 # --- applying ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, check_table
+from engines.base import Outcome, Seat, accepted, check_table
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
 from engines.the_gang import decisions, flow, piles, tables
@@ -245,14 +245,7 @@ def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
     candidates += [ReturnChip(state.round, s) for s in stars]
     candidates.append(ConfirmRoundEnd())
     candidates += decisions.candidates(state, seat)
-    legal: list[Move] = []
-    for move in candidates:
-        try:
-            check(state, seat, move)
-        except (InvalidMoveError, IllegalMoveError):
-            continue
-        legal.append(move)
-    return legal
+    return accepted(check, state, seat, candidates)
 
 
 # --- applying ---------------------------------------------------------------------------
