@@ -51,17 +51,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import grpc
 from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
-from grpc_status import rpc_status
 
 from engines.cards import DECK, Card, Suit
 from engines.the_gang import events as ev
 from engines.the_gang.model import JACK_CARD, AnnouncementKind, Colour, TheGangState
 from referee.v1 import game_pb2, the_gang_pb2
+from tests.service.received import Received, Recorder, Viewer
 
-Viewer = int | None
+__all__ = ["Received", "Recorder", "Viewer", "check"]
 Events = Sequence[object]
 """The true (unredacted) events of one step, as the engine produced them."""
 
@@ -79,61 +78,6 @@ HISTORY_ENTRY = "referee.v1.HistoryEntry"
 VIEW = "referee.v1.View"
 EVENT = "referee.v1.Event"
 ANY = "google.protobuf.Any"
-
-
-@dataclass(frozen=True)
-class Received:
-    """One message as a viewer got it, at the version it speaks for.
-
-    ``texts`` and ``blobs`` hold what came outside the protobuf message: metadata values
-    and, for a rejection, the status details string.
-    """
-
-    viewer: Viewer
-    version: int
-    source: str
-    message: Message
-    texts: tuple[str, ...] = ()
-    blobs: tuple[bytes, ...] = ()
-
-
-@dataclass
-class Recorder:
-    items: list[Received] = field(default_factory=list)
-
-    def add(
-        self,
-        viewer: Viewer,
-        version: int,
-        source: str,
-        message: Message,
-        metadata: Sequence[tuple[str, str | bytes]] = (),
-    ) -> None:
-        """An answer, with the call's metadata (initial and trailing) if the test has it."""
-        copy = type(message)()
-        copy.CopyFrom(message)
-        texts, blobs = _split(metadata)
-        self.items.append(Received(viewer, version, source, copy, texts, blobs))
-
-    def add_error(
-        self, viewer: Viewer, version: int, source: str, error: grpc.aio.AioRpcError
-    ) -> None:
-        """A rejection: its rich status (ErrorInfo inside), details string and metadata."""
-        status = rpc_status.from_call(error)  # type: ignore[arg-type]
-        assert status is not None, f"{source}: rejection without rich status: {error.details()}"
-        metadata: Any = [*(error.initial_metadata() or ()), *(error.trailing_metadata() or ())]
-        texts, blobs = _split(metadata)
-        texts = (error.details() or "", error.debug_error_string() or "", *texts)
-        self.items.append(Received(viewer, version, source, status, texts, blobs))
-
-
-def _split(
-    metadata: Sequence[tuple[str, str | bytes]],
-) -> tuple[tuple[str, ...], tuple[bytes, ...]]:
-    """Metadata values as texts (searched like strings) and binary blobs (seed search only)."""
-    texts = tuple(value for _key, value in metadata if isinstance(value, str))
-    blobs = tuple(value for _key, value in metadata if isinstance(value, bytes))
-    return texts, blobs
 
 
 # --- what a viewer knows, from the truth alone ----------------------------------------------
