@@ -106,3 +106,24 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int
     for row in rows:
         print(line(row))
     sys.stdout.flush()
+
+
+@dataclass(frozen=True)
+class PlayoutRate:
+    """Whole games played one after another: how many, their moves, the time they took."""
+
+    games: int
+    moves: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds
+
+    @property
+    def moves_per_game(self) -> float:
+        return self.moves / self.games

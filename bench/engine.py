@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import msgspec
 
-from bench.common import Row, machine, print_table
+from bench.common import PlayoutRate, Row, machine, print_table
 from engines.base import Seat
 from engines.the_gang import GAME, Move, TheGangState
 
@@ -62,21 +62,6 @@ def playout(
         state, _ = GAME.apply(state, seat, move)
         moves += 1
     return moves
-
-
-@dataclass(frozen=True)
-class PlayoutRate:
-    games: int
-    moves: int
-    seconds: float
-
-    @property
-    def moves_per_second(self) -> float:
-        return self.moves / self.seconds
-
-    @property
-    def moves_per_game(self) -> float:
-        return self.moves / self.games
 
 
 def playout_rate(seats: int, seconds: float, seed: int) -> PlayoutRate:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bench.common import Row, machine, percentile, print_table
+from bench.common import PlayoutRate, Row, machine, percentile, print_table
 from engines.pinched import GAME, PinchedState
 
 SETUPS: tuple[tuple[int, str], ...] = (
@@ -32,25 +32,10 @@ SETUPS: tuple[tuple[int, str], ...] = (
 
 
 @dataclass(frozen=True)
-class Result:
-    players: int
-    setup: str
-    games: int
-    moves: int
-    seconds: float
-    legal_ms: list[float]  # sorted
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds
-
-    @property
-    def moves_per_second(self) -> float:
-        return self.moves / self.seconds
-
-    @property
-    def moves_per_game(self) -> float:
-        return self.moves / self.games
+class Result(PlayoutRate):
+    players: int = 0
+    setup: str = ""
+    legal_ms: tuple[float, ...] = ()  # sorted
 
 
 def playout(
@@ -89,7 +74,7 @@ def measure(players: int, setup: str, seconds: float, seed: int) -> Result:
         moves += playout(players, setup, seed_bytes, rng, recorded)
         games += 1
     elapsed = time.perf_counter() - start
-    return Result(players, setup, games, moves, elapsed, legal_moves_ms(recorded, rng))
+    return Result(games, moves, elapsed, players, setup, tuple(legal_moves_ms(recorded, rng)))
 
 
 def main(argv: Sequence[str] | None = None) -> list[Row]:
