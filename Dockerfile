@@ -49,14 +49,15 @@ ENV PATH=/opt/referee/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     REFEREE_HOST=0.0.0.0 \
     REFEREE_PORT=50051 \
+    REFEREE_HTTP_PORT=8080 \
     REFEREE_METRICS_PORT=9464 \
     REFEREE_DATA_DIR=/data \
     REFEREE_LOG_LEVEL=info
 # Numeric, so Kubernetes' runAsNonRoot can check it without looking the name up.
 USER 10001:10001
 WORKDIR /data
-# gRPC (referee, health, reflection) and Prometheus metrics.
-EXPOSE 50051 9464
+# gRPC (referee, health, reflection), HTTP/JSON (Connect, /openapi.json), Prometheus metrics.
+EXPOSE 50051 8080 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["referee-healthcheck"]
 # The referee turns SIGTERM into a graceful stop: health NOT_SERVING, watch streams end

@@ -644,7 +644,17 @@ def run(args: argparse.Namespace) -> Result:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-bench-")))
         url, redis_pid = stack.enter_context(redis_url(work))
-        serve = ["-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+        serve = [
+            "-m",
+            "service.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--http-port",
+            "0",
+        ]
         serve += ["--allow-client-seeds", "--redis-url", url, "--data-dir", str(work)]
         if args.cprofile:
             serve = ["-m", "cProfile", "-o", str(Path(args.cprofile).resolve()), *serve]

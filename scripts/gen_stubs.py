@@ -1,10 +1,16 @@
-"""Regenerate every client stub from proto/ (the one regeneration script).
+"""Regenerate every client stub and the OpenAPI document from proto/ (the one script).
 
-    python scripts/gen_stubs.py [--out DIR]
+    python scripts/gen_stubs.py [--root DIR]
 
-Python: messages (``*_pb2.py``), gRPC stubs (``*_pb2_grpc.py``) and type stubs
-(``*.pyi``, mypy-protobuf) into ``clients/python``. The test suite runs this into a
-temporary folder and fails if the committed stubs differ.
+- Python: messages (``*_pb2.py``), gRPC stubs (``*_pb2_grpc.py``), Connect stubs
+  (``*_connect.py``, connect-python) and type stubs (``*.pyi``, mypy-protobuf) into
+  ``clients/python``.
+- TypeScript: protobuf-es messages and service descriptors into
+  ``clients/typescript/src/gen`` (needs ``npm ci`` in clients/typescript, which ./dev runs).
+- OpenAPI: ``service/openapi.json``, the document of the HTTP/JSON face.
+
+``--root`` writes the same tree under another folder: the test suite regenerates into a
+temporary one and fails if anything committed differs.
 """
 
 from __future__ import annotations
@@ -17,7 +23,15 @@ from pathlib import Path
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages are importable
+
+from scripts.gen_openapi import write as write_openapi  # noqa: E402
+from scripts.gen_stubs_typescript import generate_typescript  # noqa: E402
+
 PROTO = ROOT / "proto"
+PYTHON = Path("clients/python")
+TYPESCRIPT = Path("clients/typescript/src/gen")
+OPENAPI = Path("service/openapi.json")
 
 
 def proto_files() -> list[str]:
@@ -34,10 +48,12 @@ def generate_python(out: Path) -> None:
         f"-I{include}",
         f"--plugin=protoc-gen-mypy={bindir / 'protoc-gen-mypy'}",
         f"--plugin=protoc-gen-mypy_grpc={bindir / 'protoc-gen-mypy_grpc'}",
+        f"--plugin=protoc-gen-connect-python={bindir / 'protoc-gen-connect-python'}",
         f"--python_out={out}",
         f"--grpc_python_out={out}",
         f"--mypy_out={out}",
         f"--mypy_grpc_out={out}",
+        f"--connect-python_out={out}",
         *proto_files(),
     ]
     if protoc.main(args) != 0:
@@ -50,13 +66,15 @@ def generate_python(out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=ROOT / "clients" / "python")
-    args = parser.parse_args()
-    generated = args.out / "referee" / "v1"
-    if generated.exists():
-        shutil.rmtree(generated)
-    generate_python(args.out)
-    print(f"generated Python stubs in {args.out}")
+    parser.add_argument("--root", type=Path, default=ROOT)
+    root = parser.parse_args().root
+    for generated in (root / PYTHON / "referee" / "v1", root / TYPESCRIPT):
+        if generated.exists():
+            shutil.rmtree(generated)
+    generate_python(root / PYTHON)
+    generate_typescript(root / TYPESCRIPT)
+    write_openapi(root / OPENAPI)
+    print(f"generated Python and TypeScript stubs and the OpenAPI document under {root}")
 
 
 if __name__ == "__main__":

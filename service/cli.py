@@ -23,6 +23,8 @@ def _serve(args: argparse.Namespace) -> int:
     overrides = {
         "host": args.host,
         "port": args.port,
+        "http_port": args.http_port,
+        "cors_origins": tuple(args.cors_origin) if args.cors_origin else None,
         "redis_url": args.redis_url,
         "data_dir": args.data_dir,
         "allow_client_seeds": args.allow_client_seeds or None,
@@ -62,6 +64,14 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the gRPC referee")
     serve.add_argument("--host", help="address to bind (REFEREE_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="gRPC port, 0 = any free (REFEREE_PORT)")
+    serve.add_argument(
+        "--http-port", type=int, help="HTTP/JSON (Connect) port, 0 = any free (REFEREE_HTTP_PORT)"
+    )
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        help="an origin browsers may call the HTTP face from; repeat, or * (REFEREE_CORS_ORIGINS)",
+    )
     serve.add_argument("--redis-url", help="external Redis (REDIS_URL); default: embedded")
     serve.add_argument("--data-dir", type=Path, help="embedded Redis and secret (.data)")
     serve.add_argument(

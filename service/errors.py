@@ -1,9 +1,11 @@
-"""The error model: every rejection the referee can give, and its one mapping to gRPC.
+"""The error model: every rejection the referee can give, and its one mapping to the wire.
 
 Use cases raise :class:`RefereeError` subclasses (engine move errors are wrapped into them
-at the application edge); the gRPC layer turns each into a status code plus a
-``google.rpc.ErrorInfo`` detail carrying the stable ``reason`` via :func:`to_rpc_status`.
-An HTTP face maps the same classes through :data:`HTTP_STATUS`.
+at the application edge). Each class names one canonical status code; the gRPC face sends
+it with a ``google.rpc.ErrorInfo`` detail carrying the stable ``reason``
+(:func:`to_rpc_status`), and the HTTP/JSON face sends the same code and detail as a Connect
+error (:func:`to_connect_error`), whose HTTP status the Connect protocol fixes: 400
+(INVALID_ARGUMENT, FAILED_PRECONDITION), 401, 403, 404, 409 (ABORTED), 429, 500, 503.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import grpc
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
@@ -22,7 +26,6 @@ class RefereeError(Exception):
     """Base of every rejection. ``reason`` is stable and machine-readable."""
 
     code: grpc.StatusCode = grpc.StatusCode.INTERNAL
-    http_status: int = 500
 
     def __init__(
         self, reason: str, message: str, metadata: Mapping[str, str] | None = None
@@ -37,72 +40,61 @@ class BadRequest(RefereeError):
     """Malformed request or move shape."""
 
     code = grpc.StatusCode.INVALID_ARGUMENT
-    http_status = 400
 
 
 class RuleViolation(RefereeError):
     """The move is against the rules now (wrong phase, game over, not this seat's turn)."""
 
     code = grpc.StatusCode.FAILED_PRECONDITION
-    http_status = 409
 
 
 class VersionConflict(RefereeError):
     """``expected_version`` is stale; ``metadata["current_version"]`` holds the current one."""
 
     code = grpc.StatusCode.ABORTED
-    http_status = 409
 
 
 class GameNotFound(RefereeError):
     code = grpc.StatusCode.NOT_FOUND
-    http_status = 404
 
 
 class Unauthenticated(RefereeError):
     code = grpc.StatusCode.UNAUTHENTICATED
-    http_status = 401
 
 
 class PermissionDenied(RefereeError):
     code = grpc.StatusCode.PERMISSION_DENIED
-    http_status = 403
 
 
 class Unavailable(RefereeError):
     """The store cannot be reached; nothing was applied. Safe to retry with the same id."""
 
     code = grpc.StatusCode.UNAVAILABLE
-    http_status = 503
 
 
 class StoreFull(RefereeError):
     """Redis refused a write for lack of memory (it must not evict game keys)."""
 
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
-    http_status = 503
 
 
-HTTP_STATUS: dict[grpc.StatusCode, int] = {
-    cls.code: cls.http_status
-    for cls in (
-        BadRequest,
-        RuleViolation,
-        VersionConflict,
-        GameNotFound,
-        Unauthenticated,
-        PermissionDenied,
-        Unavailable,
-        StoreFull,
-    )
-}
+class Internal(RefereeError):
+    """Something the referee did not expect; the details are in its log, never on the wire."""
+
+    code = grpc.StatusCode.INTERNAL
+
+    def __init__(self) -> None:
+        super().__init__("INTERNAL", "internal error")
+
+
+def error_info(error: RefereeError) -> error_details_pb2.ErrorInfo:
+    return error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
 
 
 def to_rpc_status(error: RefereeError) -> grpc.Status:
     """The gRPC status for ``error``, with an ``ErrorInfo`` detail (reason, domain, metadata)."""
-    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
     detail = any_pb2.Any()
-    detail.Pack(info)
+    detail.Pack(error_info(error))
     status = status_pb2.Status(
         code=getattr(code_pb2, error.code.name),
         message=error.message,
@@ -111,5 +103,6 @@ def to_rpc_status(error: RefereeError) -> grpc.Status:
     return rpc_status.to_status(status)
 
 
-def internal_status() -> grpc.Status:
-    return to_rpc_status(RefereeError("INTERNAL", "internal error"))
+def to_connect_error(error: RefereeError) -> ConnectError:
+    """The same status as a Connect error: its code by name, the same ``ErrorInfo`` detail."""
+    return ConnectError(Code[error.code.name], error.message, details=[error_info(error)])

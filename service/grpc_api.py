@@ -1,316 +1,111 @@
-"""The gRPC servicer: protobuf in, a use case call, protobuf out. Nothing else.
+"""The gRPC face: reads the caller's token from metadata and ends failed calls with a status.
 
-:func:`edge` is the one place where domain errors become gRPC statuses (with
-``google.rpc.ErrorInfo``) and where each RPC's log line is written.
+Everything else (checks, logging, translation) is :class:`service.api.RefereeApi`; the
+one mapping of errors to statuses is :func:`service.errors.to_rpc_status`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import re
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
-import structlog
 from google.protobuf.message import Message
 
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from referee.v1 import referee_pb2, referee_pb2_grpc
+from service.api import RefereeApi, answering
 from service.auth import bearer_token
-from service.codecs import CODECS, GameCodec
-from service.errors import BadRequest, RefereeError, internal_status, to_rpc_status
-from service.observability import Metrics
-from service.referee import Referee, SeatView
-
-log = structlog.get_logger("referee.rpc")
-
-MAX_REQUEST_BYTES = 64 * 1024
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+from service.errors import RefereeError, to_rpc_status
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
+Context = grpc.aio.ServicerContext[Any, Any]
 Servicer = TypeVar("Servicer", bound="RefereeServicer")
 
 
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], status: grpc.Status) -> None:
+async def _abort(context: Context, error: RefereeError) -> None:
     """End the call with a rich status (grpc-stubs does not declare this aio method)."""
-    await context.abort_with_status(status)  # type: ignore[attr-defined]
-
-
-def _check_request(request: Message) -> None:
-    if request.ByteSize() > MAX_REQUEST_BYTES:
-        raise BadRequest("REQUEST_TOO_LARGE", f"requests are limited to {MAX_REQUEST_BYTES} bytes")
-    game_id = getattr(request, "game_id", None)
-    if game_id is not None and not _GAME_ID.fullmatch(game_id):
-        raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
-
-
-def _finish(
-    metrics: Metrics | None,
-    name: str,
-    request: Message,
-    started: float,
-    code: str,
-    reason: str | None,
-) -> None:
-    """The RPC's one log line and its metrics."""
-    seconds = time.perf_counter() - started
-    fields: dict[str, Any] = {"rpc": name, "code": code, "latency_ms": round(seconds * 1000, 3)}
-    if reason:
-        fields["reason"] = reason
-    log.info("rpc", **fields)
-    if metrics is None:
-        return
-    metrics.rpc_seconds.labels(name, code).observe(seconds)
-    if isinstance(request, referee_pb2.SubmitMoveRequest):
-        game = request.move.WhichOneof("game") or "none"
-        metrics.moves.labels(game, code, reason or "").inc()
-
-
-@contextlib.asynccontextmanager
-async def _answering(
-    servicer: RefereeServicer,
-    name: str,
-    request: Message,
-    context: grpc.aio.ServicerContext[Any, Any],
-) -> AsyncIterator[None]:
-    """One RPC at the edge: domain errors become statuses; one log line and its metrics."""
-    structlog.contextvars.clear_contextvars()
-    started = time.perf_counter()
-    metrics = servicer.metrics
-    try:
-        _check_request(request)
-        yield
-    except RefereeError as error:
-        _finish(metrics, name, request, started, error.code.name, error.reason)
-        await _abort(context, to_rpc_status(error))
-        raise  # unreachable: abort_with_status raises
-    except Exception:
-        log.exception("rpc failed", rpc=name)
-        _finish(metrics, name, request, started, "INTERNAL", "INTERNAL")
-        await _abort(context, internal_status())
-        raise
-    _finish(metrics, name, request, started, "OK", None)
+    await context.abort_with_status(to_rpc_status(error))  # type: ignore[attr-defined]
 
 
 def edge(
-    method: Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]],
-) -> Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], Awaitable[Resp]]:
+    method: Callable[[Servicer, Req, Context], Awaitable[Resp]],
+) -> Callable[[Servicer, Req, Context], Awaitable[Resp]]:
     @functools.wraps(method)
-    async def wrapper(
-        self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> Resp:
-        async with _answering(self, method.__name__, request, context):
-            return await method(self, request, context)
-        raise AssertionError("unreachable: _answering re-raises every error")
+    async def wrapper(self: Servicer, request: Req, context: Context) -> Resp:
+        try:
+            async with answering(self.api.metrics, method.__name__, request, "grpc"):
+                return await method(self, request, context)
+        except RefereeError as error:
+            await _abort(context, error)
+        raise AssertionError("unreachable: abort_with_status raises")
 
     return wrapper
 
 
 def edge_stream(
-    method: Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Resp]],
-) -> Callable[[Servicer, Req, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Resp]]:
+    method: Callable[[Servicer, Req, Context], AsyncIterator[Resp]],
+) -> Callable[[Servicer, Req, Context], AsyncIterator[Resp]]:
     @functools.wraps(method)
-    async def wrapper(
-        self: Servicer, request: Req, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[Resp]:
-        async with _answering(self, method.__name__, request, context):
-            async for item in method(self, request, context):
-                yield item
+    async def wrapper(self: Servicer, request: Req, context: Context) -> AsyncIterator[Resp]:
+        try:
+            async with answering(self.api.metrics, method.__name__, request, "grpc"):
+                async for item in method(self, request, context):
+                    yield item
+        except RefereeError as error:
+            await _abort(context, error)
 
     return wrapper
 
 
-def _token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
+def _token(context: Context) -> str | None:
     return bearer_token(context.invocation_metadata())  # type: ignore[arg-type]
 
 
-def _bind(game_id: str, seat: int | None = None, version: int | None = None) -> None:
-    fields: dict[str, object] = {"game_id": game_id}
-    if seat is not None:
-        fields["seat"] = seat
-    if version is not None:
-        fields["version"] = version
-    structlog.contextvars.bind_contextvars(**fields)
-
-
-def codec_for(game: str) -> GameCodec:
-    return CODECS[game]
-
-
-def move_from_proto(move: game_pb2.Move) -> tuple[str, Any]:
-    """The game a move is for (its oneof) and the engine move."""
-    game = move.WhichOneof("game")
-    if game is None:
-        raise BadRequest("MOVE_EMPTY", "the move names no game")
-    return game, CODECS[game].move_from_proto(move)
-
-
-def view_to_proto(view: SeatView) -> game_pb2.View:
-    message = game_pb2.View(
-        game=view.game,
-        game_id=view.game_id,
-        version=view.version,
-        seats=view.seats,
-        to_act=sorted(view.to_act),
-    )
-    if view.viewer is not None:
-        message.seat = view.viewer
-    if view.outcome is not None:
-        message.outcome.CopyFrom(
-            game_pb2.Outcome(winners=view.outcome.winners, summary=view.outcome.summary)
-        )
-    codec_for(view.game).fill_view(view.body, message)
-    return message
-
-
-def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:
-    codec = codec_for(game)
-    return [codec.event_to_proto(event) for event in events]
-
-
 class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
-    def __init__(self, referee: Referee, metrics: Metrics | None = None) -> None:
-        self.referee = referee
-        self.metrics = metrics
+    def __init__(self, api: RefereeApi) -> None:
+        self.api = api
 
     @edge
     async def CreateGame(
-        self, request: referee_pb2.CreateGameRequest, context: grpc.aio.ServicerContext[Any, Any]
+        self, request: referee_pb2.CreateGameRequest, context: Context
     ) -> referee_pb2.CreateGameResponse:
-        codec = CODECS.get(request.game)
-        options = codec.options_from_proto(request.options) if codec else {}
-        created = await self.referee.create_game(
-            request.game,
-            request.seats,
-            options,
-            allow_spectators=request.allow_spectators,
-            seed=request.seed or None,
-        )
-        _bind(created.game_id, version=created.version)
-        assert codec is not None
-        setup = game_pb2.GameSetup(
-            game=created.meta.game,
-            seats=created.meta.seats,
-            options=codec.options_to_proto(created.config),
-            allow_spectators=created.meta.allow_spectators,
-        )
-        return referee_pb2.CreateGameResponse(
-            game_id=created.game_id,
-            version=created.version,
-            seed_sha256=created.seed_sha256,
-            seat_tokens=[
-                referee_pb2.SeatToken(seat=seat, token=token)
-                for seat, token in enumerate(created.tokens)
-            ],
-            setup=setup,
-        )
+        return await self.api.create_game(request)
 
     @edge
     async def GetView(
-        self, request: referee_pb2.GetViewRequest, context: grpc.aio.ServicerContext[Any, Any]
+        self, request: referee_pb2.GetViewRequest, context: Context
     ) -> referee_pb2.GetViewResponse:
-        _bind(request.game_id)
-        view = await self.referee.get_view(request.game_id, _token(context))
-        _bind(request.game_id, view.viewer, view.version)
-        return referee_pb2.GetViewResponse(view=view_to_proto(view))
+        return await self.api.get_view(request, _token(context))
 
     @edge
     async def ListLegalMoves(
-        self,
-        request: referee_pb2.ListLegalMovesRequest,
-        context: grpc.aio.ServicerContext[Any, Any],
+        self, request: referee_pb2.ListLegalMovesRequest, context: Context
     ) -> referee_pb2.ListLegalMovesResponse:
-        _bind(request.game_id)
-        game, version, moves = await self.referee.legal_moves(request.game_id, _token(context))
-        _bind(request.game_id, version=version)
-        codec = codec_for(game)
-        return referee_pb2.ListLegalMovesResponse(
-            version=version, moves=[codec.move_to_proto(move) for move in moves]
-        )
+        return await self.api.list_legal_moves(request, _token(context))
 
     @edge
     async def SubmitMove(
-        self, request: referee_pb2.SubmitMoveRequest, context: grpc.aio.ServicerContext[Any, Any]
+        self, request: referee_pb2.SubmitMoveRequest, context: Context
     ) -> referee_pb2.SubmitMoveResponse:
-        _bind(request.game_id)
-        game, move = move_from_proto(request.move)
-        expected = request.expected_version if request.HasField("expected_version") else None
-        done = await self.referee.submit_move(
-            request.game_id, _token(context), game, move, request.client_move_id, expected
-        )
-        _bind(request.game_id, done.view.viewer, done.version)
-        return referee_pb2.SubmitMoveResponse(
-            version=done.version,
-            view=view_to_proto(done.view),
-            events=events_to_proto(game, done.events),
-            duplicate=done.duplicate,
-        )
+        return await self.api.submit_move(request, _token(context))
 
     @edge
     async def ValidateMove(
-        self,
-        request: referee_pb2.ValidateMoveRequest,
-        context: grpc.aio.ServicerContext[Any, Any],
+        self, request: referee_pb2.ValidateMoveRequest, context: Context
     ) -> referee_pb2.ValidateMoveResponse:
-        _bind(request.game_id)
-        game, move = move_from_proto(request.move)
-        version, error = await self.referee.validate_move(
-            request.game_id, _token(context), game, move
-        )
-        _bind(request.game_id, version=version)
-        if error is None:
-            return referee_pb2.ValidateMoveResponse(version=version, legal=True)
-        return referee_pb2.ValidateMoveResponse(
-            version=version, legal=False, reason=error.reason, message=error.message
-        )
+        return await self.api.validate_move(request, _token(context))
 
     @edge_stream
     async def WatchGame(
-        self, request: referee_pb2.WatchGameRequest, context: grpc.aio.ServicerContext[Any, Any]
+        self, request: referee_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[referee_pb2.WatchGameResponse]:
-        _bind(request.game_id)
-        after = request.after_version if request.HasField("after_version") else None
-        updates = await self.referee.watch(request.game_id, _token(context), after)
-        async for update in updates:
-            yield referee_pb2.WatchGameResponse(
-                version=update.version,
-                events=events_to_proto(update.view.game, update.events),
-                view=view_to_proto(update.view),
-                snapshot=update.snapshot,
-            )
+        async for update in self.api.watch_game(request, _token(context)):
+            yield update
 
     @edge
     async def GetHistory(
-        self, request: referee_pb2.GetHistoryRequest, context: grpc.aio.ServicerContext[Any, Any]
+        self, request: referee_pb2.GetHistoryRequest, context: Context
     ) -> referee_pb2.GetHistoryResponse:
-        _bind(request.game_id)
-        history = await self.referee.history(request.game_id, _token(context))
-        codec = codec_for(history.meta.game)
-        response = referee_pb2.GetHistoryResponse(
-            setup=game_pb2.GameSetup(
-                game=history.meta.game,
-                seats=history.meta.seats,
-                options=codec.options_to_proto(history.config),
-                allow_spectators=history.meta.allow_spectators,
-            ),
-            version=history.version,
-            seed_sha256=history.meta.seed_sha256,
-            seed=history.seed or b"",
-            entries=[
-                game_pb2.HistoryEntry(
-                    version=item.version,
-                    seat=item.seat,
-                    move=codec.move_to_proto(item.move) if item.move is not None else None,
-                    events=events_to_proto(history.meta.game, item.events),
-                )
-                for item in history.items
-            ],
-        )
-        if history.outcome is not None:
-            response.outcome.CopyFrom(
-                game_pb2.Outcome(winners=history.outcome.winners, summary=history.outcome.summary)
-            )
-        return response
+        return await self.api.get_history(request, _token(context))

@@ -15,9 +15,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
+from service.api import RefereeApi
 from service.auth import TokenSigner, load_or_create_secret
 from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
+from service.http_app import build_app, serving_http
 from service.observability import Metrics, start_tracing
 from service.redis_server import EmbeddedRedis
 from service.referee import Referee
@@ -41,16 +43,24 @@ class Running:
     port: int
     redis_url: str
     metrics_port: int = 0  # 0: the /metrics endpoint is off
+    http_port: int = 0  # 0: the HTTP/JSON face is off
 
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
+    @property
+    def http_url(self) -> str:
+        """Base URL of the HTTP/JSON (Connect) face."""
+        if not self.http_port:
+            raise RuntimeError("the HTTP face is off (http_port=None)")
+        return f"http://127.0.0.1:{self.http_port}"
+
 
 @contextlib.asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Running]:
     """The referee serving on ``settings.host:settings.port`` until the block exits."""
-    with contextlib.ExitStack() as stack:
+    async with contextlib.AsyncExitStack() as stack:
         redis_url = settings.redis_url
         if redis_url is None:
             embedded = stack.enter_context(EmbeddedRedis(settings.data_dir / "redis"))
@@ -86,9 +96,8 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 ("grpc.so_reuseport", 0),
             ]
         )
-        referee_pb2_grpc.add_RefereeServiceServicer_to_server(
-            RefereeServicer(referee, metrics), server
-        )
+        api = RefereeApi(referee, metrics)
+        referee_pb2_grpc.add_RefereeServiceServicer_to_server(RefereeServicer(api), server)
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(
@@ -98,16 +107,23 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         await server.start()
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        http = contextlib.AsyncExitStack()
+        http_port = 0
+        if settings.http_port is not None:
+            app = build_app(api, settings.cors_origins)
+            http_port = await http.enter_async_context(
+                serving_http(app, settings.host, settings.http_port)
+            )
         watching_redis = asyncio.create_task(_follow_store(store, health_servicer))
         try:
-            yield Running(server, referee, port, redis_url, metrics_port)
+            yield Running(server, referee, port, redis_url, metrics_port, http_port)
         finally:
             watching_redis.cancel()
             # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
             # clients resume elsewhere from their last version), let in-flight moves finish.
             await health_servicer.enter_graceful_shutdown()
             await referee.feed.aclose()
-            await server.stop(grace=settings.shutdown_grace_seconds)
+            await asyncio.gather(server.stop(grace=settings.shutdown_grace_seconds), http.aclose())
             await store.aclose()
 
 
@@ -142,6 +158,8 @@ async def serve(settings: Settings) -> None:
     async with running(settings) as handle:
         where = "embedded" if settings.redis_url is None else "external"
         print(f"referee listening on {settings.host}:{handle.port} (redis: {where})", flush=True)
+        if handle.http_port:
+            print(f"HTTP/JSON on http://{settings.host}:{handle.http_port}", flush=True)
         if handle.metrics_port:
             print(f"metrics on http://{settings.host}:{handle.metrics_port}/metrics", flush=True)
         log.info("started", port=handle.port, redis=where)

@@ -11,6 +11,10 @@ def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _port_or_off(value: str) -> int | None:
+    return None if value.strip().lower() in {"", "off", "none"} else int(value)
+
+
 @dataclass(frozen=True)
 class Settings:
     # Redis to use; None starts an embedded redis-server with its data in data_dir.
@@ -19,6 +23,11 @@ class Settings:
     host: str = "127.0.0.1"
     # gRPC port; 0 picks a free one (printed at start-up).
     port: int = 50051
+    # HTTP/JSON (Connect protocol) port, also serving /openapi.json; 0 picks a free one,
+    # None turns the HTTP face off.
+    http_port: int | None = 8080
+    # Origins allowed to call the HTTP face from a browser ("*" for any); empty: no CORS.
+    cors_origins: tuple[str, ...] = ()
     # HMAC secret for seat tokens; None keeps a generated one in data_dir/token-secret.
     token_secret: bytes | None = None
     log_level: str = "info"
@@ -48,6 +57,10 @@ class Settings:
             data_dir=Path(env.get("REFEREE_DATA_DIR", ".data")),
             host=env.get("REFEREE_HOST", "127.0.0.1"),
             port=int(env.get("REFEREE_PORT", "50051")),
+            http_port=_port_or_off(env.get("REFEREE_HTTP_PORT", "8080")),
+            cors_origins=tuple(
+                o.strip() for o in env.get("REFEREE_CORS_ORIGINS", "").split(",") if o.strip()
+            ),
             token_secret=secret.encode() if secret else None,
             log_level=env.get("REFEREE_LOG_LEVEL", "info"),
             finished_ttl_seconds=int(env.get("REFEREE_FINISHED_TTL_SECONDS", str(7 * 24 * 3600))),

@@ -48,7 +48,7 @@ def verify_history(
     *,
     game_id: str = "",
 ) -> VerifyReport:
-    from service.grpc_api import view_to_proto  # the one projection to protobuf
+    from service.api import view_to_proto  # the one projection to protobuf
 
     name = history.setup.game
     report = VerifyReport(name, len(history.entries))

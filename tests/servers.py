@@ -15,6 +15,7 @@ def settings_for(redis_url: str, data_dir: Path) -> Settings:
         data_dir=data_dir,
         host="127.0.0.1",
         port=0,
+        http_port=0,
         token_secret=SECRET,
         allow_client_seeds=True,
         finished_ttl_seconds=3600,

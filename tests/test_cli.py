@@ -47,6 +47,8 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[asyncio.subprocess.Proce
         "serve",
         "--port",
         "0",
+        "--http-port",
+        "0",
         "--data-dir",
         str(data_dir),
         stdout=asyncio.subprocess.PIPE,

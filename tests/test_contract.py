@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import filecmp
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -35,25 +37,53 @@ def test_buf_format_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_committed_python_stubs_are_up_to_date(tmp_path: Path) -> None:
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gen_stubs.py"), "--out", str(tmp_path)],
-        check=True,
-        capture_output=True,
-    )
-    fresh = tmp_path / "referee"
-    committed = ROOT / "clients" / "python" / "referee"
-    fresh_files = sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file())
-    committed_files = sorted(
-        p.relative_to(committed)
-        for p in committed.rglob("*")
+def _files(folder: Path) -> set[Path]:
+    return {
+        p.relative_to(folder)
+        for p in folder.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.mark.parametrize(
+    ("generated", "hand_written"),
+    [
+        # The Python package: generated referee/v1 and markers; referee/client is written by hand.
+        ("clients/python/referee", {"client"}),
+        ("clients/typescript/src/gen", set()),
+    ],
+)
+def test_committed_stubs_are_up_to_date(
+    regenerated: Path, generated: str, hand_written: set[str]
+) -> None:
+    fresh, committed = regenerated / generated, ROOT / generated
+    committed_files = {p for p in _files(committed) if p.parts[0] not in hand_written}
+    assert _files(fresh) == committed_files, "run: python scripts/gen_stubs.py"
+    stale = sorted(
+        str(p) for p in _files(fresh) if not filecmp.cmp(fresh / p, committed / p, shallow=False)
     )
-    assert fresh_files == committed_files, "run: python scripts/gen_stubs.py"
-    stale = [
-        str(p) for p in fresh_files if not filecmp.cmp(fresh / p, committed / p, shallow=False)
-    ]
     assert not stale, f"stale stubs {stale}; run: python scripts/gen_stubs.py"
+
+
+def test_committed_openapi_document_is_up_to_date(regenerated: Path) -> None:
+    document = "service/openapi.json"
+    assert filecmp.cmp(regenerated / document, ROOT / document, shallow=False), (
+        "stale OpenAPI document; run: python scripts/gen_stubs.py"
+    )
+
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every generated file, written afresh from proto/ into a temporary tree."""
+    root = tmp_path_factory.mktemp("generated")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_stubs.py"), "--root", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root
 
 
 async def test_health_reports_serving(referee_server: Running) -> None:
@@ -72,3 +102,47 @@ async def test_reflection_lists_the_referee(referee_server: Running) -> None:
         async for reply in stub.ServerReflectionInfo(iter([request])):
             names |= {s.name for s in reply.list_services_response.service}
     assert {"referee.v1.RefereeService", "grpc.health.v1.Health"} <= names
+
+
+def _buf_breaking(against: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "buf"), "breaking", "--against", against],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _last_release_tag() -> str | None:
+    result = subprocess.run(
+        ["git", "describe", "--tags", "--abbrev=0", "--match", "v[0-9]*"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.stdout.strip() or None
+
+
+def test_the_contract_is_compatible_with_the_last_release() -> None:
+    """`buf breaking` (FILE rules) against proto/ at the last `v*` release tag."""
+    tag = _last_release_tag()
+    if tag is None:
+        pytest.skip("no release tag (v*) yet: nothing released to stay compatible with")
+    result = _buf_breaking(f"{ROOT}/.git#tag={tag},subdir=proto", ROOT / "proto")
+    assert result.returncode == 0, f"incompatible with {tag}:\n{result.stdout}{result.stderr}"
+
+
+def test_buf_breaking_catches_an_incompatible_change(tmp_path: Path) -> None:
+    """The release check above is real: renumbering a field fails it."""
+    changed = tmp_path / "proto"
+    shutil.copytree(ROOT / "proto", changed)
+    referee = changed / "referee" / "v1" / "referee.proto"
+    text = referee.read_text()
+    assert "  string client_move_id = 3;" in text
+    referee.write_text(text.replace("  string client_move_id = 3;", "  string client_move_id = 9;"))
+    result = _buf_breaking(str(ROOT / "proto"), changed)
+    assert result.returncode != 0
+    assert "client_move_id" in result.stdout + result.stderr
+    assert _buf_breaking(str(ROOT / "proto"), ROOT / "proto").returncode == 0

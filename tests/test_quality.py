@@ -8,7 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-CODE = ["engines", "service", "bench", "scripts", "tests", "deploy"]
+CLIENT = "clients/python/referee/client"  # the hand-written client; its v1/ is generated
+CODE = ["engines", "service", "bench", "scripts", "tests", "deploy", CLIENT]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
@@ -27,7 +28,7 @@ def test_ruff_format_is_clean() -> None:
 
 def test_mypy_strict_is_clean() -> None:
     result = _run(
-        sys.executable, "-m", "mypy", "--strict", "engines", "service", "bench", "scripts"
+        sys.executable, "-m", "mypy", "--strict", "engines", "service", "bench", "scripts", CLIENT
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -210,6 +210,8 @@ async def spawn_referee(name: str, redis_url: str, root: Path) -> AsyncIterator[
             "serve",
             "--port",
             "0",
+            "--http-port",
+            "0",
             "--redis-url",
             redis_url,
             "--data-dir",

@@ -1,0 +1,50 @@
+"""A typed Python client for the referee: sync and asyncio, with typed errors.
+
+>>> from referee.client import RefereeClient
+>>> with RefereeClient("127.0.0.1:50051") as client:  # doctest: +SKIP
+...     created = client.create_game("the_gang", 3)
+...     seat = client.seats(created)[0]
+...     move = seat.legal_moves().moves[0]
+...     seat.submit(move, expected_version=created.version, retry_on_conflict=2)
+
+Messages are the generated protobuf types of :mod:`referee.v1`.
+"""
+
+from referee.client.aio import AsyncRefereeClient, AsyncRethink, AsyncSeat
+from referee.client.errors import (
+    GameNotFound,
+    IllegalMove,
+    InvalidArgument,
+    OtherError,
+    PermissionDenied,
+    RefereeError,
+    Unauthenticated,
+    Unavailable,
+    VersionConflict,
+    from_rpc_error,
+)
+from referee.client.policy import NO_RESUME, Backoff, ConflictRetry, Resume
+from referee.client.sync import RefereeClient, Rethink, Seat
+
+__all__ = [
+    "NO_RESUME",
+    "AsyncRefereeClient",
+    "AsyncRethink",
+    "AsyncSeat",
+    "Backoff",
+    "ConflictRetry",
+    "GameNotFound",
+    "IllegalMove",
+    "InvalidArgument",
+    "OtherError",
+    "PermissionDenied",
+    "RefereeClient",
+    "RefereeError",
+    "Resume",
+    "Rethink",
+    "Seat",
+    "Unauthenticated",
+    "Unavailable",
+    "VersionConflict",
+    "from_rpc_error",
+]

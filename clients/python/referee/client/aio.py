@@ -1,0 +1,212 @@
+"""The asyncio client: ``AsyncRefereeClient`` and ``AsyncSeat``, shaped like the sync ones."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+import grpc.aio
+
+from referee.client.calls import (
+    Attempt,
+    WatchCursor,
+    auth_metadata,
+    create_request,
+    new_move_id,
+    note_recheck,
+)
+from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
+from referee.client.policy import ConflictRetry, Resume
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+
+Request = TypeVar("Request")
+Response = TypeVar("Response")
+AsyncRethink = Callable[[game_pb2.View], game_pb2.Move | Awaitable[game_pb2.Move | None] | None]
+"""Given the fresh view after a conflict: the move to send now, or None to give up.
+May be a plain function or a coroutine function."""
+
+
+class AsyncRefereeClient:
+    """A connection to a referee. Use as ``async with``, or await :meth:`close`.
+
+    ``timeout`` bounds every unary call (seconds; None: no deadline). ``resume`` is how
+    often watches reconnect after a drop. ``options`` are gRPC channel options.
+    """
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        credentials: grpc.ChannelCredentials | None = None,
+        options: Sequence[tuple[str, Any]] | None = None,
+        timeout: float | None = 30.0,
+        resume: Resume | None = None,
+    ) -> None:
+        if credentials is None:
+            self.channel = grpc.aio.insecure_channel(target, options=options)
+        else:
+            self.channel = grpc.aio.secure_channel(target, credentials, options=options)
+        self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
+        self.timeout = timeout
+        self.resume = resume or Resume()
+
+    async def __aenter__(self) -> AsyncRefereeClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.channel.close(None)
+
+    async def call(
+        self,
+        method: grpc.aio.UnaryUnaryMultiCallable[Request, Response],
+        request: Request,
+        token: str | None = None,
+    ) -> Response:
+        """One unary call; a rejection is raised as its typed :class:`RefereeError`."""
+        try:
+            return await method(request, timeout=self.timeout, metadata=auth_metadata(token))
+        except grpc.aio.AioRpcError as error:
+            raise from_rpc_error(error) from error
+
+    async def create_game(
+        self,
+        game: str,
+        seats: int,
+        options: game_pb2.TableOptions | None = None,
+        allow_spectators: bool = False,
+        seed: bytes | None = None,
+    ) -> referee_pb2.CreateGameResponse:
+        """A new table; the answer holds the game id and one token per seat."""
+        request = create_request(game, seats, options, allow_spectators, seed)
+        return await self.call(self.stub.CreateGame, request)
+
+    def seat(self, game_id: str, token: str | None = None) -> AsyncSeat:
+        """A handle on ``game_id`` as the seat of ``token`` (None: a spectator)."""
+        return AsyncSeat(self, game_id, token)
+
+    def seats(self, created: referee_pb2.CreateGameResponse) -> list[AsyncSeat]:
+        """A handle for every seat of a game just created, in seat order."""
+        return [self.seat(created.game_id, seat.token) for seat in created.seat_tokens]
+
+
+class AsyncSeat:
+    """One seat (or a spectator) at one table. Every call sends the seat's token."""
+
+    def __init__(self, client: AsyncRefereeClient, game_id: str, token: str | None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+
+    async def _call(
+        self, method: grpc.aio.UnaryUnaryMultiCallable[Request, Response], request: Request
+    ) -> Response:
+        return await self.client.call(method, request, self.token)
+
+    async def view(self) -> game_pb2.View:
+        """What this seat sees now, with the game's version."""
+        request = referee_pb2.GetViewRequest(game_id=self.game_id)
+        return (await self._call(self.client.stub.GetView, request)).view
+
+    async def legal_moves(self) -> referee_pb2.ListLegalMovesResponse:
+        """Every move this seat may make now, and the version they were listed at."""
+        request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
+        return await self._call(self.client.stub.ListLegalMoves, request)
+
+    async def validate(self, move: game_pb2.Move) -> referee_pb2.ValidateMoveResponse:
+        """A dry run: would ``move`` be accepted now? A malformed move raises InvalidArgument."""
+        request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
+        return await self._call(self.client.stub.ValidateMove, request)
+
+    async def history(self) -> referee_pb2.GetHistoryResponse:
+        request = referee_pb2.GetHistoryRequest(game_id=self.game_id)
+        return await self._call(self.client.stub.GetHistory, request)
+
+    async def submit(
+        self,
+        move: game_pb2.Move,
+        *,
+        client_move_id: str | None = None,
+        expected_version: int | None = None,
+        retry_on_conflict: int | ConflictRetry = 0,
+        rethink: AsyncRethink | None = None,
+    ) -> referee_pb2.SubmitMoveResponse:
+        """Play ``move``; the referee applies it or raises a typed rejection.
+
+        As :meth:`referee.client.Seat.submit`; ``rethink`` may also be a coroutine function.
+        """
+        policy = ConflictRetry.of(retry_on_conflict)
+        attempt = Attempt(move, client_move_id or new_move_id(), expected_version)
+        delays = policy.backoff.delays()
+        for retries_left in range(policy.attempts, -1, -1):
+            try:
+                request = attempt.request(self.game_id)
+                return await self._call(self.client.stub.SubmitMove, request)
+            except VersionConflict as conflict:
+                if retries_left == 0:
+                    raise
+                await asyncio.sleep(next(delays))
+                retry = await self._rethink(attempt, conflict, rethink)
+                if retry is None:
+                    raise
+                attempt = retry
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _rethink(
+        self, attempt: Attempt, conflict: RefereeError, rethink: AsyncRethink | None
+    ) -> Attempt | None:
+        """The attempt to make after ``conflict``, decided on a fresh read; None: give up."""
+        if rethink is not None:
+            view = await self.view()
+            decided = rethink(view)
+            move = await decided if inspect.isawaitable(decided) else decided
+            return None if move is None else attempt.again(move, view.version)
+        check = await self.validate(attempt.move)
+        if not check.legal:
+            note_recheck(conflict, check)
+            return None
+        return attempt.again(attempt.move, check.version)
+
+    async def watch(
+        self, after_version: int | None = None, *, resume: Resume | None = None
+    ) -> AsyncGenerator[referee_pb2.WatchGameResponse, None]:
+        """This seat's updates, one per version, in order, until the game ends.
+
+        As :meth:`referee.client.Seat.watch`. To stop early, close the generator (e.g.
+        ``async with contextlib.aclosing(seat.watch()) as updates``) so the stream is
+        cancelled at once.
+        """
+        cursor = WatchCursor(self.game_id, after_version, resume or self.client.resume)
+        metadata = auth_metadata(self.token)
+        while True:
+            call = self.client.stub.WatchGame(cursor.request(), metadata=metadata)
+            received = False
+            try:
+                async for message in call:
+                    received = True
+                    if cursor.fresh(message):
+                        yield message
+            except grpc.aio.AioRpcError as error:
+                failure = from_rpc_error(error)
+                if not cursor.resumable(failure):
+                    raise failure from error
+            else:
+                if cursor.ended(received):
+                    return
+                failure = cursor.ended_early()
+                if not cursor.resumable(failure):
+                    raise failure
+            finally:
+                call.cancel()
+            await asyncio.sleep(cursor.next_delay())

@@ -1,0 +1,138 @@
+"""What the sync and asyncio clients share: what a call sends (auth metadata, requests),
+how a retried submit carries on (:class:`Attempt`) and where a resumed watch picks up
+(:class:`WatchCursor`), so the two clients differ only in how they wait."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import grpc
+
+from referee.client.errors import RefereeError, Unavailable
+from referee.client.policy import Resume, is_transport_failure
+from referee.v1 import game_pb2, referee_pb2
+
+Metadata = tuple[tuple[str, str], ...]
+
+
+def auth_metadata(token: str | None) -> Metadata:
+    """``authorization: Bearer <token>``; nothing for a spectator."""
+    return (("authorization", f"Bearer {token}"),) if token is not None else ()
+
+
+def new_move_id() -> str:
+    return uuid.uuid4().hex
+
+
+def create_request(
+    game: str,
+    seats: int,
+    options: game_pb2.TableOptions | None,
+    allow_spectators: bool,
+    seed: bytes | None,
+) -> referee_pb2.CreateGameRequest:
+    return referee_pb2.CreateGameRequest(
+        game=game,
+        seats=seats,
+        options=options,
+        allow_spectators=allow_spectators,
+        seed=seed or b"",
+    )
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One submission of a move: what, under which id, pinned to which version (or not)."""
+
+    move: game_pb2.Move
+    client_move_id: str
+    expected_version: int | None
+
+    def request(self, game_id: str) -> referee_pb2.SubmitMoveRequest:
+        request = referee_pb2.SubmitMoveRequest(
+            game_id=game_id, move=self.move, client_move_id=self.client_move_id
+        )
+        if self.expected_version is not None:
+            request.expected_version = self.expected_version
+        return request
+
+    def again(self, move: game_pb2.Move, version: int) -> Attempt:
+        """The next attempt after a conflict, at ``version``.
+
+        The same move keeps its id (the refused attempt applied nothing, and a repeat of an
+        id that did land is answered with its first result); a changed move needs a fresh
+        one, since the referee refuses an id reused for a different move. An attempt that
+        was not pinned to a version stays unpinned.
+        """
+        move_id = self.client_move_id if move == self.move else new_move_id()
+        pinned = version if self.expected_version is not None else None
+        return dataclasses.replace(self, move=move, client_move_id=move_id, expected_version=pinned)
+
+
+def note_recheck(conflict: RefereeError, check: referee_pb2.ValidateMoveResponse) -> None:
+    conflict.add_note(
+        f"re-checked at version {check.version}: no longer legal ({check.reason}: {check.message})"
+    )
+
+
+class WatchCursor:
+    """Where a watch stands: the last version delivered, and the reconnects in a row.
+
+    Every message at or below the last delivered version is dropped, so a resumed stream
+    never repeats one; the referee's replay after ``after_version`` leaves no gap.
+    """
+
+    def __init__(self, game_id: str, after_version: int | None, policy: Resume) -> None:
+        self.game_id = game_id
+        self.last_version = after_version
+        self.policy = policy
+        self.finished = False
+        self.failures = 0
+        self._delays: Iterator[float] = policy.backoff.delays()
+
+    def request(self) -> referee_pb2.WatchGameRequest:
+        request = referee_pb2.WatchGameRequest(game_id=self.game_id)
+        if self.last_version is not None:
+            request.after_version = self.last_version
+        return request
+
+    def fresh(self, message: referee_pb2.WatchGameResponse) -> bool:
+        """Record ``message``; False when it was delivered before."""
+        if self.last_version is not None and message.version <= self.last_version:
+            return False
+        self.last_version = message.version
+        self.finished = message.view.HasField("outcome")
+        if self.failures:
+            self.failures = 0
+            self._delays = self.policy.backoff.delays()
+        return True
+
+    def resumable(self, error: RefereeError) -> bool:
+        """Whether to reconnect after ``error``: a transport failure, with attempts left."""
+        if not is_transport_failure(error):
+            return False
+        self.failures += 1
+        return self.failures <= self.policy.attempts
+
+    def ended(self, received: bool) -> bool:
+        """The stream closed cleanly: True when the watch is over.
+
+        The referee closes a stream after the message that ends the game, and at once when
+        asked to resume a finished game at its last version. A clean close at any other
+        point means the connection went away (a proxy, say) and is resumed like a drop.
+        """
+        return self.finished or not received
+
+    def ended_early(self) -> Unavailable:
+        return Unavailable(
+            grpc.StatusCode.UNAVAILABLE,
+            "STREAM_ENDED",
+            f"the watch stream kept closing before the game ended (last version "
+            f"{self.last_version})",
+        )
+
+    def next_delay(self) -> float:
+        return next(self._delays)

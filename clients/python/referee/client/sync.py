@@ -1,0 +1,214 @@
+"""The blocking client: ``RefereeClient`` owns a channel, ``Seat`` plays at one table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+
+from referee.client.calls import (
+    Attempt,
+    WatchCursor,
+    auth_metadata,
+    create_request,
+    new_move_id,
+    note_recheck,
+)
+from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
+from referee.client.policy import ConflictRetry, Resume
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+
+Request = TypeVar("Request")
+Response = TypeVar("Response")
+Rethink = Callable[[game_pb2.View], game_pb2.Move | None]
+"""Given the fresh view after a conflict: the move to send now, or None to give up."""
+
+
+class RefereeClient:
+    """A connection to a referee. Use as a context manager, or call :meth:`close`.
+
+    ``timeout`` bounds every unary call (seconds; None: no deadline). ``resume`` is how
+    often watches reconnect after a drop. ``options`` are gRPC channel options.
+    """
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        credentials: grpc.ChannelCredentials | None = None,
+        options: Sequence[tuple[str, Any]] | None = None,
+        timeout: float | None = 30.0,
+        resume: Resume | None = None,
+    ) -> None:
+        if credentials is None:
+            self.channel = grpc.insecure_channel(target, options=options)
+        else:
+            self.channel = grpc.secure_channel(target, credentials, options=options)
+        self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
+        self.timeout = timeout
+        self.resume = resume or Resume()
+
+    def __enter__(self) -> RefereeClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def call(
+        self,
+        method: grpc.UnaryUnaryMultiCallable[Request, Response],
+        request: Request,
+        token: str | None = None,
+    ) -> Response:
+        """One unary call; a rejection is raised as its typed :class:`RefereeError`."""
+        try:
+            return method(request, timeout=self.timeout, metadata=auth_metadata(token))
+        except grpc.RpcError as error:
+            raise from_rpc_error(error) from error
+
+    def create_game(
+        self,
+        game: str,
+        seats: int,
+        options: game_pb2.TableOptions | None = None,
+        allow_spectators: bool = False,
+        seed: bytes | None = None,
+    ) -> referee_pb2.CreateGameResponse:
+        """A new table; the answer holds the game id and one token per seat."""
+        request = create_request(game, seats, options, allow_spectators, seed)
+        return self.call(self.stub.CreateGame, request)
+
+    def seat(self, game_id: str, token: str | None = None) -> Seat:
+        """A handle on ``game_id`` as the seat of ``token`` (None: a spectator)."""
+        return Seat(self, game_id, token)
+
+    def seats(self, created: referee_pb2.CreateGameResponse) -> list[Seat]:
+        """A handle for every seat of a game just created, in seat order."""
+        return [self.seat(created.game_id, seat.token) for seat in created.seat_tokens]
+
+
+class Seat:
+    """One seat (or a spectator) at one table. Every call sends the seat's token."""
+
+    def __init__(self, client: RefereeClient, game_id: str, token: str | None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+
+    def _call(
+        self, method: grpc.UnaryUnaryMultiCallable[Request, Response], request: Request
+    ) -> Response:
+        return self.client.call(method, request, self.token)
+
+    def view(self) -> game_pb2.View:
+        """What this seat sees now, with the game's version."""
+        request = referee_pb2.GetViewRequest(game_id=self.game_id)
+        return self._call(self.client.stub.GetView, request).view
+
+    def legal_moves(self) -> referee_pb2.ListLegalMovesResponse:
+        """Every move this seat may make now, and the version they were listed at."""
+        request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
+        return self._call(self.client.stub.ListLegalMoves, request)
+
+    def validate(self, move: game_pb2.Move) -> referee_pb2.ValidateMoveResponse:
+        """A dry run: would ``move`` be accepted now? A malformed move raises InvalidArgument."""
+        request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
+        return self._call(self.client.stub.ValidateMove, request)
+
+    def history(self) -> referee_pb2.GetHistoryResponse:
+        request = referee_pb2.GetHistoryRequest(game_id=self.game_id)
+        return self._call(self.client.stub.GetHistory, request)
+
+    def submit(
+        self,
+        move: game_pb2.Move,
+        *,
+        client_move_id: str | None = None,
+        expected_version: int | None = None,
+        retry_on_conflict: int | ConflictRetry = 0,
+        rethink: Rethink | None = None,
+    ) -> referee_pb2.SubmitMoveResponse:
+        """Play ``move``; the referee applies it or raises a typed rejection.
+
+        ``client_move_id`` (default: a fresh UUID) makes a resend safe. With
+        ``retry_on_conflict`` (a count or a :class:`ConflictRetry`), a move refused with
+        :class:`VersionConflict` is tried again after a short backoff: ``rethink`` gets the
+        fresh view and returns the move to send (None: give up and re-raise); without it the
+        same move is re-checked with ValidateMove and resent if still legal. A pinned move
+        is resent pinned to the version it was re-decided at.
+        """
+        policy = ConflictRetry.of(retry_on_conflict)
+        attempt = Attempt(move, client_move_id or new_move_id(), expected_version)
+        delays = policy.backoff.delays()
+        for retries_left in range(policy.attempts, -1, -1):
+            try:
+                return self._call(self.client.stub.SubmitMove, attempt.request(self.game_id))
+            except VersionConflict as conflict:
+                if retries_left == 0:
+                    raise
+                time.sleep(next(delays))
+                retry = self._rethink(attempt, conflict, rethink)
+                if retry is None:
+                    raise
+                attempt = retry
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _rethink(
+        self, attempt: Attempt, conflict: RefereeError, rethink: Rethink | None
+    ) -> Attempt | None:
+        """The attempt to make after ``conflict``, decided on a fresh read; None: give up."""
+        if rethink is not None:
+            view = self.view()
+            move = rethink(view)
+            return None if move is None else attempt.again(move, view.version)
+        check = self.validate(attempt.move)
+        if not check.legal:
+            note_recheck(conflict, check)
+            return None
+        return attempt.again(attempt.move, check.version)
+
+    def watch(
+        self, after_version: int | None = None, *, resume: Resume | None = None
+    ) -> Generator[referee_pb2.WatchGameResponse, None, None]:
+        """This seat's updates, one per version, in order, until the game ends.
+
+        Without ``after_version`` the first message is a snapshot of the current view. When
+        the stream drops (UNAVAILABLE, or a close before the game ended) the watch
+        reconnects with ``after_version`` = the last version delivered, backing off between
+        tries (``resume``, default the client's), so no version is missed or repeated. Any
+        other rejection is raised at once. Close the iterator to stop early.
+        """
+        cursor = WatchCursor(self.game_id, after_version, resume or self.client.resume)
+        metadata = auth_metadata(self.token)
+        while True:
+            call = self.client.stub.WatchGame(cursor.request(), metadata=metadata)
+            received = False
+            try:
+                for message in call:
+                    received = True
+                    if cursor.fresh(message):
+                        yield message
+            except grpc.RpcError as error:
+                failure = from_rpc_error(error)
+                if not cursor.resumable(failure):
+                    raise failure from error
+            else:
+                if cursor.ended(received):
+                    return
+                failure = cursor.ended_early()
+                if not cursor.resumable(failure):
+                    raise failure
+            finally:
+                call.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs leave it untyped
+            time.sleep(cursor.next_delay())

@@ -1,0 +1,119 @@
+/**
+ * The Referee client: generated messages and service (protoc-gen-es v2, from proto/), a
+ * typed client factory, seat authentication and typed rejections. Transports come from
+ * the "./node" (gRPC, Connect JSON) and "./web" (fetch) entries.
+ */
+import {
+  Code,
+  ConnectError,
+  createClient,
+  type Client,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
+
+import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+import { RefereeService } from "./gen/referee/v1/referee_pb.js";
+
+export * from "./gen/referee/v1/referee_pb.js";
+export * from "./gen/referee/v1/game_pb.js";
+export * from "./gen/referee/v1/the_gang_pb.js";
+export * from "./gen/referee/v1/gang_of_four_pb.js";
+export * from "./gen/referee/v1/pinched_pb.js";
+export { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
+export { Code, ConnectError, type Client, type Interceptor, type Transport };
+
+/** A typed client of every RefereeService method (createGame, getView, watchGame, ...). */
+export type RefereeClient = Client<typeof RefereeService>;
+
+/** The `authorization` header value of a seat token: `Bearer <token>`. */
+export function bearer(token: string): string {
+  return `Bearer ${token}`;
+}
+
+/**
+ * An interceptor that sends `authorization: Bearer <token>` on every call: pass it in a
+ * transport's `interceptors` to make that transport act for one seat.
+ */
+export function bearerAuth(token: string): Interceptor {
+  return (next) => async (request) => {
+    request.header.set("authorization", bearer(token));
+    return await next(request);
+  };
+}
+
+function withAuthorization(header: HeadersInit | undefined, token: string): Headers {
+  const headers = new Headers(header);
+  headers.set("authorization", bearer(token));
+  return headers;
+}
+
+/**
+ * The transport as one seat: every call through it carries that seat's token. The
+ * connection is shared, so one transport serves any number of seats.
+ */
+export function asSeat(transport: Transport, token: string): Transport {
+  return {
+    unary: (method, signal, timeoutMs, header, input, contextValues) =>
+      transport.unary(
+        method,
+        signal,
+        timeoutMs,
+        withAuthorization(header, token),
+        input,
+        contextValues,
+      ),
+    stream: (method, signal, timeoutMs, header, input, contextValues) =>
+      transport.stream(
+        method,
+        signal,
+        timeoutMs,
+        withAuthorization(header, token),
+        input,
+        contextValues,
+      ),
+  };
+}
+
+/**
+ * A RefereeService client on `transport`. With `token` (a seat token from CreateGame)
+ * every call is made as that seat; without it the caller is anonymous: fine for
+ * CreateGame, and a spectator elsewhere (GetView, WatchGame and GetHistory only, on games
+ * created with `allowSpectators`).
+ */
+export function createRefereeClient(transport: Transport, token?: string): RefereeClient {
+  return createClient(RefereeService, token === undefined ? transport : asSeat(transport, token));
+}
+
+/** The ErrorInfo domain of the referee's rejections. */
+export const REFEREE_ERROR_DOMAIN = "referee.v1";
+
+/** A rejection as the referee describes it. */
+export interface RefereeError {
+  /** The status: InvalidArgument, FailedPrecondition, Aborted, NotFound, ... */
+  code: Code;
+  /**
+   * The stable UPPER_SNAKE_CASE reason of the ErrorInfo detail (domain "referee.v1"),
+   * e.g. "CHIP_ALREADY_HELD"; undefined when the error did not come from the referee
+   * (a network failure, a deadline).
+   */
+  reason: string | undefined;
+  /** The readable message, without the "[code]" prefix of ConnectError.message. */
+  message: string;
+  /** The ErrorInfo metadata, e.g. { current_version: "12" } on Aborted. */
+  metadata: Record<string, string>;
+}
+
+/** What `error` (anything a client call threw) says: code, reason, message, metadata. */
+export function refereeError(error: unknown): RefereeError {
+  const connectError = ConnectError.from(error);
+  const info = connectError
+    .findDetails(ErrorInfoSchema)
+    .find((detail) => detail.domain === REFEREE_ERROR_DOMAIN);
+  return {
+    code: connectError.code,
+    reason: info?.reason,
+    message: connectError.rawMessage,
+    metadata: { ...info?.metadata },
+  };
+}

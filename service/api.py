@@ -1,0 +1,271 @@
+"""The referee's API in protobuf terms, for every protocol: request in, use case, response out.
+
+Both faces (gRPC in :mod:`service.grpc_api`, HTTP/JSON in :mod:`service.http_api`) call
+these methods and differ only in how they read the caller's token and how they end a call
+that failed. :func:`answering` is where every call is checked, logged and counted; the
+faces map the :class:`RefereeError` it lets through to their own status codes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import structlog
+from google.protobuf.message import Message
+
+from referee.v1 import game_pb2, referee_pb2
+from service.codecs import CODECS, GameCodec
+from service.errors import BadRequest, Internal, RefereeError
+from service.observability import Metrics
+from service.referee import Referee, SeatView
+
+log = structlog.get_logger("referee.rpc")
+
+MAX_REQUEST_BYTES = 64 * 1024
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _check_request(request: Message) -> None:
+    if request.ByteSize() > MAX_REQUEST_BYTES:
+        raise BadRequest("REQUEST_TOO_LARGE", f"requests are limited to {MAX_REQUEST_BYTES} bytes")
+    game_id = getattr(request, "game_id", None)
+    if game_id is not None and not _GAME_ID.fullmatch(game_id):
+        raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
+
+
+def _finish(
+    metrics: Metrics | None,
+    name: str,
+    request: Message,
+    started: float,
+    code: str,
+    reason: str | None,
+    protocol: str,
+) -> None:
+    """The call's one log line and its metrics."""
+    seconds = time.perf_counter() - started
+    fields: dict[str, Any] = {
+        "rpc": name,
+        "protocol": protocol,
+        "code": code,
+        "latency_ms": round(seconds * 1000, 3),
+    }
+    if reason:
+        fields["reason"] = reason
+    log.info("rpc", **fields)
+    if metrics is None:
+        return
+    metrics.rpc_seconds.labels(name, code).observe(seconds)
+    if isinstance(request, referee_pb2.SubmitMoveRequest):
+        game = request.move.WhichOneof("game") or "none"
+        metrics.moves.labels(game, code, reason or "").inc()
+
+
+@contextlib.asynccontextmanager
+async def answering(
+    metrics: Metrics | None, name: str, request: Message, protocol: str
+) -> AsyncIterator[None]:
+    """One call: the request is checked, then logged and counted once it ends.
+
+    Every failure leaves as a :class:`RefereeError`; anything unexpected is logged with its
+    traceback and becomes :class:`Internal`, so no face ever shows an internal message.
+    """
+    structlog.contextvars.clear_contextvars()
+    started = time.perf_counter()
+    try:
+        _check_request(request)
+        yield
+    except RefereeError as error:
+        _finish(metrics, name, request, started, error.code.name, error.reason, protocol)
+        raise
+    except Exception as error:
+        log.exception("rpc failed", rpc=name, protocol=protocol)
+        _finish(metrics, name, request, started, "INTERNAL", "INTERNAL", protocol)
+        raise Internal() from error
+    _finish(metrics, name, request, started, "OK", None, protocol)
+
+
+def _bind(game_id: str, seat: int | None = None, version: int | None = None) -> None:
+    fields: dict[str, object] = {"game_id": game_id}
+    if seat is not None:
+        fields["seat"] = seat
+    if version is not None:
+        fields["version"] = version
+    structlog.contextvars.bind_contextvars(**fields)
+
+
+def codec_for(game: str) -> GameCodec:
+    return CODECS[game]
+
+
+def move_from_proto(move: game_pb2.Move) -> tuple[str, Any]:
+    """The game a move is for (its oneof) and the engine move."""
+    game = move.WhichOneof("game")
+    if game is None:
+        raise BadRequest("MOVE_EMPTY", "the move names no game")
+    return game, CODECS[game].move_from_proto(move)
+
+
+def view_to_proto(view: SeatView) -> game_pb2.View:
+    message = game_pb2.View(
+        game=view.game,
+        game_id=view.game_id,
+        version=view.version,
+        seats=view.seats,
+        to_act=sorted(view.to_act),
+    )
+    if view.viewer is not None:
+        message.seat = view.viewer
+    if view.outcome is not None:
+        message.outcome.CopyFrom(
+            game_pb2.Outcome(winners=view.outcome.winners, summary=view.outcome.summary)
+        )
+    codec_for(view.game).fill_view(view.body, message)
+    return message
+
+
+def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:
+    codec = codec_for(game)
+    return [codec.event_to_proto(event) for event in events]
+
+
+class RefereeApi:
+    """Every RPC of ``referee.v1.RefereeService`` as protobuf in, protobuf out.
+
+    ``token`` is the caller's seat token (``None`` for a spectator); reading it from the
+    transport is the face's job.
+    """
+
+    def __init__(self, referee: Referee, metrics: Metrics | None = None) -> None:
+        self.referee = referee
+        self.metrics = metrics
+
+    async def create_game(
+        self, request: referee_pb2.CreateGameRequest
+    ) -> referee_pb2.CreateGameResponse:
+        codec = CODECS.get(request.game)
+        options = codec.options_from_proto(request.options) if codec else {}
+        created = await self.referee.create_game(
+            request.game,
+            request.seats,
+            options,
+            allow_spectators=request.allow_spectators,
+            seed=request.seed or None,
+        )
+        _bind(created.game_id, version=created.version)
+        assert codec is not None
+        setup = game_pb2.GameSetup(
+            game=created.meta.game,
+            seats=created.meta.seats,
+            options=codec.options_to_proto(created.config),
+            allow_spectators=created.meta.allow_spectators,
+        )
+        return referee_pb2.CreateGameResponse(
+            game_id=created.game_id,
+            version=created.version,
+            seed_sha256=created.seed_sha256,
+            seat_tokens=[
+                referee_pb2.SeatToken(seat=seat, token=token)
+                for seat, token in enumerate(created.tokens)
+            ],
+            setup=setup,
+        )
+
+    async def get_view(
+        self, request: referee_pb2.GetViewRequest, token: str | None
+    ) -> referee_pb2.GetViewResponse:
+        _bind(request.game_id)
+        view = await self.referee.get_view(request.game_id, token)
+        _bind(request.game_id, view.viewer, view.version)
+        return referee_pb2.GetViewResponse(view=view_to_proto(view))
+
+    async def list_legal_moves(
+        self, request: referee_pb2.ListLegalMovesRequest, token: str | None
+    ) -> referee_pb2.ListLegalMovesResponse:
+        _bind(request.game_id)
+        game, version, moves = await self.referee.legal_moves(request.game_id, token)
+        _bind(request.game_id, version=version)
+        codec = codec_for(game)
+        return referee_pb2.ListLegalMovesResponse(
+            version=version, moves=[codec.move_to_proto(move) for move in moves]
+        )
+
+    async def submit_move(
+        self, request: referee_pb2.SubmitMoveRequest, token: str | None
+    ) -> referee_pb2.SubmitMoveResponse:
+        _bind(request.game_id)
+        game, move = move_from_proto(request.move)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        done = await self.referee.submit_move(
+            request.game_id, token, game, move, request.client_move_id, expected
+        )
+        _bind(request.game_id, done.view.viewer, done.version)
+        return referee_pb2.SubmitMoveResponse(
+            version=done.version,
+            view=view_to_proto(done.view),
+            events=events_to_proto(game, done.events),
+            duplicate=done.duplicate,
+        )
+
+    async def validate_move(
+        self, request: referee_pb2.ValidateMoveRequest, token: str | None
+    ) -> referee_pb2.ValidateMoveResponse:
+        _bind(request.game_id)
+        game, move = move_from_proto(request.move)
+        version, error = await self.referee.validate_move(request.game_id, token, game, move)
+        _bind(request.game_id, version=version)
+        if error is None:
+            return referee_pb2.ValidateMoveResponse(version=version, legal=True)
+        return referee_pb2.ValidateMoveResponse(
+            version=version, legal=False, reason=error.reason, message=error.message
+        )
+
+    async def watch_game(
+        self, request: referee_pb2.WatchGameRequest, token: str | None
+    ) -> AsyncIterator[referee_pb2.WatchGameResponse]:
+        _bind(request.game_id)
+        after = request.after_version if request.HasField("after_version") else None
+        updates = await self.referee.watch(request.game_id, token, after)
+        async for update in updates:
+            yield referee_pb2.WatchGameResponse(
+                version=update.version,
+                events=events_to_proto(update.view.game, update.events),
+                view=view_to_proto(update.view),
+                snapshot=update.snapshot,
+            )
+
+    async def get_history(
+        self, request: referee_pb2.GetHistoryRequest, token: str | None
+    ) -> referee_pb2.GetHistoryResponse:
+        _bind(request.game_id)
+        history = await self.referee.history(request.game_id, token)
+        codec = codec_for(history.meta.game)
+        response = referee_pb2.GetHistoryResponse(
+            setup=game_pb2.GameSetup(
+                game=history.meta.game,
+                seats=history.meta.seats,
+                options=codec.options_to_proto(history.config),
+                allow_spectators=history.meta.allow_spectators,
+            ),
+            version=history.version,
+            seed_sha256=history.meta.seed_sha256,
+            seed=history.seed or b"",
+            entries=[
+                game_pb2.HistoryEntry(
+                    version=item.version,
+                    seat=item.seat,
+                    move=codec.move_to_proto(item.move) if item.move is not None else None,
+                    events=events_to_proto(history.meta.game, item.events),
+                )
+                for item in history.items
+            ],
+        )
+        if history.outcome is not None:
+            response.outcome.CopyFrom(
+                game_pb2.Outcome(winners=history.outcome.winners, summary=history.outcome.summary)
+            )
+        return response

@@ -1,0 +1,109 @@
+"""clients/python is a real distribution: pip installs it into a fresh venv, and a script
+there plays against the referee importing only ``referee.client``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from service.server import Running
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "clients" / "python"
+BUDGET_SECONDS = 60.0  # venv + pip install (wheels from the index or pip's cache) + script
+
+SCRIPT = r"""
+import importlib.metadata
+import json
+import sys
+
+import referee.client
+from referee.client import RefereeClient, VersionConflict
+
+with RefereeClient(sys.argv[1]) as client:
+    created = client.create_game("the_gang", 3, allow_spectators=True)
+    seats = client.seats(created)
+    versions = []
+    for seat in seats:
+        view = seat.view()
+        row = [row for row in view.the_gang.chips if row.colour == view.the_gang.round][0]
+        free = {chip.stars for chip in row.chips if not chip.HasField("holder")}
+        legal = seat.legal_moves()
+        move = next(
+            move for move in legal.moves
+            if move.the_gang.WhichOneof("action") == "take_chip"
+            and move.the_gang.take_chip.stars in free
+        )
+        versions.append(seat.submit(move, expected_version=legal.version).version)
+    try:
+        seats[0].submit(move, expected_version=0)
+    except VersionConflict as conflict:
+        refused = [conflict.reason, conflict.current_version]
+    history = client.seat(created.game_id).history()
+
+print(json.dumps({
+    "module": referee.client.__file__,
+    "version": importlib.metadata.version("referee-client"),
+    "versions": versions,
+    "refused": refused,
+    "entries": [entry.seat for entry in history.entries],
+}))
+"""
+
+
+async def run(*command: str | Path, deadline: float, cwd: Path) -> str:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
+    process = await asyncio.create_subprocess_exec(
+        *map(str, command),
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), deadline - time.monotonic())
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"over the {BUDGET_SECONDS:.0f} s budget: {command}") from None
+    text = out.decode()
+    assert process.returncode == 0, f"{command} failed:\n{text}"
+    return text
+
+
+async def test_pip_installs_the_client_and_it_plays(
+    referee_server: Running, tmp_path: Path
+) -> None:
+    deadline = time.monotonic() + BUDGET_SECONDS
+    # Built from a copy, so setuptools' build/ and *.egg-info never land in the work tree.
+    source = tmp_path / "referee-client"
+    shutil.copytree(
+        PACKAGE,
+        source,
+        ignore=shutil.ignore_patterns("__pycache__", "build", "dist", "*.egg-info"),
+    )
+    venv = tmp_path / "venv"
+    await run(sys.executable, "-m", "venv", venv, deadline=deadline, cwd=tmp_path)
+    python = venv / "bin" / "python"
+    await run(python, "-m", "pip", "install", "-q", source, deadline=deadline, cwd=tmp_path)
+    # -I: isolated, so only the venv's site-packages can provide `referee`.
+    out = await run(
+        python, "-I", "-c", SCRIPT, referee_server.address, deadline=deadline, cwd=tmp_path
+    )
+    report = json.loads(out.strip().splitlines()[-1])
+
+    installed = Path(report["module"]).parent.parent
+    assert installed.is_relative_to(venv), installed
+    assert report["version"] == "0.1.0"
+    assert report["versions"] == [1, 2, 3]
+    assert report["refused"] == ["VERSION_MISMATCH", 3]
+    assert report["entries"] == [0, 1, 2]
+    # Typed for its users: the marker and the message stubs are installed too.
+    assert (installed / "py.typed").is_file()
+    assert (installed / "v1" / "referee_pb2.pyi").is_file()
+    assert (installed / "client" / "aio.py").is_file()
