@@ -40,6 +40,7 @@ async def play_seat(
     stopped = asyncio.ensure_future(stop.wait()) if stop is not None else None
     view: game_pb2.View | None = None
     latest = -1
+    following: asyncio.Future[referee_pb2.WatchGameResponse | None] | None = None
     try:
         while True:
             following = asyncio.ensure_future(_next(updates))
@@ -62,6 +63,11 @@ async def play_seat(
     finally:
         if stopped is not None:
             stopped.cancel()
+        if following is not None and not following.done():
+            # The stream's generator must be idle before it can be closed.
+            following.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await following
         await updates.aclose()
 
 
