@@ -11,6 +11,11 @@ with its seat token (:func:`referee.bots.play_seat`), and every table is followe
 spectator over ``WatchGame`` until the game has an outcome; the final state is then scored
 and recorded. The last table recorded closes the round and pairs the next.
 
+One director at a time: a director directs only while it holds the tournament's lease in
+Redis (taken when free, renewed every third of ``LEASE_MS``). A second process asked to
+start the tournament waits as a standby and takes over when the first stops renewing (its
+process died or stopped), so bots never play the same seats twice.
+
 Stopping (server shutdown) cancels the bots and the watches. A game whose bot was stopped
 simply waits for that seat's move: nothing is half-written, and a director started later
 (StartTournament again) plays on from the stored version.
@@ -19,8 +24,10 @@ simply waits for that seat's move: nothing is half-written, and a director start
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import random
+import uuid
 from typing import Any
 
 import structlog
@@ -40,6 +47,9 @@ log = structlog.get_logger("referee.tournaments")
 
 BotKey = tuple[int, int, int]  # (round, table, seat)
 STOP_SECONDS = 2.0
+# How long a director's lease lasts without renewal: a standby takes over this long after
+# the directing process stopped.
+LEASE_MS = 6_000
 
 
 def derived(seed: bytes, label: str) -> bytes:
@@ -68,6 +78,9 @@ class Director:
         # The running bot seats, for operators and tests: (round, table, seat) -> task.
         self.bots: dict[BotKey, asyncio.Task[Any]] = {}
         self.task: asyncio.Task[None] | None = None
+        self.holder = uuid.uuid4().hex
+        self.directing = False  # holds the lease now
+        self.stepping_down: asyncio.Future[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"tournament {self.tournament_id}")
@@ -99,7 +112,36 @@ class Director:
             elif not task.cancelled() and task.exception() is not None:
                 log.info("stopped", task=task.get_name(), error=repr(task.exception()))
 
+    async def _lease(self) -> bool:
+        """Wait until this director holds the lease; False if the tournament is over."""
+        while not self.stopping.is_set():
+            if await self.store.claim(self.tournament_id, self.holder, LEASE_MS):
+                return True
+            tournament = (await self.store.load(self.tournament_id)).tournament
+            if tournament.status is not Status.RUNNING:
+                return False
+            await asyncio.sleep(LEASE_MS / 2000)
+        return False
+
+    async def _renew(self) -> None:
+        """Keep the lease; if another director got it, stop directing (and the bots)."""
+        while True:
+            await asyncio.sleep(LEASE_MS / 3000)
+            try:
+                held = await self.store.claim(self.tournament_id, self.holder, LEASE_MS)
+            except Unavailable:
+                continue  # the store is away: so is every other director's
+            if not held:
+                log.warning("lease lost", tournament_id=self.tournament_id)
+                self.directing = False
+                self.stepping_down = asyncio.ensure_future(self.stop())
+                return
+
     async def run(self) -> None:
+        if not await self._lease():
+            return
+        self.directing = True
+        renewing = asyncio.create_task(self._renew(), name=f"lease {self.tournament_id}")
         log.info("directing", tournament_id=self.tournament_id)
         try:
             while not self.stopping.is_set():
@@ -128,6 +170,10 @@ class Director:
             log.exception("director failed", tournament_id=self.tournament_id)
             raise
         finally:
+            renewing.cancel()
+            self.directing = False
+            with contextlib.suppress(Exception):
+                await self.store.release(self.tournament_id, self.holder)
             log.info("director stopped", tournament_id=self.tournament_id)
 
     async def _create_game(self, tournament: Tournament, number: int, table: Table) -> None:

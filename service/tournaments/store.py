@@ -74,6 +74,22 @@ class Conflict(Exception):
     """The record changed since it was read (compare-and-set lost)."""
 
 
+# The directing lease: KEYS: 1 lease. ARGV: 1 holder  2 lease in ms. Taken when free,
+# renewed by its holder; 1 when the caller holds it now.
+CLAIM = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 @contextlib.contextmanager
 def _store_errors() -> Iterator[None]:
     try:
@@ -107,6 +123,8 @@ class TournamentStore:
         self.max_retries = max_retries
         self._create: AsyncScript = client.register_script(CREATE)
         self._write: AsyncScript = client.register_script(WRITE)
+        self._claim: AsyncScript = client.register_script(CLAIM)
+        self._release: AsyncScript = client.register_script(RELEASE)
         self.conflicts = 0  # lost compare-and-sets, for tests and metrics
 
     @classmethod
@@ -194,9 +212,23 @@ class TournamentStore:
         with _store_errors():
             await self._client.xread({events: f"{after_version}-1"}, count=1, block=block_ms)
 
+    async def claim(self, tournament_id: str, holder: str, lease_ms: int) -> bool:
+        """Take or renew the directing lease of the tournament; True when ``holder`` has it."""
+        with _store_errors():
+            reply = await self._claim(keys=[self.lease_key(tournament_id)], args=[holder, lease_ms])
+        return bool(reply)
+
+    async def release(self, tournament_id: str, holder: str) -> None:
+        with _store_errors():
+            await self._release(keys=[self.lease_key(tournament_id)], args=[holder])
+
+    @classmethod
+    def lease_key(cls, tournament_id: str) -> str:
+        return f"{cls.keys(tournament_id)[0]}:director"
+
     async def delete(self, tournament_id: str) -> None:
         with _store_errors():
-            await self._client.delete(*self.keys(tournament_id))
+            await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -17,6 +17,7 @@ from referee.client import AsyncRefereeClient
 from referee.v1 import game_pb2, gang_of_four_pb2, tournament_pb2, tournament_pb2_grpc
 from service.server import Running, running
 from service.tables import load_log, load_table, replay_log
+from service.tournaments import director as director_module
 from service.tournaments import pairing
 from service.tournaments.host import TournamentHost
 from tests.servers import settings_for
@@ -385,3 +386,42 @@ async def test_gang_of_four_round_robin_places_by_lowest_total(
     assert list(played.byes) == [4]  # five players, tables of 3-4: one bye, the last
     assert [standing.byes for standing in final.final_ranking if standing.participant == 4] == [1]
     await _check_by_hand(referee_server.address, final)
+
+
+async def test_one_director_at_a_time_and_a_standby_takes_over(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started on two referees, only the lease holder directs (bots never play a seat
+    twice); when its process stops, the other takes over and finishes the tournament."""
+    monkeypatch.setattr(director_module, "LEASE_MS", 600)
+    request = T.CreateTournamentRequest(
+        game="the_gang",
+        seats_per_table=3,
+        participants=_bots(3),
+        format=T.TOURNAMENT_FORMAT_ROUND_ROBIN,
+        rounds=2,
+    )
+    async with (
+        running(settings_for(redis_url, tmp_path / "b")) as b,
+        grpc.aio.insecure_channel(b.address) as b_channel,
+    ):
+        b_stub = tournament_pb2_grpc.TournamentServiceStub(b_channel)
+        async with (
+            running(settings_for(redis_url, tmp_path / "a")) as a,
+            grpc.aio.insecure_channel(a.address) as a_channel,
+        ):
+            a_stub = tournament_pb2_grpc.TournamentServiceStub(a_channel)
+            created = await a_stub.CreateTournament(request)  # type: ignore[misc]
+            start = T.StartTournamentRequest(tournament_id=created.tournament_id)
+            await a_stub.StartTournament(start, metadata=_auth(created.admin_token))  # type: ignore[misc]
+            await b_stub.StartTournament(start, metadata=_auth(created.admin_token))  # type: ignore[misc]
+            assert a.tournaments is not None and b.tournaments is not None
+            first = a.tournaments.host.directors[created.tournament_id]
+            standby = b.tournaments.host.directors[created.tournament_id]
+            await asyncio.sleep(0.3)
+            assert first.directing and not standby.directing
+            assert not standby.bots, "a standby runs no bots"
+        # a stopped: b's director takes the lease and plays the tournament to its end
+        final = await _finished(b_stub, created.tournament_id)
+        assert len(final.round_results) == 2
+        assert all(table.finished for r in final.round_results for table in r.tables)

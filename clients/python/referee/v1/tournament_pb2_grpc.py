@@ -117,8 +117,10 @@ class TournamentServiceServicer:
 
     def StartTournament(self, request, context):
         """Start it (admin token): round 1 is paired and its games created; bots start playing.
-        Idempotent: starting a running tournament makes this process direct it (resume after
-        the directing process stopped; its bots' games were left waiting for their moves).
+        Idempotent: starting a running tournament on another process makes that process a
+        standby. One process directs at a time (a lease in the store); when the directing
+        process stops, a standby takes over within seconds and its bots play on from the
+        stored versions (the stopped bots' games were left waiting for their moves).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -63,8 +63,10 @@ class TournamentServiceStub:
     """
     StartTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.StartTournamentRequest, _tournament_pb2.StartTournamentResponse]
     """Start it (admin token): round 1 is paired and its games created; bots start playing.
-    Idempotent: starting a running tournament makes this process direct it (resume after
-    the directing process stopped; its bots' games were left waiting for their moves).
+    Idempotent: starting a running tournament on another process makes that process a
+    standby. One process directs at a time (a lease in the store); when the directing
+    process stops, a standby takes over within seconds and its bots play on from the
+    stored versions (the stopped bots' games were left waiting for their moves).
     """
     GetTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.GetTournamentRequest, _tournament_pb2.GetTournamentResponse]
     """The tournament now, with its version."""
@@ -110,8 +112,10 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     """
     StartTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.StartTournamentRequest, _tournament_pb2.StartTournamentResponse]  # type: ignore[assignment]
     """Start it (admin token): round 1 is paired and its games created; bots start playing.
-    Idempotent: starting a running tournament makes this process direct it (resume after
-    the directing process stopped; its bots' games were left waiting for their moves).
+    Idempotent: starting a running tournament on another process makes that process a
+    standby. One process directs at a time (a lease in the store); when the directing
+    process stops, a standby takes over within seconds and its bots play on from the
+    stored versions (the stopped bots' games were left waiting for their moves).
     """
     GetTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.GetTournamentRequest, _tournament_pb2.GetTournamentResponse]  # type: ignore[assignment]
     """The tournament now, with its version."""
@@ -166,8 +170,10 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_pb2.StartTournamentResponse, _abc.Awaitable[_tournament_pb2.StartTournamentResponse]]:
         """Start it (admin token): round 1 is paired and its games created; bots start playing.
-        Idempotent: starting a running tournament makes this process direct it (resume after
-        the directing process stopped; its bots' games were left waiting for their moves).
+        Idempotent: starting a running tournament on another process makes that process a
+        standby. One process directs at a time (a lease in the store); when the directing
+        process stops, a standby takes over within seconds and its bots play on from the
+        stored versions (the stopped bots' games were left waiting for their moves).
         """
 
     @_abc_1.abstractmethod
