@@ -3,7 +3,7 @@
 ``python -m bench [--quick]``. Each benchmark is also a module of its own with its own
 options: ``python -m bench.engine``, ``python -m bench.evaluator``,
 ``python -m bench.the_gang_modes``, ``python -m bench.gang_of_four``,
-``python -m bench.pinched``, ``python -m bench.e2e``.
+``python -m bench.pinched``, ``python -m bench.e2e``, ``python -m bench.http_face``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from bench import e2e, engine, gang_of_four, pinched, the_gang_modes
+from bench import e2e, engine, gang_of_four, http_face, pinched, the_gang_modes
 from bench.common import Row, machine, print_table
 
 EVALUATOR_ROW = re.compile(r"^(\S.*?)\s{2,}([\d,]+) /s$")
@@ -60,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         ("gang_of_four", lambda: gang_of_four.main(["--seconds", f"{2 * scale:g}"])),
         ("pinched", lambda: pinched.main(["--seconds", f"{0.5 * scale:g}"])),
         ("e2e", lambda: e2e.main(["--seconds", f"{10 * scale:g}", "--warmup", "1"])),
+        ("http_face", lambda: http_face.main(["--seconds", f"{3 * scale:g}"])),
     ]
     rows: list[Row] = []
     started = time.perf_counter()

@@ -1,10 +1,13 @@
 """A plain gRPC echo service, the baseline of ``bench.e2e``: ``python -m bench.echo --port 0``.
 
-One unary method, ``/bench.Echo/Echo``, defined without protoc: a generic handler with no
-(de)serializers, so requests and responses are raw bytes. The request's first four bytes
-(little-endian) say how long the response must be; the server answers with that many bytes
-(cached), so the baseline moves the same number of bytes each way as the measured
-SubmitMove traffic while doing no work of its own. Same server options as the referee.
+Two methods, defined without protoc: generic handlers with no (de)serializers, so requests
+and responses are raw bytes. ``/bench.Echo/Echo`` is unary, the baseline of SubmitMove;
+``/bench.Echo/EchoStream`` is a bidirectional stream that answers each request message
+with one response message, in order, the baseline of Play (moves in, answers out on one
+stream). A request's first four bytes (little-endian) say how long its response must be;
+the server answers with that many bytes (cached), so the baseline moves the same number of
+bytes each way as the measured referee traffic while doing no work of its own. Same server
+options as the referee.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import grpc
@@ -20,6 +23,8 @@ import grpc
 SERVICE = "bench.Echo"
 METHOD = "Echo"
 PATH = f"/{SERVICE}/{METHOD}"
+STREAM_METHOD = "EchoStream"
+STREAM_PATH = f"/{SERVICE}/{STREAM_METHOD}"
 # The referee's transport limit (service.server.TRANSPORT_LIMIT), not imported on purpose:
 # the baseline process must not load the referee.
 TRANSPORT_LIMIT = 1024 * 1024
@@ -37,7 +42,7 @@ def request_bytes(request_size: int, response_size: int) -> bytes:
 _replies: dict[int, bytes] = {}
 
 
-async def echo(request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+def reply_to(request: bytes) -> bytes:
     size = min(int.from_bytes(request[:4], "little"), MAX_RESPONSE)
     reply = _replies.get(size)
     if reply is None:
@@ -45,15 +50,37 @@ async def echo(request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> b
     return reply
 
 
+async def echo(request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+    return reply_to(request)
+
+
+async def echo_stream(
+    requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext[Any, Any]
+) -> AsyncIterator[bytes]:
+    """One response per request, in order, until the client closes its side."""
+    async for request in requests:
+        yield reply_to(request)
+
+
 def handler() -> grpc.GenericRpcHandler[bytes, bytes]:
     return grpc.method_handlers_generic_handler(
-        SERVICE, {METHOD: grpc.unary_unary_rpc_method_handler(echo)}
+        SERVICE,
+        {
+            METHOD: grpc.unary_unary_rpc_method_handler(echo),
+            STREAM_METHOD: grpc.stream_stream_rpc_method_handler(echo_stream),
+        },
     )
 
 
 def method(channel: grpc.aio.Channel) -> grpc.aio.UnaryUnaryMultiCallable[bytes, bytes]:
     """The client side of the echo method: bytes in, bytes out."""
     return channel.unary_unary(PATH, request_serializer=None, response_deserializer=None)
+
+
+def stream_method(channel: grpc.aio.Channel) -> grpc.aio.StreamStreamMultiCallable[bytes, bytes]:
+    """The client side of the streaming echo: open a call, then ``write`` a request and
+    ``read`` its response as often as you like, on the one stream."""
+    return channel.stream_stream(STREAM_PATH, request_serializer=None, response_deserializer=None)
 
 
 async def serve(host: str, port: int) -> None:

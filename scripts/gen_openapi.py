@@ -3,12 +3,16 @@
     python scripts/gen_openapi.py [--out FILE]
 
 The HTTP face speaks the Connect protocol: each RPC is ``POST
-/referee.v1.RefereeService/<Method>`` with the request message as canonical proto3 JSON,
+/referee.v1.<Service>/<Method>`` with the request message as canonical proto3 JSON,
 answered by the response message as JSON, or by a Connect error (``{code, message,
 details}``) with the HTTP status the protocol gives that code. The schemas below follow the
 proto3 JSON mapping: lowerCamelCase names, 64-bit integers as strings, bytes as base64,
 enums by name. ``scripts/gen_stubs.py`` calls this, and a test fails if the committed
 document (``service/openapi.json``, served at ``/openapi.json``) is stale.
+
+Every service of the package ``referee.v1`` is listed, except its client- and
+bidirectionally streaming methods (``RefereeService/Play``): they need HTTP/2, which this
+HTTP/1.1 port does not speak; call them on the gRPC port.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from grpc_tools import protoc
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
 OUT = ROOT / "service" / "openapi.json"
-SERVICE = "referee.v1.RefereeService"
+PACKAGE = "referee.v1"
 
 FDP = descriptor_pb2.FieldDescriptorProto
 _SCALARS: dict[int, dict[str, Any]] = {
@@ -60,7 +64,10 @@ ERROR_STATUSES = {
     "429": "resource_exhausted: the store is full",
     "503": "unavailable: the store cannot be reached; nothing was applied, safe to retry",
 }
-SPECTATOR_RPCS = {"GetView", "WatchGame", "GetHistory"}
+SPECTATOR_RPCS = {
+    f"{PACKAGE}.RefereeService/{name}" for name in ("GetView", "WatchGame", "GetHistory")
+}
+OPEN_RPCS = {f"{PACKAGE}.RefereeService/CreateGame"}  # no token needed
 
 
 def descriptor_set() -> descriptor_pb2.FileDescriptorSet:
@@ -228,11 +235,17 @@ def _operation(
     }
     if streaming:
         operation["x-connect-streaming"] = "server"
-    if method.name == "CreateGame":
+    full_name = f"{service}/{method.name}"
+    if full_name in OPEN_RPCS:
         operation["security"] = []
-    elif method.name in SPECTATOR_RPCS:
+    elif full_name in SPECTATOR_RPCS:
         operation["security"] = [{"seatToken": []}, {}]
     return operation
+
+
+def _served_over_http1(service: str, method: descriptor_pb2.MethodDescriptorProto) -> bool:
+    """A method of the package that HTTP/1.1 can carry: unary or server streaming."""
+    return service.startswith(f"{PACKAGE}.") and not method.client_streaming
 
 
 _ERROR_SCHEMA: dict[str, Any] = {
@@ -263,7 +276,7 @@ def document() -> dict[str, Any]:
     paths = {
         f"/{service}/{method.name}": {"post": _operation(service, method, doc)}
         for service, method, doc in built.services
-        if service == SERVICE
+        if _served_over_http1(service, method)
     }
     return {
         "openapi": "3.1.0",

@@ -4,10 +4,15 @@ Both faces (gRPC in :mod:`service.grpc_api`, HTTP/JSON in :mod:`service.http_api
 these methods and differ only in how they read the caller's token and how they end a call
 that failed. :func:`answering` is where every call is checked, logged and counted; the
 faces map the :class:`RefereeError` it lets through to their own status codes.
+
+``Play`` (one bidirectional stream per seat) is :class:`PlaySession`: the seat's watch and
+its requests run side by side, and each request goes through the very use case (and
+:func:`answering`) of its unary call; a refused one is answered in-band.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import time
@@ -16,12 +21,13 @@ from typing import Any
 
 import structlog
 from google.protobuf.message import Message
+from google.rpc import code_pb2
 
 from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS, GameCodec
 from service.errors import BadRequest, Internal, RefereeError
 from service.observability import Metrics
-from service.referee import Referee, SeatView
+from service.referee import Referee, SeatView, Submitted, Update
 
 log = structlog.get_logger("referee.rpc")
 
@@ -133,6 +139,172 @@ def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:
     return [codec.event_to_proto(event) for event in events]
 
 
+def update_to_proto(update: Update) -> referee_pb2.WatchGameResponse:
+    return referee_pb2.WatchGameResponse(
+        version=update.version,
+        events=events_to_proto(update.view.game, update.events),
+        view=view_to_proto(update.view),
+        snapshot=update.snapshot,
+    )
+
+
+def rejection(client_move_id: str, error: RefereeError) -> referee_pb2.PlayResponse:
+    """A refused Play request, in-band: what its unary call's status would have said."""
+    return referee_pb2.PlayResponse(
+        rejection=referee_pb2.PlayResponse.Rejection(
+            client_move_id=client_move_id,
+            code=getattr(code_pb2, error.code.name),
+            reason=error.reason,
+            message=error.message,
+            metadata=error.metadata,
+        )
+    )
+
+
+async def _join(requests: AsyncIterator[referee_pb2.PlayRequest]) -> referee_pb2.PlayRequest.Join:
+    """The first message of a Play stream, which must be a well-formed join."""
+    first = await anext(requests, None)
+    if first is None or first.WhichOneof("kind") != "join":
+        raise BadRequest("PLAY_JOIN_FIRST", "the first message of Play must be a join")
+    _check_request(first.join)
+    return first.join
+
+
+class _Delivered:
+    """The last version whose update is queued for the seat, and who waits for one."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.finished = False
+        self._moved = asyncio.Condition()
+
+    async def advance(self, version: int) -> None:
+        async with self._moved:
+            self.version = version
+            self._moved.notify_all()
+
+    async def finish(self) -> None:
+        """No update will follow (the game is over): nobody needs to wait any more."""
+        async with self._moved:
+            self.finished = True
+            self._moved.notify_all()
+
+    async def reach(self, version: int) -> None:
+        async with self._moved:
+            await self._moved.wait_for(lambda: self.finished or self.version >= version)
+
+
+def _failure(tasks: list[asyncio.Task[None]]) -> BaseException | None:
+    """The error of the first task that failed, if one did."""
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            error = task.exception()
+            if error is not None:
+                return error
+    return None
+
+
+_ENDED = object()
+"""Queued by each of a session's two tasks when it ends (its own messages all before)."""
+
+
+class PlaySession:
+    """One Play stream after its join: the seat's watch and its requests, side by side.
+
+    Two tasks feed one queue that the stream sends from, in order: the watch puts each
+    update, the request reader each answer. The reader answers requests one at a time, in
+    the order received, each through its unary call's use case under :func:`answering` (one
+    log line and the metrics per move, as SubmitMove); it queues the answer to a move that
+    made version v, or to a list made at v, only once the update of v is queued, so a seat
+    holds the view a result speaks of before the result. The stream ends when both tasks
+    have: the watch when the game is over, the reader when the client closes its side. A
+    task that fails ends the stream with its error; the other is cancelled.
+    """
+
+    def __init__(
+        self, api: RefereeApi, game_id: str, token: str | None, protocol: str, after: int | None
+    ) -> None:
+        self.api = api
+        self.game_id = game_id
+        self.token = token
+        self.protocol = protocol
+        self.delivered = _Delivered(-1 if after is None else after)
+        self._out: asyncio.Queue[referee_pb2.PlayResponse | object] = asyncio.Queue()
+
+    async def run(
+        self,
+        updates: AsyncIterator[Update],
+        requests: AsyncIterator[referee_pb2.PlayRequest],
+    ) -> AsyncIterator[referee_pb2.PlayResponse]:
+        tasks = [
+            asyncio.create_task(self._forward(updates), name=f"play-watch:{self.game_id}"),
+            asyncio.create_task(self._answer(requests), name=f"play-answer:{self.game_id}"),
+        ]
+        for task in tasks:
+            task.add_done_callback(lambda _: self._out.put_nowait(_ENDED))
+        running = len(tasks)
+        try:
+            while running:
+                item = await self._out.get()
+                if isinstance(item, referee_pb2.PlayResponse):
+                    yield item
+                    continue
+                running -= 1
+                failure = _failure(tasks)
+                if failure is not None:
+                    raise failure
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _forward(self, updates: AsyncIterator[Update]) -> None:
+        async for update in updates:
+            self._out.put_nowait(referee_pb2.PlayResponse(update=update_to_proto(update)))
+            await self.delivered.advance(update.version)
+        await self.delivered.finish()
+
+    async def _answer(self, requests: AsyncIterator[referee_pb2.PlayRequest]) -> None:
+        async for request in requests:
+            kind = request.WhichOneof("kind")
+            if kind == "submit":
+                answer = await self._submit(request.submit)
+            elif kind == "list_legal_moves":
+                answer = await self._legal_moves()
+            elif kind == "join":
+                answer = rejection("", BadRequest("PLAY_JOINED", "this stream has joined already"))
+            else:
+                answer = rejection("", BadRequest("PLAY_REQUEST_EMPTY", "the request is empty"))
+            self._out.put_nowait(answer)
+
+    async def _submit(self, submit: referee_pb2.PlayRequest.Submit) -> referee_pb2.PlayResponse:
+        request = referee_pb2.SubmitMoveRequest(
+            game_id=self.game_id, move=submit.move, client_move_id=submit.client_move_id
+        )
+        if submit.HasField("expected_version"):
+            request.expected_version = submit.expected_version
+        try:
+            async with answering(self.api.metrics, "Play.SubmitMove", request, self.protocol):
+                _, done = await self.api.submitted(request, self.token)
+        except RefereeError as error:
+            return rejection(submit.client_move_id, error)
+        await self.delivered.reach(done.version)
+        result = referee_pb2.PlayResponse.MoveResult(
+            client_move_id=submit.client_move_id, version=done.version, duplicate=done.duplicate
+        )
+        return referee_pb2.PlayResponse(move_result=result)
+
+    async def _legal_moves(self) -> referee_pb2.PlayResponse:
+        request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
+        try:
+            async with answering(self.api.metrics, "Play.ListLegalMoves", request, self.protocol):
+                moves = await self.api.list_legal_moves(request, self.token)
+        except RefereeError as error:
+            return rejection("", error)
+        await self.delivered.reach(moves.version)
+        return referee_pb2.PlayResponse(legal_moves=moves)
+
+
 class RefereeApi:
     """Every RPC of ``referee.v1.RefereeService`` as protobuf in, protobuf out.
 
@@ -197,6 +369,18 @@ class RefereeApi:
     async def submit_move(
         self, request: referee_pb2.SubmitMoveRequest, token: str | None
     ) -> referee_pb2.SubmitMoveResponse:
+        game, done = await self.submitted(request, token)
+        return referee_pb2.SubmitMoveResponse(
+            version=done.version,
+            view=view_to_proto(done.view),
+            events=events_to_proto(game, done.events),
+            duplicate=done.duplicate,
+        )
+
+    async def submitted(
+        self, request: referee_pb2.SubmitMoveRequest, token: str | None
+    ) -> tuple[str, Submitted]:
+        """SubmitMove's use case, before the answer is built: the move's game and result."""
         _bind(request.game_id)
         game, move = move_from_proto(request.move)
         expected = request.expected_version if request.HasField("expected_version") else None
@@ -204,12 +388,7 @@ class RefereeApi:
             request.game_id, token, game, move, request.client_move_id, expected
         )
         _bind(request.game_id, done.view.viewer, done.version)
-        return referee_pb2.SubmitMoveResponse(
-            version=done.version,
-            view=view_to_proto(done.view),
-            events=events_to_proto(game, done.events),
-            duplicate=done.duplicate,
-        )
+        return game, done
 
     async def validate_move(
         self, request: referee_pb2.ValidateMoveRequest, token: str | None
@@ -231,12 +410,24 @@ class RefereeApi:
         after = request.after_version if request.HasField("after_version") else None
         updates = await self.referee.watch(request.game_id, token, after)
         async for update in updates:
-            yield referee_pb2.WatchGameResponse(
-                version=update.version,
-                events=events_to_proto(update.view.game, update.events),
-                view=view_to_proto(update.view),
-                snapshot=update.snapshot,
-            )
+            yield update_to_proto(update)
+
+    async def play(
+        self, requests: AsyncIterator[referee_pb2.PlayRequest], token: str | None, protocol: str
+    ) -> AsyncIterator[referee_pb2.PlayResponse]:
+        """One seat's Play stream: its join, then its updates and the answers to its requests.
+
+        A failed join (malformed, bad token, unknown game, bad ``after_version``) and a
+        failed watch (the referee shutting down) raise and so end the call; every refused
+        request is answered in-band with a ``rejection``.
+        """
+        join = await _join(requests)
+        _bind(join.game_id)
+        after = join.after_version if join.HasField("after_version") else None
+        updates = await self.referee.watch(join.game_id, token, after, seated=True)
+        session = PlaySession(self, join.game_id, token, protocol, after)
+        async for response in session.run(updates, requests):
+            yield response
 
     async def get_history(
         self, request: referee_pb2.GetHistoryRequest, token: str | None

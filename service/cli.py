@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import importlib
 import sys
 from pathlib import Path
 
@@ -58,9 +59,22 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+# Commands with options of their own, handed their arguments whole: (module, help).
+DELEGATED = {
+    "bot": ("referee.bots.cli", "play one seat of a game with a bot, as an ordinary client"),
+    "loadtest": ("service.loadtest.cli", "drive many games with bots through M referees"),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in DELEGATED:
+        delegate: int = importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:])
+        return delegate
     parser = argparse.ArgumentParser(prog="referee", description="Authoritative game referee")
     commands = parser.add_subparsers(dest="command", required=True)
+    for name, (_, text) in DELEGATED.items():
+        commands.add_parser(name, help=f"{text} (referee {name} --help)")
     serve = commands.add_parser("serve", help="run the gRPC referee")
     serve.add_argument("--host", help="address to bind (REFEREE_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="gRPC port, 0 = any free (REFEREE_PORT)")

@@ -104,6 +104,16 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
         async for update in self.api.watch_game(request, _token(context)):
             yield update
 
+    async def Play(
+        self, request_iterator: AsyncIterator[referee_pb2.PlayRequest], context: Context
+    ) -> AsyncIterator[referee_pb2.PlayResponse]:
+        try:
+            async with answering(self.api.metrics, "Play", referee_pb2.PlayRequest(), "grpc"):
+                async for response in self.api.play(request_iterator, _token(context), "grpc"):
+                    yield response
+        except RefereeError as error:
+            await _abort(context, error)
+
     @edge
     async def GetHistory(
         self, request: referee_pb2.GetHistoryRequest, context: Context

@@ -2,6 +2,8 @@
 
 Unary calls are ``POST /referee.v1.RefereeService/<Method>`` with a JSON body in the
 canonical proto3 JSON mapping (or binary protobuf); WatchGame is a Connect server stream.
+Play is a Connect bidirectional stream: implemented here like every method, but it needs
+HTTP/2, which the HTTP port (uvicorn, HTTP/1.1) does not speak, so callers use the gRPC port.
 Like the gRPC face it only reads the token (the ``Authorization: Bearer`` header) and maps
 a failed call to its status, through :func:`service.errors.to_connect_error`.
 """
@@ -11,13 +13,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
+from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2
 from service.api import RefereeApi, answering
 from service.auth import bearer_token
-from service.errors import RefereeError, to_connect_error
+from service.errors import BadRequest, RefereeError, to_connect_error
 
 Ctx = RequestContext[Any, Any]
 Req = TypeVar("Req", bound=Message)
@@ -70,3 +73,24 @@ class RefereeConnect:
                     yield update
         except RefereeError as error:
             raise to_connect_error(error) from None
+
+    async def play(
+        self, request: AsyncIterator[referee_pb2.PlayRequest], ctx: Ctx
+    ) -> AsyncIterator[referee_pb2.PlayResponse]:
+        try:
+            async with answering(self.api.metrics, "Play", referee_pb2.PlayRequest(), "http"):
+                async for response in self.api.play(_parsed(request), _token(ctx), "http"):
+                    yield response
+        except RefereeError as error:
+            raise to_connect_error(error) from None
+
+
+async def _parsed(
+    requests: AsyncIterator[referee_pb2.PlayRequest],
+) -> AsyncIterator[referee_pb2.PlayRequest]:
+    """A stream's requests; one connect-python cannot parse is the client's error (400)."""
+    try:
+        async for request in requests:
+            yield request
+    except ConnectError as error:
+        raise BadRequest("REQUEST_MALFORMED", error.message) from None

@@ -82,8 +82,11 @@ async def _openapi(_request: Request) -> Response:
     return FileResponse(OPENAPI, media_type="application/json")
 
 
-def build_app(api: RefereeApi, cors_origins: Sequence[str] = ()) -> Starlette:
-    """The ASGI application of the HTTP port. ``cors_origins`` may hold ``"*"``."""
+def build_app(
+    api: RefereeApi, cors_origins: Sequence[str] = (), mounts: Sequence[Mount] = ()
+) -> Starlette:
+    """The ASGI application of the HTTP port. ``cors_origins`` may hold ``"*"``; ``mounts``
+    are further Connect services (TournamentService)."""
     connect = RefereeServiceASGIApplication(
         RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
     )
@@ -102,6 +105,7 @@ def build_app(api: RefereeApi, cors_origins: Sequence[str] = ()) -> Starlette:
     routes = [
         Route("/openapi.json", _openapi, methods=["GET"]),
         Mount(connect.path, app=connect),
+        *mounts,
     ]
     return Starlette(routes=routes, middleware=middleware)
 

@@ -429,10 +429,14 @@ class Referee:
     # --- watching --------------------------------------------------------------------------
 
     async def watch(
-        self, game_id: str, token: str | None, after_version: int | None
+        self, game_id: str, token: str | None, after_version: int | None, *, seated: bool = False
     ) -> AsyncIterator[Update]:
+        """The caller's updates after ``after_version`` (None: a snapshot first), then live.
+
+        ``seated``: the caller must hold a seat (Play), as for a move; spectators may not.
+        """
         table = await load_table(self.store, game_id)
-        viewer = self._viewer(table, token)
+        viewer = self._seat(table, token) if seated else self._viewer(table, token)
         if after_version is not None and not 0 <= after_version <= table.version:
             raise BadRequest(
                 "VERSION_AHEAD" if after_version > table.version else "VERSION_INVALID",

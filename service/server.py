@@ -25,6 +25,8 @@ from service.redis_server import EmbeddedRedis
 from service.referee import Referee
 from service.settings import Settings
 from service.store import RedisStore
+from service.tournaments.serving import SERVICE_NAME as TOURNAMENT_SERVICE
+from service.tournaments.serving import TournamentService, tournament_service
 
 log = structlog.get_logger("referee")
 
@@ -44,6 +46,7 @@ class Running:
     redis_url: str
     metrics_port: int = 0  # 0: the /metrics endpoint is off
     http_port: int = 0  # 0: the HTTP/JSON face is off
+    tournaments: TournamentService | None = None
 
     @property
     def address(self) -> str:
@@ -81,6 +84,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             finished_ttl_seconds=settings.finished_ttl_seconds,
             idle_ttl_seconds=settings.idle_ttl_seconds,
             cluster=settings.redis_cluster,
+            max_connections=settings.redis_max_connections,
         )
         store.on_call = metrics.observe_redis
         referee = Referee(
@@ -98,27 +102,31 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         )
         api = RefereeApi(referee, metrics)
         referee_pb2_grpc.add_RefereeServiceServicer_to_server(RefereeServicer(api), server)
+        tournaments = tournament_service(referee, redis_url, settings, metrics)
+        tournaments.register(server)
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(
-            [SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], server
+            [SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME], server
         )
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+        tournaments.serving_on(settings.host, port)
         await server.start()
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         http = contextlib.AsyncExitStack()
         http_port = 0
         if settings.http_port is not None:
-            app = build_app(api, settings.cors_origins)
+            app = build_app(api, settings.cors_origins, [tournaments.http_mount()])
             http_port = await http.enter_async_context(
                 serving_http(app, settings.host, settings.http_port)
             )
         watching_redis = asyncio.create_task(_follow_store(store, health_servicer))
         try:
-            yield Running(server, referee, port, redis_url, metrics_port, http_port)
+            yield Running(server, referee, port, redis_url, metrics_port, http_port, tournaments)
         finally:
             watching_redis.cancel()
+            await tournaments.aclose()  # stop the directors' bots before the server
             # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
             # clients resume elsewhere from their last version), let in-flight moves finish.
             await health_servicer.enter_graceful_shutdown()

@@ -37,6 +37,10 @@ class Settings:
     # Accept CreateGame seeds from clients (tests, replays). Off in production: the
     # creator would know every card.
     allow_client_seeds: bool = False
+    # Redis connections this process may open. Every game watched here holds one while its
+    # reader blocks on the game's stream (redis-py's own default, 100, stalls a referee
+    # watching more games than that); keep it below Redis' maxclients over all replicas.
+    redis_max_connections: int = 4096
     # REDIS_URL names a node of a Redis Cluster (every key of a game shares one slot).
     redis_cluster: bool = False
     # Prometheus metrics on http://host:metrics_port/metrics; 0 (the default) is off. The
@@ -67,6 +71,7 @@ class Settings:
             idle_ttl_seconds=int(env.get("REFEREE_IDLE_TTL_SECONDS", str(30 * 24 * 3600))),
             allow_client_seeds=_flag(env.get("REFEREE_ALLOW_CLIENT_SEEDS")),
             redis_cluster=_flag(env.get("REDIS_CLUSTER")),
+            redis_max_connections=int(env.get("REDIS_MAX_CONNECTIONS", "4096")),
             metrics_port=int(env.get("REFEREE_METRICS_PORT", "0")),
             tracing=env.get("REFEREE_TRACING", "off"),
             shutdown_grace_seconds=float(env.get("REFEREE_SHUTDOWN_GRACE_SECONDS", "5")),

@@ -48,8 +48,8 @@ def _files(folder: Path) -> set[Path]:
 @pytest.mark.parametrize(
     ("generated", "hand_written"),
     [
-        # The Python package: generated referee/v1 and markers; referee/client is written by hand.
-        ("clients/python/referee", {"client"}),
+        # The Python package: generated referee/v1 and markers; client/ and bots/ are by hand.
+        ("clients/python/referee", {"client", "bots"}),
         ("clients/typescript/src/gen", set()),
     ],
 )

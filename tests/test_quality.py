@@ -8,8 +8,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-CLIENT = "clients/python/referee/client"  # the hand-written client; its v1/ is generated
-CODE = ["engines", "service", "bench", "scripts", "tests", "deploy", CLIENT]
+# The hand-written parts of the client package (its v1/ is generated).
+CLIENT = ["clients/python/referee/client", "clients/python/referee/bots"]
+CODE = ["engines", "service", "bench", "scripts", "tests", "deploy", *CLIENT]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
@@ -28,7 +29,7 @@ def test_ruff_format_is_clean() -> None:
 
 def test_mypy_strict_is_clean() -> None:
     result = _run(
-        sys.executable, "-m", "mypy", "--strict", "engines", "service", "bench", "scripts", CLIENT
+        sys.executable, "-m", "mypy", "--strict", "engines", "service", "bench", "scripts", *CLIENT
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -96,3 +96,17 @@ async def test_spectating_a_private_game_is_refused(stub: Stub) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await _collect(stub, table, None, after=None, count=1)
     assert reason_of(caught.value)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")
+
+
+async def test_one_referee_follows_more_games_than_a_default_redis_pool_holds(
+    stub: Stub,
+) -> None:
+    """Each watched game blocks one Redis connection in its reader; redis-py's default pool
+    (100) once stalled a referee watching more games than that (found by the load test)."""
+    tables = [await Table.create(stub, 3) for _ in range(130)]
+    watchers = [asyncio.create_task(_collect(stub, t, 0, after=None, count=2)) for t in tables]
+    await asyncio.sleep(0.5)
+    for table in tables:
+        await table.submit(1, take(WHITE, 2))
+    streams = await asyncio.wait_for(asyncio.gather(*watchers), 30)
+    assert all([m.version for m in messages] == [0, 1] for messages in streams)

@@ -21,13 +21,16 @@ from referee.client.errors import (
     Unauthenticated,
     Unavailable,
     VersionConflict,
+    from_rejection,
     from_rpc_error,
 )
+from referee.client.play import AsyncPlay
 from referee.client.policy import NO_RESUME, Backoff, ConflictRetry, Resume
 from referee.client.sync import RefereeClient, Rethink, Seat
 
 __all__ = [
     "NO_RESUME",
+    "AsyncPlay",
     "AsyncRefereeClient",
     "AsyncRethink",
     "AsyncSeat",
@@ -46,5 +49,6 @@ __all__ = [
     "Unauthenticated",
     "Unavailable",
     "VersionConflict",
+    "from_rejection",
     "from_rpc_error",
 ]

@@ -20,6 +20,7 @@ from referee.client.calls import (
     note_recheck,
 )
 from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
+from referee.client.play import AsyncPlay
 from referee.client.policy import ConflictRetry, Resume
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
@@ -177,6 +178,19 @@ class AsyncSeat:
             note_recheck(conflict, check)
             return None
         return attempt.again(attempt.move, check.version)
+
+    def play(self, after_version: int | None = None, *, resume: Resume | None = None) -> AsyncPlay:
+        """This seat's game over one bidirectional stream: updates in, moves out.
+
+        ``async with seat.play() as session``: ``async for update in session`` gives the
+        seat's updates as :meth:`watch` does (a snapshot first unless ``after_version`` is
+        set), ``await session.submit(move)`` answers each move with its version or raises
+        as :meth:`submit` (no conflict retries), ``await session.legal_moves()`` lists. The
+        session reconnects after a drop as :meth:`watch` does (``resume``), and sends again
+        every unanswered request, moves with their same ``client_move_id``. See
+        :class:`referee.client.play.AsyncPlay`.
+        """
+        return AsyncPlay(self, after_version, resume or self.client.resume)
 
     async def watch(
         self, after_version: int | None = None, *, resume: Resume | None = None

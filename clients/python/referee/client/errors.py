@@ -15,6 +15,8 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from referee.v1 import referee_pb2
+
 DOMAIN = "referee.v1"
 
 
@@ -119,3 +121,14 @@ def from_rpc_error(error: grpc.RpcError) -> RefereeError:
     metadata = dict(info.metadata) if info is not None else {}
     cls = ERROR_CLASSES.get(code, OtherError)
     return cls(code, reason, message, metadata)
+
+
+_STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def from_rejection(rejection: referee_pb2.PlayResponse.Rejection) -> RefereeError:
+    """The typed exception for a request refused in-band on a Play stream: the very one the
+    unary call would have raised (same class, reason and metadata)."""
+    code = _STATUS_CODES.get(rejection.code, grpc.StatusCode.UNKNOWN)
+    cls = ERROR_CLASSES.get(code, OtherError)
+    return cls(code, rejection.reason, rejection.message, rejection.metadata)

@@ -38,6 +38,9 @@ class RefereeService(Protocol):
     async def get_history(self, request: referee_dot_v1_dot_referee__pb2.GetHistoryRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.GetHistoryResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    def play(self, request: AsyncIterator[referee_dot_v1_dot_referee__pb2.PlayRequest], ctx: RequestContext) -> AsyncIterator[referee_dot_v1_dot_referee__pb2.PlayResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class RefereeServiceASGIApplication(ConnectASGIApplication[RefereeService]):
     def __init__(self, service: RefereeService | AsyncGenerator[RefereeService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -113,6 +116,16 @@ class RefereeServiceASGIApplication(ConnectASGIApplication[RefereeService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.get_history,
+                ),
+                "/referee.v1.RefereeService/Play": Endpoint.bidi_stream(
+                    method=MethodInfo(
+                        name="Play",
+                        service_name="referee.v1.RefereeService",
+                        input=referee_dot_v1_dot_referee__pb2.PlayRequest,
+                        output=referee_dot_v1_dot_referee__pb2.PlayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.play,
                 ),
             },
             interceptors=interceptors,
@@ -267,6 +280,26 @@ class RefereeServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    def play(
+        self,
+        request: AsyncIterator[referee_dot_v1_dot_referee__pb2.PlayRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[referee_dot_v1_dot_referee__pb2.PlayResponse]:
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="Play",
+                service_name="referee.v1.RefereeService",
+                input=referee_dot_v1_dot_referee__pb2.PlayRequest,
+                output=referee_dot_v1_dot_referee__pb2.PlayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class RefereeServiceSync(Protocol):
     def create_game(self, request: referee_dot_v1_dot_referee__pb2.CreateGameRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.CreateGameResponse:
@@ -282,6 +315,8 @@ class RefereeServiceSync(Protocol):
     def watch_game(self, request: referee_dot_v1_dot_referee__pb2.WatchGameRequest, ctx: RequestContext) -> Iterator[referee_dot_v1_dot_referee__pb2.WatchGameResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_history(self, request: referee_dot_v1_dot_referee__pb2.GetHistoryRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.GetHistoryResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def play(self, request: Iterator[referee_dot_v1_dot_referee__pb2.PlayRequest], ctx: RequestContext) -> Iterator[referee_dot_v1_dot_referee__pb2.PlayResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -358,6 +393,16 @@ class RefereeServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.get_history,
+                ),
+                "/referee.v1.RefereeService/Play": EndpointSync.bidi_stream(
+                    method=MethodInfo(
+                        name="Play",
+                        service_name="referee.v1.RefereeService",
+                        input=referee_dot_v1_dot_referee__pb2.PlayRequest,
+                        output=referee_dot_v1_dot_referee__pb2.PlayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.play,
                 ),
             },
             interceptors=interceptors,
@@ -506,6 +551,26 @@ class RefereeServiceClientSync(ConnectClientSync):
                 service_name="referee.v1.RefereeService",
                 input=referee_dot_v1_dot_referee__pb2.GetHistoryRequest,
                 output=referee_dot_v1_dot_referee__pb2.GetHistoryResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def play(
+        self,
+        request: Iterator[referee_dot_v1_dot_referee__pb2.PlayRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> Iterator[referee_dot_v1_dot_referee__pb2.PlayResponse]:
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="Play",
+                service_name="referee.v1.RefereeService",
+                input=referee_dot_v1_dot_referee__pb2.PlayRequest,
+                output=referee_dot_v1_dot_referee__pb2.PlayResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -464,3 +464,240 @@ class GetHistoryResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetHistoryResponse: _TypeAlias = GetHistoryResponse  # noqa: Y015
+
+@_typing.final
+class PlayRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class Join(_message.Message):
+        """Which table to play at, and from where to receive updates. Must be the first message,
+        and only the first.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        GAME_ID_FIELD_NUMBER: _builtins.int
+        AFTER_VERSION_FIELD_NUMBER: _builtins.int
+        game_id: _builtins.str
+        after_version: _builtins.int
+        """As WatchGameRequest.after_version: resume after this version (the updates of every
+        later version, then live ones); leave unset to start with a snapshot.
+        """
+        def __init__(
+            self,
+            *,
+            game_id: _builtins.str = ...,
+            after_version: _builtins.int | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["_after_version", b"_after_version", "after_version", b"after_version"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_after_version", b"_after_version", "after_version", b"after_version", "game_id", b"game_id"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        _WhichOneofReturnType__after_version: _TypeAlias = _typing.Literal["after_version"]  # noqa: Y015
+        _WhichOneofArgType__after_version: _TypeAlias = _typing.Literal["_after_version", b"_after_version"]  # noqa: Y015
+        def WhichOneof(self, oneof_group: _WhichOneofArgType__after_version) -> _WhichOneofReturnType__after_version | None: ...
+
+    @_typing.final
+    class Submit(_message.Message):
+        """A move, with SubmitMoveRequest's fields and rules."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        MOVE_FIELD_NUMBER: _builtins.int
+        CLIENT_MOVE_ID_FIELD_NUMBER: _builtins.int
+        EXPECTED_VERSION_FIELD_NUMBER: _builtins.int
+        client_move_id: _builtins.str
+        """Your own unique id for this move, at most 64 characters; see SubmitMoveRequest."""
+        expected_version: _builtins.int
+        """Apply the move only if the game is still at this version (see SubmitMoveRequest)."""
+        @_builtins.property
+        def move(self) -> _game_pb2.Move: ...
+        def __init__(
+            self,
+            *,
+            move: _game_pb2.Move | None = ...,
+            client_move_id: _builtins.str = ...,
+            expected_version: _builtins.int | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "expected_version", b"expected_version", "move", b"move"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "client_move_id", b"client_move_id", "expected_version", b"expected_version", "move", b"move"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        _WhichOneofReturnType__expected_version: _TypeAlias = _typing.Literal["expected_version"]  # noqa: Y015
+        _WhichOneofArgType__expected_version: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version"]  # noqa: Y015
+        def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_version) -> _WhichOneofReturnType__expected_version | None: ...
+
+    @_typing.final
+    class ListLegalMoves(_message.Message):
+        """Ask for the seat's legal moves now, as ListLegalMoves."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        def __init__(
+            self,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    JOIN_FIELD_NUMBER: _builtins.int
+    SUBMIT_FIELD_NUMBER: _builtins.int
+    LIST_LEGAL_MOVES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def join(self) -> Global___PlayRequest.Join: ...
+    @_builtins.property
+    def submit(self) -> Global___PlayRequest.Submit: ...
+    @_builtins.property
+    def list_legal_moves(self) -> Global___PlayRequest.ListLegalMoves: ...
+    def __init__(
+        self,
+        *,
+        join: Global___PlayRequest.Join | None = ...,
+        submit: Global___PlayRequest.Submit | None = ...,
+        list_legal_moves: Global___PlayRequest.ListLegalMoves | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["join", b"join", "kind", b"kind", "list_legal_moves", b"list_legal_moves", "submit", b"submit"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["join", b"join", "kind", b"kind", "list_legal_moves", b"list_legal_moves", "submit", b"submit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["join", "submit", "list_legal_moves"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___PlayRequest: _TypeAlias = PlayRequest  # noqa: Y015
+
+@_typing.final
+class PlayResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class MoveResult(_message.Message):
+        """A move applied: the version it produced. The update of that version came before."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        CLIENT_MOVE_ID_FIELD_NUMBER: _builtins.int
+        VERSION_FIELD_NUMBER: _builtins.int
+        DUPLICATE_FIELD_NUMBER: _builtins.int
+        client_move_id: _builtins.str
+        version: _builtins.int
+        duplicate: _builtins.bool
+        """True when this client_move_id had been applied before (a re-sent move): `version` is
+        the version its first submission produced.
+        """
+        def __init__(
+            self,
+            *,
+            client_move_id: _builtins.str = ...,
+            version: _builtins.int = ...,
+            duplicate: _builtins.bool = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["client_move_id", b"client_move_id", "duplicate", b"duplicate", "version", b"version"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Rejection(_message.Message):
+        """A request refused, with what the unary call would have ended with: its status code and
+        the ErrorInfo reason and metadata (e.g. ABORTED, VERSION_MISMATCH, "current_version").
+        Nothing was applied; the stream goes on.
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        @_typing.final
+        class MetadataEntry(_message.Message):
+            DESCRIPTOR: _descriptor.Descriptor
+
+            KEY_FIELD_NUMBER: _builtins.int
+            VALUE_FIELD_NUMBER: _builtins.int
+            key: _builtins.str
+            value: _builtins.str
+            def __init__(
+                self,
+                *,
+                key: _builtins.str = ...,
+                value: _builtins.str = ...,
+            ) -> None: ...
+            _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+            def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+            _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+            def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+            def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+        CLIENT_MOVE_ID_FIELD_NUMBER: _builtins.int
+        CODE_FIELD_NUMBER: _builtins.int
+        REASON_FIELD_NUMBER: _builtins.int
+        MESSAGE_FIELD_NUMBER: _builtins.int
+        METADATA_FIELD_NUMBER: _builtins.int
+        client_move_id: _builtins.str
+        """The refused move's client_move_id; empty when a list_legal_moves was refused."""
+        code: _builtins.int
+        """The canonical status code number (google.rpc.Code): 3 INVALID_ARGUMENT,
+        9 FAILED_PRECONDITION, 10 ABORTED, ...
+        """
+        reason: _builtins.str
+        """The stable reason code, e.g. CHIP_ALREADY_HELD, VERSION_MISMATCH."""
+        message: _builtins.str
+        """A readable message."""
+        @_builtins.property
+        def metadata(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+            """The ErrorInfo metadata, e.g. "current_version" with ABORTED."""
+
+        def __init__(
+            self,
+            *,
+            client_move_id: _builtins.str = ...,
+            code: _builtins.int = ...,
+            reason: _builtins.str = ...,
+            message: _builtins.str = ...,
+            metadata: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["client_move_id", b"client_move_id", "code", b"code", "message", b"message", "metadata", b"metadata", "reason", b"reason"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    UPDATE_FIELD_NUMBER: _builtins.int
+    MOVE_RESULT_FIELD_NUMBER: _builtins.int
+    LEGAL_MOVES_FIELD_NUMBER: _builtins.int
+    REJECTION_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def update(self) -> Global___WatchGameResponse:
+        """The seat's update of one version (or a snapshot), as WatchGame sends it."""
+
+    @_builtins.property
+    def move_result(self) -> Global___PlayResponse.MoveResult:
+        """The answer to a `submit` the referee accepted (or had accepted before)."""
+
+    @_builtins.property
+    def legal_moves(self) -> Global___ListLegalMovesResponse:
+        """The answer to a `list_legal_moves`."""
+
+    @_builtins.property
+    def rejection(self) -> Global___PlayResponse.Rejection:
+        """The answer to a request the referee refused."""
+
+    def __init__(
+        self,
+        *,
+        update: Global___WatchGameResponse | None = ...,
+        move_result: Global___PlayResponse.MoveResult | None = ...,
+        legal_moves: Global___ListLegalMovesResponse | None = ...,
+        rejection: Global___PlayResponse.Rejection | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "legal_moves", b"legal_moves", "move_result", b"move_result", "rejection", b"rejection", "update", b"update"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "legal_moves", b"legal_moves", "move_result", b"move_result", "rejection", b"rejection", "update", b"update"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["update", "move_result", "legal_moves", "rejection"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___PlayResponse: _TypeAlias = PlayResponse  # noqa: Y015

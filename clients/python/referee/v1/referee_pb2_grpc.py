@@ -87,6 +87,11 @@ class RefereeServiceStub:
                 request_serializer=referee_dot_v1_dot_referee__pb2.GetHistoryRequest.SerializeToString,
                 response_deserializer=referee_dot_v1_dot_referee__pb2.GetHistoryResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/referee.v1.RefereeService/Play',
+                request_serializer=referee_dot_v1_dot_referee__pb2.PlayRequest.SerializeToString,
+                response_deserializer=referee_dot_v1_dot_referee__pb2.PlayResponse.FromString,
+                _registered_method=True)
 
 
 class RefereeServiceServicer:
@@ -161,6 +166,33 @@ class RefereeServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """One seat's game over one bidirectional stream, for bots and real-time frontends: the
+        seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
+        connection, instead of a unary round trip per move. Needs HTTP/2: call it on the gRPC
+        port (the HTTP/JSON port speaks HTTP/1.1, which cannot carry a bidirectional stream).
+
+        Send a `join` first (anything else ends the call with INVALID_ARGUMENT
+        PLAY_JOIN_FIRST), then `submit` and `list_legal_moves` at any time. A seat token is
+        required. The referee answers every request, in the order sent, with one
+        `move_result`, `legal_moves` or `rejection`; updates keep arriving in version order in
+        between. A move's `move_result` comes after the update of the version it produced, so
+        you already hold the view it led to. A rejected move does not end the call: it is
+        answered in-band with exactly the status code, reason and metadata SubmitMove would
+        give (UNAVAILABLE too, when the store could not be reached: send it again); validation,
+        versioning and idempotency are SubmitMove's. Errors at join (bad token, unknown game,
+        bad `after_version`) end the call with the usual status and ErrorInfo, and a referee
+        shutting down ends it with UNAVAILABLE.
+
+        The call ends (status OK) once the game is over and you have closed your side.
+        After a drop, call again with `after_version` set to the last version you received and
+        send again the moves you had no answer for, with the same `client_move_id`: a move
+        that was applied is not applied twice, its answer comes back with `duplicate` set.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RefereeServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -198,6 +230,11 @@ def add_RefereeServiceServicer_to_server(servicer, server):
                     servicer.GetHistory,
                     request_deserializer=referee_dot_v1_dot_referee__pb2.GetHistoryRequest.FromString,
                     response_serializer=referee_dot_v1_dot_referee__pb2.GetHistoryResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=referee_dot_v1_dot_referee__pb2.PlayRequest.FromString,
+                    response_serializer=referee_dot_v1_dot_referee__pb2.PlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -407,6 +444,33 @@ class RefereeService:
             '/referee.v1.RefereeService/GetHistory',
             referee_dot_v1_dot_referee__pb2.GetHistoryRequest.SerializeToString,
             referee_dot_v1_dot_referee__pb2.GetHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/referee.v1.RefereeService/Play',
+            referee_dot_v1_dot_referee__pb2.PlayRequest.SerializeToString,
+            referee_dot_v1_dot_referee__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -69,6 +69,29 @@ class RefereeServiceStub:
     """
     GetHistory: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetHistoryRequest, _referee_pb2.GetHistoryResponse]
     """The move log as the caller may see it; the full log and the seed once the game is over."""
+    Play: _grpc.StreamStreamMultiCallable[_referee_pb2.PlayRequest, _referee_pb2.PlayResponse]
+    """One seat's game over one bidirectional stream, for bots and real-time frontends: the
+    seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
+    connection, instead of a unary round trip per move. Needs HTTP/2: call it on the gRPC
+    port (the HTTP/JSON port speaks HTTP/1.1, which cannot carry a bidirectional stream).
+
+    Send a `join` first (anything else ends the call with INVALID_ARGUMENT
+    PLAY_JOIN_FIRST), then `submit` and `list_legal_moves` at any time. A seat token is
+    required. The referee answers every request, in the order sent, with one
+    `move_result`, `legal_moves` or `rejection`; updates keep arriving in version order in
+    between. A move's `move_result` comes after the update of the version it produced, so
+    you already hold the view it led to. A rejected move does not end the call: it is
+    answered in-band with exactly the status code, reason and metadata SubmitMove would
+    give (UNAVAILABLE too, when the store could not be reached: send it again); validation,
+    versioning and idempotency are SubmitMove's. Errors at join (bad token, unknown game,
+    bad `after_version`) end the call with the usual status and ErrorInfo, and a referee
+    shutting down ends it with UNAVAILABLE.
+
+    The call ends (status OK) once the game is over and you have closed your side.
+    After a drop, call again with `after_version` set to the last version you received and
+    send again the moves you had no answer for, with the same `client_move_id`: a move
+    that was applied is not applied twice, its answer comes back with `duplicate` set.
+    """
 
 @_typing.type_check_only
 class RefereeServiceAsyncStub(RefereeServiceStub):
@@ -111,6 +134,29 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     """
     GetHistory: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetHistoryRequest, _referee_pb2.GetHistoryResponse]  # type: ignore[assignment]
     """The move log as the caller may see it; the full log and the seed once the game is over."""
+    Play: _aio.StreamStreamMultiCallable[_referee_pb2.PlayRequest, _referee_pb2.PlayResponse]  # type: ignore[assignment]
+    """One seat's game over one bidirectional stream, for bots and real-time frontends: the
+    seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
+    connection, instead of a unary round trip per move. Needs HTTP/2: call it on the gRPC
+    port (the HTTP/JSON port speaks HTTP/1.1, which cannot carry a bidirectional stream).
+
+    Send a `join` first (anything else ends the call with INVALID_ARGUMENT
+    PLAY_JOIN_FIRST), then `submit` and `list_legal_moves` at any time. A seat token is
+    required. The referee answers every request, in the order sent, with one
+    `move_result`, `legal_moves` or `rejection`; updates keep arriving in version order in
+    between. A move's `move_result` comes after the update of the version it produced, so
+    you already hold the view it led to. A rejected move does not end the call: it is
+    answered in-band with exactly the status code, reason and metadata SubmitMove would
+    give (UNAVAILABLE too, when the store could not be reached: send it again); validation,
+    versioning and idempotency are SubmitMove's. Errors at join (bad token, unknown game,
+    bad `after_version`) end the call with the usual status and ErrorInfo, and a referee
+    shutting down ends it with UNAVAILABLE.
+
+    The call ends (status OK) once the game is over and you have closed your side.
+    After a drop, call again with `after_version` set to the last version you received and
+    send again the moves you had no answer for, with the same `client_move_id`: a move
+    that was applied is not applied twice, its answer comes back with `duplicate` set.
+    """
 
 class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
     """RefereeService hosts turn-based and simultaneous card games. It is authoritative: every
@@ -192,5 +238,34 @@ class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_referee_pb2.GetHistoryResponse, _abc.Awaitable[_referee_pb2.GetHistoryResponse]]:
         """The move log as the caller may see it; the full log and the seed once the game is over."""
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_referee_pb2.PlayRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_referee_pb2.PlayResponse], _abc.AsyncIterator[_referee_pb2.PlayResponse]]:
+        """One seat's game over one bidirectional stream, for bots and real-time frontends: the
+        seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
+        connection, instead of a unary round trip per move. Needs HTTP/2: call it on the gRPC
+        port (the HTTP/JSON port speaks HTTP/1.1, which cannot carry a bidirectional stream).
+
+        Send a `join` first (anything else ends the call with INVALID_ARGUMENT
+        PLAY_JOIN_FIRST), then `submit` and `list_legal_moves` at any time. A seat token is
+        required. The referee answers every request, in the order sent, with one
+        `move_result`, `legal_moves` or `rejection`; updates keep arriving in version order in
+        between. A move's `move_result` comes after the update of the version it produced, so
+        you already hold the view it led to. A rejected move does not end the call: it is
+        answered in-band with exactly the status code, reason and metadata SubmitMove would
+        give (UNAVAILABLE too, when the store could not be reached: send it again); validation,
+        versioning and idempotency are SubmitMove's. Errors at join (bad token, unknown game,
+        bad `after_version`) end the call with the usual status and ErrorInfo, and a referee
+        shutting down ends it with UNAVAILABLE.
+
+        The call ends (status OK) once the game is over and you have closed your side.
+        After a drop, call again with `after_version` set to the last version you received and
+        send again the moves you had no answer for, with the same `client_move_id`: a move
+        that was applied is not applied twice, its answer comes back with `duplicate` set.
+        """
 
 def add_RefereeServiceServicer_to_server(servicer: RefereeServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

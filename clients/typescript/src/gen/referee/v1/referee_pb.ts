@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/referee.proto.
  */
 export const file_referee_v1_referee: GenFile = /*@__PURE__*/
-  fileDesc("ChhyZWZlcmVlL3YxL3JlZmVyZWUucHJvdG8SCnJlZmVyZWUudjEigwEKEUNyZWF0ZUdhbWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEhgKEGFsbG93X3NwZWN0YXRvcnMYBCABKAgSDAoEc2VlZBgFIAEoDCKdAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgtzZWVkX3NoYTI1NhgDIAEoCRIqCgtzZWF0X3Rva2VucxgEIAMoCzIVLnJlZmVyZWUudjEuU2VhdFRva2VuEiQKBXNldHVwGAUgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXAiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkiIQoOR2V0Vmlld1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIxCg9HZXRWaWV3UmVzcG9uc2USHgoEdmlldxgBIAEoCzIQLnJlZmVyZWUudjEuVmlldyIoChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSJKChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoFbW92ZXMYAiADKAsyEC5yZWZlcmVlLnYxLk1vdmUikAEKEVN1Ym1pdE1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIWCg5jbGllbnRfbW92ZV9pZBgDIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgDSACIAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24iewoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHgoEdmlldxgCIAEoCzIQLnJlZmVyZWUudjEuVmlldxIhCgZldmVudHMYAyADKAsyES5yZWZlcmVlLnYxLkV2ZW50EhEKCWR1cGxpY2F0ZRgEIAEoCCJGChNWYWxpZGF0ZU1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZSJXChRWYWxpZGF0ZU1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg0KBWxlZ2FsGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIlEKEFdhdGNoR2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24ieQoRV2F0Y2hHYW1lUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5yZWZlcmVlLnYxLkV2ZW50Eh4KBHZpZXcYAyABKAsyEC5yZWZlcmVlLnYxLlZpZXcSEAoIc25hcHNob3QYBCABKAgiJAoRR2V0SGlzdG9yeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSK/AQoSR2V0SGlzdG9yeVJlc3BvbnNlEiQKBXNldHVwGAEgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXASDwoHdmVyc2lvbhgCIAEoAxIpCgdlbnRyaWVzGAMgAygLMhgucmVmZXJlZS52MS5IaXN0b3J5RW50cnkSEwoLc2VlZF9zaGEyNTYYBCABKAkSDAoEc2VlZBgFIAEoDBIkCgdvdXRjb21lGAYgASgLMhMucmVmZXJlZS52MS5PdXRjb21lMrMECg5SZWZlcmVlU2VydmljZRJLCgpDcmVhdGVHYW1lEh0ucmVmZXJlZS52MS5DcmVhdGVHYW1lUmVxdWVzdBoeLnJlZmVyZWUudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEkIKB0dldFZpZXcSGi5yZWZlcmVlLnYxLkdldFZpZXdSZXF1ZXN0GhsucmVmZXJlZS52MS5HZXRWaWV3UmVzcG9uc2USVwoOTGlzdExlZ2FsTW92ZXMSIS5yZWZlcmVlLnYxLkxpc3RMZWdhbE1vdmVzUmVxdWVzdBoiLnJlZmVyZWUudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJLCgpTdWJtaXRNb3ZlEh0ucmVmZXJlZS52MS5TdWJtaXRNb3ZlUmVxdWVzdBoeLnJlZmVyZWUudjEuU3VibWl0TW92ZVJlc3BvbnNlElEKDFZhbGlkYXRlTW92ZRIfLnJlZmVyZWUudjEuVmFsaWRhdGVNb3ZlUmVxdWVzdBogLnJlZmVyZWUudjEuVmFsaWRhdGVNb3ZlUmVzcG9uc2USSgoJV2F0Y2hHYW1lEhwucmVmZXJlZS52MS5XYXRjaEdhbWVSZXF1ZXN0Gh0ucmVmZXJlZS52MS5XYXRjaEdhbWVSZXNwb25zZTABEksKCkdldEhpc3RvcnkSHS5yZWZlcmVlLnYxLkdldEhpc3RvcnlSZXF1ZXN0Gh4ucmVmZXJlZS52MS5HZXRIaXN0b3J5UmVzcG9uc2ViBnByb3RvMw", [file_referee_v1_game]);
+  fileDesc("ChhyZWZlcmVlL3YxL3JlZmVyZWUucHJvdG8SCnJlZmVyZWUudjEigwEKEUNyZWF0ZUdhbWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEhgKEGFsbG93X3NwZWN0YXRvcnMYBCABKAgSDAoEc2VlZBgFIAEoDCKdAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgtzZWVkX3NoYTI1NhgDIAEoCRIqCgtzZWF0X3Rva2VucxgEIAMoCzIVLnJlZmVyZWUudjEuU2VhdFRva2VuEiQKBXNldHVwGAUgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXAiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkiIQoOR2V0Vmlld1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIxCg9HZXRWaWV3UmVzcG9uc2USHgoEdmlldxgBIAEoCzIQLnJlZmVyZWUudjEuVmlldyIoChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSJKChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoFbW92ZXMYAiADKAsyEC5yZWZlcmVlLnYxLk1vdmUikAEKEVN1Ym1pdE1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIWCg5jbGllbnRfbW92ZV9pZBgDIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgDSACIAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24iewoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHgoEdmlldxgCIAEoCzIQLnJlZmVyZWUudjEuVmlldxIhCgZldmVudHMYAyADKAsyES5yZWZlcmVlLnYxLkV2ZW50EhEKCWR1cGxpY2F0ZRgEIAEoCCJGChNWYWxpZGF0ZU1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZSJXChRWYWxpZGF0ZU1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg0KBWxlZ2FsGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIlEKEFdhdGNoR2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24ieQoRV2F0Y2hHYW1lUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5yZWZlcmVlLnYxLkV2ZW50Eh4KBHZpZXcYAyABKAsyEC5yZWZlcmVlLnYxLlZpZXcSEAoIc25hcHNob3QYBCABKAgiJAoRR2V0SGlzdG9yeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSK/AQoSR2V0SGlzdG9yeVJlc3BvbnNlEiQKBXNldHVwGAEgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXASDwoHdmVyc2lvbhgCIAEoAxIpCgdlbnRyaWVzGAMgAygLMhgucmVmZXJlZS52MS5IaXN0b3J5RW50cnkSEwoLc2VlZF9zaGEyNTYYBCABKAkSDAoEc2VlZBgFIAEoDBIkCgdvdXRjb21lGAYgASgLMhMucmVmZXJlZS52MS5PdXRjb21lIogDCgtQbGF5UmVxdWVzdBIsCgRqb2luGAEgASgLMhwucmVmZXJlZS52MS5QbGF5UmVxdWVzdC5Kb2luSAASMAoGc3VibWl0GAIgASgLMh4ucmVmZXJlZS52MS5QbGF5UmVxdWVzdC5TdWJtaXRIABJCChBsaXN0X2xlZ2FsX21vdmVzGAMgASgLMiYucmVmZXJlZS52MS5QbGF5UmVxdWVzdC5MaXN0TGVnYWxNb3Zlc0gAGkUKBEpvaW4SDwoHZ2FtZV9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24adAoGU3VibWl0Eh4KBG1vdmUYASABKAsyEC5yZWZlcmVlLnYxLk1vdmUSFgoOY2xpZW50X21vdmVfaWQYAiABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoA0gAiAEBQhMKEV9leHBlY3RlZF92ZXJzaW9uGhAKDkxpc3RMZWdhbE1vdmVzQgYKBGtpbmQiiwQKDFBsYXlSZXNwb25zZRIvCgZ1cGRhdGUYASABKAsyHS5yZWZlcmVlLnYxLldhdGNoR2FtZVJlc3BvbnNlSAASOgoLbW92ZV9yZXN1bHQYAiABKAsyIy5yZWZlcmVlLnYxLlBsYXlSZXNwb25zZS5Nb3ZlUmVzdWx0SAASOQoLbGVnYWxfbW92ZXMYAyABKAsyIi5yZWZlcmVlLnYxLkxpc3RMZWdhbE1vdmVzUmVzcG9uc2VIABI3CglyZWplY3Rpb24YBCABKAsyIi5yZWZlcmVlLnYxLlBsYXlSZXNwb25zZS5SZWplY3Rpb25IABpICgpNb3ZlUmVzdWx0EhYKDmNsaWVudF9tb3ZlX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEQoJZHVwbGljYXRlGAMgASgIGscBCglSZWplY3Rpb24SFgoOY2xpZW50X21vdmVfaWQYASABKAkSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCRJCCghtZXRhZGF0YRgFIAMoCzIwLnJlZmVyZWUudjEuUGxheVJlc3BvbnNlLlJlamVjdGlvbi5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIGCgRraW5kMvIECg5SZWZlcmVlU2VydmljZRJLCgpDcmVhdGVHYW1lEh0ucmVmZXJlZS52MS5DcmVhdGVHYW1lUmVxdWVzdBoeLnJlZmVyZWUudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEkIKB0dldFZpZXcSGi5yZWZlcmVlLnYxLkdldFZpZXdSZXF1ZXN0GhsucmVmZXJlZS52MS5HZXRWaWV3UmVzcG9uc2USVwoOTGlzdExlZ2FsTW92ZXMSIS5yZWZlcmVlLnYxLkxpc3RMZWdhbE1vdmVzUmVxdWVzdBoiLnJlZmVyZWUudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJLCgpTdWJtaXRNb3ZlEh0ucmVmZXJlZS52MS5TdWJtaXRNb3ZlUmVxdWVzdBoeLnJlZmVyZWUudjEuU3VibWl0TW92ZVJlc3BvbnNlElEKDFZhbGlkYXRlTW92ZRIfLnJlZmVyZWUudjEuVmFsaWRhdGVNb3ZlUmVxdWVzdBogLnJlZmVyZWUudjEuVmFsaWRhdGVNb3ZlUmVzcG9uc2USSgoJV2F0Y2hHYW1lEhwucmVmZXJlZS52MS5XYXRjaEdhbWVSZXF1ZXN0Gh0ucmVmZXJlZS52MS5XYXRjaEdhbWVSZXNwb25zZTABEksKCkdldEhpc3RvcnkSHS5yZWZlcmVlLnYxLkdldEhpc3RvcnlSZXF1ZXN0Gh4ucmVmZXJlZS52MS5HZXRIaXN0b3J5UmVzcG9uc2USPQoEUGxheRIXLnJlZmVyZWUudjEuUGxheVJlcXVlc3QaGC5yZWZlcmVlLnYxLlBsYXlSZXNwb25zZSgBMAFiBnByb3RvMw", [file_referee_v1_game]);
 
 /**
  * @generated from message referee.v1.CreateGameRequest
@@ -489,6 +489,250 @@ export const GetHistoryResponseSchema: GenMessage<GetHistoryResponse> = /*@__PUR
   messageDesc(file_referee_v1_referee, 14);
 
 /**
+ * @generated from message referee.v1.PlayRequest
+ */
+export type PlayRequest = Message<"referee.v1.PlayRequest"> & {
+  /**
+   * @generated from oneof referee.v1.PlayRequest.kind
+   */
+  kind: {
+    /**
+     * @generated from field: referee.v1.PlayRequest.Join join = 1;
+     */
+    value: PlayRequest_Join;
+    case: "join";
+  } | {
+    /**
+     * @generated from field: referee.v1.PlayRequest.Submit submit = 2;
+     */
+    value: PlayRequest_Submit;
+    case: "submit";
+  } | {
+    /**
+     * @generated from field: referee.v1.PlayRequest.ListLegalMoves list_legal_moves = 3;
+     */
+    value: PlayRequest_ListLegalMoves;
+    case: "listLegalMoves";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message referee.v1.PlayRequest.
+ * Use `create(PlayRequestSchema)` to create a new message.
+ */
+export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 15);
+
+/**
+ * Which table to play at, and from where to receive updates. Must be the first message,
+ * and only the first.
+ *
+ * @generated from message referee.v1.PlayRequest.Join
+ */
+export type PlayRequest_Join = Message<"referee.v1.PlayRequest.Join"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * As WatchGameRequest.after_version: resume after this version (the updates of every
+   * later version, then live ones); leave unset to start with a snapshot.
+   *
+   * @generated from field: optional int64 after_version = 2;
+   */
+  afterVersion?: bigint | undefined;
+};
+
+/**
+ * Describes the message referee.v1.PlayRequest.Join.
+ * Use `create(PlayRequest_JoinSchema)` to create a new message.
+ */
+export const PlayRequest_JoinSchema: GenMessage<PlayRequest_Join> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 15, 0);
+
+/**
+ * A move, with SubmitMoveRequest's fields and rules.
+ *
+ * @generated from message referee.v1.PlayRequest.Submit
+ */
+export type PlayRequest_Submit = Message<"referee.v1.PlayRequest.Submit"> & {
+  /**
+   * @generated from field: referee.v1.Move move = 1;
+   */
+  move?: Move | undefined;
+
+  /**
+   * Your own unique id for this move, at most 64 characters; see SubmitMoveRequest.
+   *
+   * @generated from field: string client_move_id = 2;
+   */
+  clientMoveId: string;
+
+  /**
+   * Apply the move only if the game is still at this version (see SubmitMoveRequest).
+   *
+   * @generated from field: optional int64 expected_version = 3;
+   */
+  expectedVersion?: bigint | undefined;
+};
+
+/**
+ * Describes the message referee.v1.PlayRequest.Submit.
+ * Use `create(PlayRequest_SubmitSchema)` to create a new message.
+ */
+export const PlayRequest_SubmitSchema: GenMessage<PlayRequest_Submit> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 15, 1);
+
+/**
+ * Ask for the seat's legal moves now, as ListLegalMoves.
+ *
+ * @generated from message referee.v1.PlayRequest.ListLegalMoves
+ */
+export type PlayRequest_ListLegalMoves = Message<"referee.v1.PlayRequest.ListLegalMoves"> & {
+};
+
+/**
+ * Describes the message referee.v1.PlayRequest.ListLegalMoves.
+ * Use `create(PlayRequest_ListLegalMovesSchema)` to create a new message.
+ */
+export const PlayRequest_ListLegalMovesSchema: GenMessage<PlayRequest_ListLegalMoves> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 15, 2);
+
+/**
+ * @generated from message referee.v1.PlayResponse
+ */
+export type PlayResponse = Message<"referee.v1.PlayResponse"> & {
+  /**
+   * @generated from oneof referee.v1.PlayResponse.kind
+   */
+  kind: {
+    /**
+     * The seat's update of one version (or a snapshot), as WatchGame sends it.
+     *
+     * @generated from field: referee.v1.WatchGameResponse update = 1;
+     */
+    value: WatchGameResponse;
+    case: "update";
+  } | {
+    /**
+     * The answer to a `submit` the referee accepted (or had accepted before).
+     *
+     * @generated from field: referee.v1.PlayResponse.MoveResult move_result = 2;
+     */
+    value: PlayResponse_MoveResult;
+    case: "moveResult";
+  } | {
+    /**
+     * The answer to a `list_legal_moves`.
+     *
+     * @generated from field: referee.v1.ListLegalMovesResponse legal_moves = 3;
+     */
+    value: ListLegalMovesResponse;
+    case: "legalMoves";
+  } | {
+    /**
+     * The answer to a request the referee refused.
+     *
+     * @generated from field: referee.v1.PlayResponse.Rejection rejection = 4;
+     */
+    value: PlayResponse_Rejection;
+    case: "rejection";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message referee.v1.PlayResponse.
+ * Use `create(PlayResponseSchema)` to create a new message.
+ */
+export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 16);
+
+/**
+ * A move applied: the version it produced. The update of that version came before.
+ *
+ * @generated from message referee.v1.PlayResponse.MoveResult
+ */
+export type PlayResponse_MoveResult = Message<"referee.v1.PlayResponse.MoveResult"> & {
+  /**
+   * @generated from field: string client_move_id = 1;
+   */
+  clientMoveId: string;
+
+  /**
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * True when this client_move_id had been applied before (a re-sent move): `version` is
+   * the version its first submission produced.
+   *
+   * @generated from field: bool duplicate = 3;
+   */
+  duplicate: boolean;
+};
+
+/**
+ * Describes the message referee.v1.PlayResponse.MoveResult.
+ * Use `create(PlayResponse_MoveResultSchema)` to create a new message.
+ */
+export const PlayResponse_MoveResultSchema: GenMessage<PlayResponse_MoveResult> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 16, 0);
+
+/**
+ * A request refused, with what the unary call would have ended with: its status code and
+ * the ErrorInfo reason and metadata (e.g. ABORTED, VERSION_MISMATCH, "current_version").
+ * Nothing was applied; the stream goes on.
+ *
+ * @generated from message referee.v1.PlayResponse.Rejection
+ */
+export type PlayResponse_Rejection = Message<"referee.v1.PlayResponse.Rejection"> & {
+  /**
+   * The refused move's client_move_id; empty when a list_legal_moves was refused.
+   *
+   * @generated from field: string client_move_id = 1;
+   */
+  clientMoveId: string;
+
+  /**
+   * The canonical status code number (google.rpc.Code): 3 INVALID_ARGUMENT,
+   * 9 FAILED_PRECONDITION, 10 ABORTED, ...
+   *
+   * @generated from field: int32 code = 2;
+   */
+  code: number;
+
+  /**
+   * The stable reason code, e.g. CHIP_ALREADY_HELD, VERSION_MISMATCH.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * A readable message.
+   *
+   * @generated from field: string message = 4;
+   */
+  message: string;
+
+  /**
+   * The ErrorInfo metadata, e.g. "current_version" with ABORTED.
+   *
+   * @generated from field: map<string, string> metadata = 5;
+   */
+  metadata: { [key: string]: string };
+};
+
+/**
+ * Describes the message referee.v1.PlayResponse.Rejection.
+ * Use `create(PlayResponse_RejectionSchema)` to create a new message.
+ */
+export const PlayResponse_RejectionSchema: GenMessage<PlayResponse_Rejection> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 16, 1);
+
+/**
  * RefereeService hosts turn-based and simultaneous card games. It is authoritative: every
  * move is checked against the rules before it is stored, and every answer holds only what
  * the calling seat may know.
@@ -582,6 +826,36 @@ export const RefereeService: GenService<{
     methodKind: "unary";
     input: typeof GetHistoryRequestSchema;
     output: typeof GetHistoryResponseSchema;
+  },
+  /**
+   * One seat's game over one bidirectional stream, for bots and real-time frontends: the
+   * seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
+   * connection, instead of a unary round trip per move. Needs HTTP/2: call it on the gRPC
+   * port (the HTTP/JSON port speaks HTTP/1.1, which cannot carry a bidirectional stream).
+   *
+   * Send a `join` first (anything else ends the call with INVALID_ARGUMENT
+   * PLAY_JOIN_FIRST), then `submit` and `list_legal_moves` at any time. A seat token is
+   * required. The referee answers every request, in the order sent, with one
+   * `move_result`, `legal_moves` or `rejection`; updates keep arriving in version order in
+   * between. A move's `move_result` comes after the update of the version it produced, so
+   * you already hold the view it led to. A rejected move does not end the call: it is
+   * answered in-band with exactly the status code, reason and metadata SubmitMove would
+   * give (UNAVAILABLE too, when the store could not be reached: send it again); validation,
+   * versioning and idempotency are SubmitMove's. Errors at join (bad token, unknown game,
+   * bad `after_version`) end the call with the usual status and ErrorInfo, and a referee
+   * shutting down ends it with UNAVAILABLE.
+   *
+   * The call ends (status OK) once the game is over and you have closed your side.
+   * After a drop, call again with `after_version` set to the last version you received and
+   * send again the moves you had no answer for, with the same `client_move_id`: a move
+   * that was applied is not applied twice, its answer comes back with `duplicate` set.
+   *
+   * @generated from rpc referee.v1.RefereeService.Play
+   */
+  play: {
+    methodKind: "bidi_streaming";
+    input: typeof PlayRequestSchema;
+    output: typeof PlayResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_referee_v1_referee, 0);

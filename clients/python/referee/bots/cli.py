@@ -1,0 +1,66 @@
+"""``referee bot``: play one seat of an existing game with a bot until the game ends."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+
+from referee.bots.play import play_seat
+from referee.client import AsyncRefereeClient, RefereeError
+from referee.v1 import game_pb2
+
+
+async def run_bot(
+    target: str, game_id: str, token: str, strategy: str, seed: int | None
+) -> game_pb2.View:
+    """Play the seat of ``token`` in ``game_id`` at the referee ``target`` with the bot
+    ``strategy`` of that game ("random", "heuristic"); returns the final view.
+
+    ``seed`` makes the bot's own choices reproducible (None: from the system). ValueError
+    for a strategy the game has no bot for.
+    """
+    from referee.bots import bot_for
+
+    async with AsyncRefereeClient(target) as client:
+        seat = client.seat(game_id, token)
+        view = await seat.view()
+        bot = bot_for(view.game, strategy)
+        return await play_seat(seat, bot, rng=random.Random(seed))
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="referee bot", description="Play one seat of a game with a bot until it ends."
+    )
+    parse.add_argument("--address", default="127.0.0.1:50051", help="the referee's gRPC address")
+    parse.add_argument("--game-id", required=True)
+    parse.add_argument("--token", required=True, help="the seat's token from CreateGame")
+    parse.add_argument(
+        "--strategy", default="heuristic", help="random or heuristic (default heuristic)"
+    )
+    parse.add_argument("--seed", type=int, default=None, help="seed of the bot's own choices")
+    return parse
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the flags, play the seat, print the outcome. 0: game over; 1: a referee
+    error; 2: bad arguments (an unknown strategy included)."""
+    args = parser().parse_args(argv)
+    try:
+        view = asyncio.run(
+            run_bot(args.address, args.game_id, args.token, args.strategy, args.seed)
+        )
+    except ValueError as error:
+        print(f"referee bot: {error}", file=sys.stderr)
+        return 2
+    except RefereeError as error:
+        print(f"referee bot: {error}", file=sys.stderr)
+        return 1
+    seat = view.seat if view.HasField("seat") else None
+    winners = list(view.outcome.winners)
+    verdict = "won" if seat in winners else "lost"
+    summary = view.outcome.summary
+    print(f"{view.game} {view.game_id}: {summary} (seat {seat} {verdict}; winners {winners})")
+    return 0

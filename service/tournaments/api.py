@@ -1,0 +1,200 @@
+"""TournamentService in protobuf terms: request in, use case, response out (both faces)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+from referee.v1 import game_pb2, referee_pb2, tournament_pb2
+from service.auth import TokenSigner
+from service.codecs import CODECS
+from service.errors import BadRequest
+from service.observability import Metrics
+from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
+from service.tournaments.model import Format, Rating, Standing, Status, Table, Tournament
+from service.tournaments.store import Stored
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+FORMATS = {
+    tournament_pb2.TOURNAMENT_FORMAT_ROUND_ROBIN: Format.ROUND_ROBIN,
+    tournament_pb2.TOURNAMENT_FORMAT_SWISS: Format.SWISS,
+}
+FORMAT_TO_PROTO = {value: key for key, value in FORMATS.items()}
+BOTS = {
+    tournament_pb2.BOT_STRATEGY_UNSPECIFIED: "",
+    tournament_pb2.BOT_STRATEGY_RANDOM: "random",
+    tournament_pb2.BOT_STRATEGY_HEURISTIC: "heuristic",
+}
+BOT_TO_PROTO = {value: key for key, value in BOTS.items()}
+STATUS_TO_PROTO = {
+    Status.CREATED: tournament_pb2.TOURNAMENT_STATUS_CREATED,
+    Status.RUNNING: tournament_pb2.TOURNAMENT_STATUS_RUNNING,
+    Status.FINISHED: tournament_pb2.TOURNAMENT_STATUS_FINISHED,
+}
+
+
+def _check_id(tournament_id: str) -> None:
+    if not _ID.fullmatch(tournament_id):
+        raise BadRequest(
+            "TOURNAMENT_ID_INVALID", "tournament_id must be 1 to 64 letters, digits, '-' or '_'"
+        )
+
+
+def rating_to_proto(participant: int, rating: Rating) -> tournament_pb2.Rating:
+    return tournament_pb2.Rating(
+        participant=participant, mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal
+    )
+
+
+def standing_to_proto(tournament: Tournament, standing: Standing) -> tournament_pb2.Standing:
+    return tournament_pb2.Standing(
+        rank=standing.rank,
+        participant=standing.participant,
+        name=tournament.participants[standing.participant].name,
+        points=standing.points,
+        rating=rating_to_proto(standing.participant, standing.rating),
+        tables_played=standing.tables_played,
+        byes=standing.byes,
+        alarms=standing.alarms,
+    )
+
+
+def table_to_proto(
+    tournament: Tournament, table: Table, caller: int | None, signer: TokenSigner
+) -> tournament_pb2.TournamentTable:
+    message = tournament_pb2.TournamentTable(
+        number=table.number,
+        participants=table.participants,
+        game_id=table.game_id,
+        finished=table.finished,
+        summary=table.summary,
+        results=[
+            tournament_pb2.TableResult(
+                participant=r.participant,
+                seat=r.seat,
+                place=r.place,
+                points=r.points,
+                score=r.score,
+                alarms=r.alarms,
+            )
+            for r in table.results
+        ],
+    )
+    if table.game_id and caller is not None:
+        for seat, who in enumerate(table.participants):
+            mine = who == caller or (caller == ADMIN and tournament.participants[who].external)
+            if mine:
+                message.seat_tokens.append(
+                    referee_pb2.SeatToken(seat=seat, token=signer.issue(table.game_id, seat))
+                )
+    return message
+
+
+def tournament_to_proto(
+    stored: Stored, caller: int | None, signer: TokenSigner
+) -> tournament_pb2.Tournament:
+    """The tournament as ``caller`` (None, ADMIN or a participant index) may see it."""
+    t = stored.tournament
+    current = t.current
+    return tournament_pb2.Tournament(
+        tournament_id=t.tournament_id,
+        version=stored.version,
+        game=t.game,
+        seats_per_table=t.seats_per_table,
+        options=game_pb2.TableOptions.FromString(t.options),
+        format=FORMAT_TO_PROTO[t.format],
+        rounds=t.rounds,
+        status=STATUS_TO_PROTO[t.status],
+        current_round=current.number if current else 0,
+        participants=[
+            tournament_pb2.TournamentParticipant(index=i, name=p.name, bot=BOT_TO_PROTO[p.bot])
+            for i, p in enumerate(t.participants)
+        ],
+        round_results=[
+            tournament_pb2.TournamentRound(
+                number=played.number,
+                tables=[table_to_proto(t, table, caller, signer) for table in played.tables],
+                byes=played.byes,
+                complete=played.complete,
+                standings=[standing_to_proto(t, s) for s in played.standings],
+            )
+            for played in t.played
+        ],
+        ratings=[rating_to_proto(i, r) for i, r in enumerate(t.ratings)],
+        final_ranking=[standing_to_proto(t, s) for s in t.final_ranking],
+        seed_sha256=t.seed_sha256,
+    )
+
+
+class TournamentApi:
+    """Every RPC of ``referee.v1.TournamentService``; ``token`` as the face read it."""
+
+    def __init__(self, host: TournamentHost, metrics: Metrics | None = None) -> None:
+        self.host = host
+        self.metrics = metrics
+
+    @property
+    def signer(self) -> TokenSigner:
+        return self.host.referee.signer
+
+    async def create_tournament(
+        self, request: tournament_pb2.CreateTournamentRequest
+    ) -> tournament_pb2.CreateTournamentResponse:
+        codec = CODECS.get(request.game)
+        if codec is None:
+            raise BadRequest("GAME_UNKNOWN", f"unknown game {request.game!r}")
+        if request.format not in FORMATS:
+            raise BadRequest("FORMAT_MISSING", "format: ROUND_ROBIN or SWISS")
+        if any(p.bot not in BOTS for p in request.participants):
+            raise BadRequest("BOT_UNKNOWN", "unknown bot strategy")
+        created = await self.host.create(
+            TournamentSpec(
+                game=request.game,
+                seats_per_table=request.seats_per_table,
+                options=codec.options_from_proto(request.options),
+                options_proto=request.options.SerializeToString(deterministic=True),
+                participants=[ParticipantSpec(p.name, BOTS[p.bot]) for p in request.participants],
+                format=FORMATS[request.format],
+                rounds=request.rounds,
+                seed=request.seed or None,
+            )
+        )
+        return tournament_pb2.CreateTournamentResponse(
+            tournament_id=created.stored.tournament.tournament_id,
+            version=created.stored.version,
+            admin_token=created.admin_token,
+            participant_tokens=[
+                tournament_pb2.ParticipantToken(participant=index, token=token)
+                for index, token in sorted(created.participant_tokens.items())
+            ],
+            tournament=tournament_to_proto(created.stored, ADMIN, self.signer),
+        )
+
+    async def start_tournament(
+        self, request: tournament_pb2.StartTournamentRequest, token: str | None
+    ) -> tournament_pb2.StartTournamentResponse:
+        _check_id(request.tournament_id)
+        stored = await self.host.start(request.tournament_id, token)
+        return tournament_pb2.StartTournamentResponse(
+            tournament=tournament_to_proto(stored, ADMIN, self.signer)
+        )
+
+    async def get_tournament(
+        self, request: tournament_pb2.GetTournamentRequest, token: str | None
+    ) -> tournament_pb2.GetTournamentResponse:
+        _check_id(request.tournament_id)
+        stored, caller = await self.host.get(request.tournament_id, token)
+        return tournament_pb2.GetTournamentResponse(
+            tournament=tournament_to_proto(stored, caller, self.signer)
+        )
+
+    async def watch_tournament(
+        self, request: tournament_pb2.WatchTournamentRequest, token: str | None
+    ) -> AsyncIterator[tournament_pb2.WatchTournamentResponse]:
+        _check_id(request.tournament_id)
+        after = request.after_version if request.HasField("after_version") else None
+        async for stored, caller in self.host.watch(request.tournament_id, token, after):
+            yield tournament_pb2.WatchTournamentResponse(
+                tournament=tournament_to_proto(stored, caller, self.signer)
+            )

@@ -1,0 +1,57 @@
+"""TournamentService assembled for one referee process: store, host, gRPC and HTTP faces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import grpc
+from starlette.routing import Mount
+
+from referee.v1 import tournament_pb2, tournament_pb2_grpc
+from service.observability import Metrics
+from service.referee import Referee
+from service.settings import Settings
+from service.tournaments import http_api
+from service.tournaments.api import TournamentApi
+from service.tournaments.grpc_api import TournamentServicer
+from service.tournaments.host import TournamentHost
+from service.tournaments.store import TournamentStore
+
+SERVICE_NAME = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
+
+
+@dataclass
+class TournamentService:
+    host: TournamentHost
+    api: TournamentApi
+
+    def register(self, server: grpc.aio.Server) -> None:
+        tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+            TournamentServicer(self.api), server
+        )
+
+    def http_mount(self) -> Mount:
+        return http_api.mount(self.api)
+
+    def serving_on(self, host: str, port: int) -> None:
+        """Tell the bots where the gRPC face listens (a wildcard bind: via loopback)."""
+        reachable = "127.0.0.1" if host in ("", "0.0.0.0", "::", "[::]") else host
+        if ":" in reachable and not reachable.startswith("["):
+            reachable = f"[{reachable}]"
+        self.host.connect_to(f"{reachable}:{port}")
+
+    async def aclose(self) -> None:
+        await self.host.aclose()
+
+
+def tournament_service(
+    referee: Referee, redis_url: str, settings: Settings, metrics: Metrics | None
+) -> TournamentService:
+    store = TournamentStore.from_url(
+        redis_url,
+        cluster=settings.redis_cluster,
+        finished_ttl_seconds=settings.finished_ttl_seconds,
+        idle_ttl_seconds=settings.idle_ttl_seconds,
+    )
+    host = TournamentHost(referee, store)
+    return TournamentService(host, TournamentApi(host, metrics))

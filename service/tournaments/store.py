@@ -1,0 +1,234 @@
+"""Tournaments in Redis: one record per tournament, compare-and-set on an integer version.
+
+Keys share the hash tag ``{<tournament_id>}`` (one Redis Cluster slot):
+``tournament:{<id>}`` is a hash (``version``, ``record``), ``tournament:{<id>}:events`` a
+stream with one entry ``<version>-1`` per write, which watchers block on. Each write is one
+Lua script that compares the version, stores the record with version + 1 and appends the
+stream entry, so a change is persisted before anybody is told of it. As for games, a
+finished tournament expires after the finished TTL and any other after the idle TTL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from redis import exceptions as redis_errors
+from redis.asyncio import Redis, RedisCluster
+from redis.commands.core import AsyncScript
+
+from service.errors import GameNotFound, StoreFull, Unavailable, VersionConflict
+from service.store import OUTAGE
+from service.tournaments.model import Status, Tournament, decode, encode
+
+STREAM_MAXLEN: Final = 100
+
+# KEYS: 1 record hash  2 events stream.  ARGV: 1 record  2 TTL seconds ("0": none)
+# Reply: 1 created, 0 the id exists.
+CREATE: Final = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'version', '0', 'record', ARGV[1])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '0-1', 'v', '0')
+if ARGV[2] ~= '0' then
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[2], ARGV[2])
+end
+return 1
+"""
+
+# KEYS: 1 record hash  2 events stream.
+# ARGV: 1 expected version  2 record  3 TTL seconds ("0": none)  4 stream MAXLEN
+# Reply: {"OK", new version} | {"CONFLICT", current version} | {"MISSING", -1}
+WRITE: Final = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then
+  return {'MISSING', -1}
+end
+current = tonumber(current)
+if current ~= tonumber(ARGV[1]) then
+  return {'CONFLICT', current}
+end
+local version = string.format('%d', current + 1)
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], version .. '-1', 'v', version)
+redis.call('HSET', KEYS[1], 'version', version, 'record', ARGV[2])
+if ARGV[3] ~= '0' then
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
+return {'OK', tonumber(version)}
+"""
+
+
+@dataclass(frozen=True)
+class Stored:
+    version: int
+    tournament: Tournament
+
+
+class Conflict(Exception):
+    """The record changed since it was read (compare-and-set lost)."""
+
+
+# The directing lease: KEYS: 1 lease. ARGV: 1 holder  2 lease in ms. Taken when free,
+# renewed by its holder; 1 when the caller holds it now.
+CLAIM = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@contextlib.contextmanager
+def _store_errors() -> Iterator[None]:
+    try:
+        yield
+    except redis_errors.OutOfMemoryError as error:
+        raise StoreFull("STORE_FULL", "the store is full; nothing was applied") from error
+    except OUTAGE as error:
+        raise Unavailable(
+            "STORE_UNAVAILABLE", f"the store is unreachable ({type(error).__name__})"
+        ) from error
+
+
+def not_found(tournament_id: str) -> GameNotFound:
+    return GameNotFound("TOURNAMENT_NOT_FOUND", f"no tournament {tournament_id!r}")
+
+
+class TournamentStore:
+    """Tournament records on one asyncio Redis (or Redis Cluster) client, which it owns."""
+
+    def __init__(
+        self,
+        client: Redis | RedisCluster,
+        *,
+        finished_ttl_seconds: int,
+        idle_ttl_seconds: int,
+        max_retries: int = 32,
+    ) -> None:
+        self._client = client
+        self._finished_ttl = finished_ttl_seconds
+        self._idle_ttl = idle_ttl_seconds
+        self.max_retries = max_retries
+        self._create: AsyncScript = client.register_script(CREATE)
+        self._write: AsyncScript = client.register_script(WRITE)
+        self._claim: AsyncScript = client.register_script(CLAIM)
+        self._release: AsyncScript = client.register_script(RELEASE)
+        self.conflicts = 0  # lost compare-and-sets, for tests and metrics
+
+    @classmethod
+    def from_url(
+        cls, url: str, *, cluster: bool, finished_ttl_seconds: int, idle_ttl_seconds: int
+    ) -> TournamentStore:
+        client: Redis | RedisCluster
+        if cluster:
+            client = RedisCluster.from_url(url, decode_responses=False, protocol=2)
+        else:
+            client = Redis.from_url(url, decode_responses=False, protocol=2)
+        return cls(
+            client, finished_ttl_seconds=finished_ttl_seconds, idle_ttl_seconds=idle_ttl_seconds
+        )
+
+    @staticmethod
+    def keys(tournament_id: str) -> tuple[str, str]:
+        if not tournament_id or "{" in tournament_id or "}" in tournament_id:
+            raise ValueError(f"invalid tournament id {tournament_id!r}")
+        base = f"tournament:{{{tournament_id}}}"
+        return base, f"{base}:events"
+
+    def _ttl(self, tournament: Tournament) -> int:
+        return self._finished_ttl if tournament.status is Status.FINISHED else self._idle_ttl
+
+    async def create(self, tournament: Tournament) -> bool:
+        """Store a new tournament at version 0; False if the id is taken."""
+        with _store_errors():
+            reply = await self._create(
+                keys=self.keys(tournament.tournament_id),
+                args=[encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
+            )
+        return bool(reply)
+
+    async def load(self, tournament_id: str) -> Stored:
+        with _store_errors():
+            version, record = await self._client.hmget(
+                self.keys(tournament_id)[0], ["version", "record"]
+            )
+        if version is None or not isinstance(record, bytes):
+            raise not_found(tournament_id)
+        return Stored(int(version), decode(record))
+
+    async def write(self, expected_version: int, tournament: Tournament) -> int:
+        """Store ``tournament`` if the stored version is ``expected_version``; the new
+        version. Raises :class:`Conflict` if it is not."""
+        with _store_errors():
+            status, version = await self._write(
+                keys=self.keys(tournament.tournament_id),
+                args=[expected_version, encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
+            )
+        status = status.decode() if isinstance(status, bytes) else str(status)
+        if status == "MISSING":
+            raise not_found(tournament.tournament_id)
+        if status == "CONFLICT":
+            self.conflicts += 1
+            raise Conflict(int(version))
+        return int(version)
+
+    async def update(
+        self, tournament_id: str, change: Callable[[Tournament], Tournament | None]
+    ) -> Stored:
+        """Load, decide, compare-and-set; on a lost race reload and decide again.
+
+        ``change`` returns the new record or None (nothing to do). Returns what is stored
+        after the call: the new record, or the loaded one if ``change`` gave None.
+        """
+        for _ in range(self.max_retries):
+            stored = await self.load(tournament_id)
+            changed = change(stored.tournament)
+            if changed is None:
+                return stored
+            try:
+                version = await self.write(stored.version, changed)
+            except Conflict:
+                continue
+            return Stored(version, changed)
+        raise VersionConflict(
+            "CONTENTION", "the tournament kept changing under this change; try again"
+        )
+
+    async def wait(self, tournament_id: str, after_version: int, block_ms: int) -> None:
+        """Return once a version above ``after_version`` is written, or after ``block_ms``."""
+        events = self.keys(tournament_id)[1]
+        with _store_errors():
+            await self._client.xread({events: f"{after_version}-1"}, count=1, block=block_ms)
+
+    async def claim(self, tournament_id: str, holder: str, lease_ms: int) -> bool:
+        """Take or renew the directing lease of the tournament; True when ``holder`` has it."""
+        with _store_errors():
+            reply = await self._claim(keys=[self.lease_key(tournament_id)], args=[holder, lease_ms])
+        return bool(reply)
+
+    async def release(self, tournament_id: str, holder: str) -> None:
+        with _store_errors():
+            await self._release(keys=[self.lease_key(tournament_id)], args=[holder])
+
+    @classmethod
+    def lease_key(cls, tournament_id: str) -> str:
+        return f"{cls.keys(tournament_id)[0]}:director"
+
+    async def delete(self, tournament_id: str) -> None:
+        with _store_errors():
+            await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
+
+    async def aclose(self) -> None:
+        await self._client.aclose()

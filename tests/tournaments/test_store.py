@@ -1,0 +1,87 @@
+"""The tournament store on real Redis: versions, compare-and-set, a real race."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from service.errors import GameNotFound
+from service.tournaments import rounds
+from service.tournaments.model import Format, Participant, Status, Tournament
+from service.tournaments.store import Conflict, TournamentStore
+
+TTL = {"finished_ttl_seconds": 3600, "idle_ttl_seconds": 3600}
+
+
+@pytest.fixture
+async def stores(redis_url: str) -> AsyncIterator[tuple[TournamentStore, TournamentStore]]:
+    """Two stores with their own connections: two referee processes."""
+    one = TournamentStore.from_url(redis_url, cluster=False, **TTL)
+    two = TournamentStore.from_url(redis_url, cluster=False, **TTL)
+    yield one, two
+    await one.aclose()
+    await two.aclose()
+
+
+def _record(tournament_id: str) -> Tournament:
+    return Tournament(
+        tournament_id=tournament_id,
+        game="pinched",
+        seats_per_table=2,
+        options=b"",
+        format=Format.ROUND_ROBIN,
+        rounds=3,
+        seed=b"s",
+        seed_sha256="",
+        admin_sha256="",
+        participants=tuple(Participant(f"p{i}", "random") for i in range(4)),
+        created_at=0.0,
+        seat_counts=(2, 3, 4, 5),
+    )
+
+
+async def test_versions_start_at_zero_and_rise_by_one(
+    stores: tuple[TournamentStore, TournamentStore],
+) -> None:
+    one, two = stores
+    record = _record("versions")
+    await one.delete("versions")
+    assert await one.create(record)
+    assert not await two.create(record)  # the id is taken
+    assert (await two.load("versions")).version == 0
+    started = await one.update("versions", rounds.start)
+    assert started.version == 1
+    assert started.tournament.status is Status.RUNNING
+    again = await two.update("versions", rounds.start)  # already started: nothing written
+    assert again.version == 1
+    assert again.tournament == started.tournament
+    with pytest.raises(Conflict):
+        await two.write(0, record)
+    assert (await one.load("versions")).tournament == started.tournament
+    with pytest.raises(GameNotFound):
+        await one.load("missing")
+
+
+async def test_two_processes_racing_one_change_write_it_once(
+    stores: tuple[TournamentStore, TournamentStore],
+) -> None:
+    """Both record a game for the same table at the same time: exactly one wins, the other
+    reloads, finds the table taken and writes nothing."""
+    one, two = stores
+    for attempt in range(20):
+        tournament_id = f"race-{attempt}"
+        await one.delete(tournament_id)
+        started = rounds.start(_record(tournament_id))
+        assert started is not None
+        assert await one.create(started)
+        results = await asyncio.gather(
+            one.update(tournament_id, lambda t: rounds.set_game(t, 1, 1, "from-one")),
+            two.update(tournament_id, lambda t: rounds.set_game(t, 1, 1, "from-two")),
+        )
+        stored = await one.load(tournament_id)
+        assert stored.version == 1
+        assert [r.version for r in results] == [1, 1]
+        assert stored.tournament.played[0].tables[0].game_id in ("from-one", "from-two")
+        assert all(r.tournament == stored.tournament for r in results)
