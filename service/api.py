@@ -17,7 +17,7 @@ import contextlib
 import re
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 from google.protobuf.message import Message
@@ -33,6 +33,13 @@ log = structlog.get_logger("referee.rpc")
 
 MAX_REQUEST_BYTES = 64 * 1024
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Counted(Protocol):
+    """An API whose calls the faces check, log and count (RefereeApi, TournamentApi)."""
+
+    @property
+    def metrics(self) -> Metrics | None: ...
 
 
 def _check_request(request: Message) -> None:

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import grpc
 from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.api import RefereeApi, answering
+from service.api import Counted, RefereeApi, answering
 from service.auth import bearer_token
 from service.errors import RefereeError, to_rpc_status
 
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
 Context = grpc.aio.ServicerContext[Any, Any]
-Servicer = TypeVar("Servicer", bound="RefereeServicer")
+Servicer = TypeVar("Servicer", bound="Face")
+
+
+class Face(Protocol):
+    """A servicer of either service: it translates for an API."""
+
+    @property
+    def api(self) -> Counted: ...
 
 
 async def _abort(context: Context, error: RefereeError) -> None:
@@ -59,7 +66,8 @@ def edge_stream(
     return wrapper
 
 
-def _token(context: Context) -> str | None:
+def token(context: Context) -> str | None:
+    """The caller's seat (or tournament) token from the call's metadata."""
     return bearer_token(context.invocation_metadata())  # type: ignore[arg-type]
 
 
@@ -77,31 +85,31 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
     async def GetView(
         self, request: referee_pb2.GetViewRequest, context: Context
     ) -> referee_pb2.GetViewResponse:
-        return await self.api.get_view(request, _token(context))
+        return await self.api.get_view(request, token(context))
 
     @edge
     async def ListLegalMoves(
         self, request: referee_pb2.ListLegalMovesRequest, context: Context
     ) -> referee_pb2.ListLegalMovesResponse:
-        return await self.api.list_legal_moves(request, _token(context))
+        return await self.api.list_legal_moves(request, token(context))
 
     @edge
     async def SubmitMove(
         self, request: referee_pb2.SubmitMoveRequest, context: Context
     ) -> referee_pb2.SubmitMoveResponse:
-        return await self.api.submit_move(request, _token(context))
+        return await self.api.submit_move(request, token(context))
 
     @edge
     async def ValidateMove(
         self, request: referee_pb2.ValidateMoveRequest, context: Context
     ) -> referee_pb2.ValidateMoveResponse:
-        return await self.api.validate_move(request, _token(context))
+        return await self.api.validate_move(request, token(context))
 
     @edge_stream
     async def WatchGame(
         self, request: referee_pb2.WatchGameRequest, context: Context
     ) -> AsyncIterator[referee_pb2.WatchGameResponse]:
-        async for update in self.api.watch_game(request, _token(context)):
+        async for update in self.api.watch_game(request, token(context)):
             yield update
 
     async def Play(
@@ -109,7 +117,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
     ) -> AsyncIterator[referee_pb2.PlayResponse]:
         try:
             async with answering(self.api.metrics, "Play", referee_pb2.PlayRequest(), "grpc"):
-                async for response in self.api.play(request_iterator, _token(context), "grpc"):
+                async for response in self.api.play(request_iterator, token(context), "grpc"):
                     yield response
         except RefereeError as error:
             await _abort(context, error)
@@ -118,4 +126,4 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
     async def GetHistory(
         self, request: referee_pb2.GetHistoryRequest, context: Context
     ) -> referee_pb2.GetHistoryResponse:
-        return await self.api.get_history(request, _token(context))
+        return await self.api.get_history(request, token(context))

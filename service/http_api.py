@@ -18,7 +18,7 @@ from connectrpc.request import RequestContext
 from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2
-from service.api import RefereeApi, answering
+from service.api import Counted, RefereeApi, answering
 from service.auth import bearer_token
 from service.errors import BadRequest, RefereeError, to_connect_error
 
@@ -27,20 +27,44 @@ Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
 
 
-def _token(ctx: Ctx) -> str | None:
+Api = TypeVar("Api", bound=Counted)
+
+
+def token(ctx: Ctx) -> str | None:
+    """The caller's token from the ``Authorization: Bearer`` header."""
     return bearer_token(tuple(ctx.request_headers().items()))
 
 
-def _unary(
-    rpc: str, call: Callable[[RefereeApi, Req, str | None], Awaitable[Resp]]
-) -> Callable[[RefereeConnect, Req, Ctx], Coroutine[Any, Any, Resp]]:
-    async def method(self: RefereeConnect, request: Req, ctx: Ctx) -> Resp:
+def unary(
+    rpc: str, call: Callable[[Api, Req, str | None], Awaitable[Resp]]
+) -> Callable[[Any, Req, Ctx], Coroutine[Any, Any, Resp]]:
+    """A Connect method (of a class with an ``api``) answering ``call``'s result."""
+
+    async def method(self: Any, request: Req, ctx: Ctx) -> Resp:
+        api: Api = self.api
         try:
-            async with answering(self.api.metrics, rpc, request, "http"):
-                return await call(self.api, request, _token(ctx))
+            async with answering(api.metrics, rpc, request, "http"):
+                return await call(api, request, token(ctx))
         except RefereeError as error:
             raise to_connect_error(error) from None
         raise AssertionError("unreachable: answering re-raises every error")
+
+    return method
+
+
+def server_stream(
+    rpc: str, call: Callable[[Api, Req, str | None], AsyncIterator[Resp]]
+) -> Callable[[Any, Req, Ctx], AsyncIterator[Resp]]:
+    """A Connect server-streaming method (of a class with an ``api``) relaying ``call``."""
+
+    async def method(self: Any, request: Req, ctx: Ctx) -> AsyncIterator[Resp]:
+        api: Api = self.api
+        try:
+            async with answering(api.metrics, rpc, request, "http"):
+                async for item in call(api, request, token(ctx)):
+                    yield item
+        except RefereeError as error:
+            raise to_connect_error(error) from None
 
     return method
 
@@ -57,29 +81,20 @@ class RefereeConnect:
     def __init__(self, api: RefereeApi) -> None:
         self.api = api
 
-    create_game = _unary("CreateGame", _create_game)
-    get_view = _unary("GetView", RefereeApi.get_view)
-    list_legal_moves = _unary("ListLegalMoves", RefereeApi.list_legal_moves)
-    submit_move = _unary("SubmitMove", RefereeApi.submit_move)
-    validate_move = _unary("ValidateMove", RefereeApi.validate_move)
-    get_history = _unary("GetHistory", RefereeApi.get_history)
-
-    async def watch_game(
-        self, request: referee_pb2.WatchGameRequest, ctx: Ctx
-    ) -> AsyncIterator[referee_pb2.WatchGameResponse]:
-        try:
-            async with answering(self.api.metrics, "WatchGame", request, "http"):
-                async for update in self.api.watch_game(request, _token(ctx)):
-                    yield update
-        except RefereeError as error:
-            raise to_connect_error(error) from None
+    create_game = unary("CreateGame", _create_game)
+    get_view = unary("GetView", RefereeApi.get_view)
+    list_legal_moves = unary("ListLegalMoves", RefereeApi.list_legal_moves)
+    submit_move = unary("SubmitMove", RefereeApi.submit_move)
+    validate_move = unary("ValidateMove", RefereeApi.validate_move)
+    get_history = unary("GetHistory", RefereeApi.get_history)
+    watch_game = server_stream("WatchGame", RefereeApi.watch_game)
 
     async def play(
         self, request: AsyncIterator[referee_pb2.PlayRequest], ctx: Ctx
     ) -> AsyncIterator[referee_pb2.PlayResponse]:
         try:
             async with answering(self.api.metrics, "Play", referee_pb2.PlayRequest(), "http"):
-                async for response in self.api.play(_parsed(request), _token(ctx), "http"):
+                async for response in self.api.play(_parsed(request), token(ctx), "http"):
                     yield response
         except RefereeError as error:
             raise to_connect_error(error) from None
