@@ -10,6 +10,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.loadtest.metrics import percentile  # one definition, shared with the load test
+
+__all__ = [
+    "PlayoutRate",
+    "Row",
+    "busy_cores",
+    "cpu_model",
+    "cpu_seconds",
+    "machine",
+    "percentile",
+    "print_table",
+]
+
 
 @dataclass(frozen=True)
 class Row:
@@ -26,14 +39,6 @@ class Row:
         if self.value >= 100:
             return f"{self.value:,.0f}"
         return f"{self.value:,.3g}" if self.value < 10 else f"{self.value:,.1f}"
-
-
-def percentile(sorted_values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile of already sorted values (NaN when there are none)."""
-    if not sorted_values:
-        return math.nan
-    rank = max(1, math.ceil(fraction * len(sorted_values)))
-    return sorted_values[min(rank, len(sorted_values)) - 1]
 
 
 def cpu_model() -> str:

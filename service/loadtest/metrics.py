@@ -15,7 +15,7 @@ import math
 import os
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -47,7 +47,7 @@ UNARY_METHODS: Final = (
 )
 
 
-def percentile(sorted_values: list[float], fraction: float) -> float:
+def percentile(sorted_values: Sequence[float], fraction: float) -> float:
     """Nearest-rank percentile of sorted values; NaN when there are none."""
     if not sorted_values:
         return math.nan
