@@ -63,11 +63,6 @@ async def unary_seat(
     return view
 
 
-def play_available() -> bool:
-    """Whether the client library has the Play session (``AsyncSeat.play``)."""
-    return callable(getattr(AsyncSeat, "play", None))
-
-
 async def play_stream_seat(
     seat: AsyncSeat,
     seat_number: int,

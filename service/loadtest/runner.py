@@ -31,7 +31,7 @@ from referee.client import AsyncRefereeClient, RefereeError
 from referee.v1 import referee_pb2_grpc
 from service.loadtest.check import CheckSummary, check_games
 from service.loadtest.config import LoadConfig
-from service.loadtest.drivers import DRIVERS, play_available
+from service.loadtest.drivers import DRIVERS
 from service.loadtest.metrics import (
     GameLedger,
     MeasuredStub,
@@ -291,8 +291,6 @@ async def run_async(
     config: LoadConfig, on_servers: Callable[[Servers], Any] | None = None
 ) -> LoadReport:
     """The whole load test of ``config``; see the module docstring."""
-    if config.transport == "play" and not play_available():
-        raise RuntimeError("--transport play needs AsyncSeat.play in the referee client")
     metrics = Metrics()
     with work_folder(config) as work:
         async with servers(config, work) as found:
