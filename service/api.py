@@ -32,6 +32,9 @@ from service.referee import Referee, SeatView, Submitted, Update
 log = structlog.get_logger("referee.rpc")
 
 MAX_REQUEST_BYTES = 64 * 1024
+# VerifyHistory carries a whole game (its history and every view a client recorded).
+MAX_VERIFY_BYTES = 8 * 1024 * 1024
+MAX_VERIFY_ITEMS = 100_000
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -43,8 +46,13 @@ class Counted(Protocol):
 
 
 def _check_request(request: Message) -> None:
-    if request.ByteSize() > MAX_REQUEST_BYTES:
-        raise BadRequest("REQUEST_TOO_LARGE", f"requests are limited to {MAX_REQUEST_BYTES} bytes")
+    limit = (
+        MAX_VERIFY_BYTES
+        if isinstance(request, referee_pb2.VerifyHistoryRequest)
+        else MAX_REQUEST_BYTES
+    )
+    if request.ByteSize() > limit:
+        raise BadRequest("REQUEST_TOO_LARGE", f"this request is limited to {limit} bytes")
     game_id = getattr(request, "game_id", None)
     if game_id is not None and not _GAME_ID.fullmatch(game_id):
         raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
@@ -435,6 +443,23 @@ class RefereeApi:
         session = PlaySession(self, join.game_id, token, protocol, after)
         async for response in session.run(updates, requests):
             yield response
+
+    async def verify_history(
+        self, request: referee_pb2.VerifyHistoryRequest, _token: str | None
+    ) -> referee_pb2.VerifyHistoryResponse:
+        """Stateless: the answer depends on the request alone (see service.verify)."""
+        from service.verify import verify_history
+
+        if max(len(request.history.entries), len(request.views)) > MAX_VERIFY_ITEMS:
+            raise BadRequest("REQUEST_TOO_LARGE", f"at most {MAX_VERIFY_ITEMS} entries and views")
+        report = await asyncio.to_thread(verify_history, request.history, request.views)
+        return referee_pb2.VerifyHistoryResponse(
+            verified=report.ok,
+            moves_replayed=report.replayed,
+            views_checked=report.views,
+            first_differing_version=report.first_differing_version,
+            problems=report.problems,
+        )
 
     async def get_history(
         self, request: referee_pb2.GetHistoryRequest, token: str | None

@@ -34,6 +34,8 @@ log = structlog.get_logger("referee.tournaments")
 MAX_PARTICIPANTS = 256
 MAX_ROUNDS = 64
 MAX_NAME = 64
+MAX_BOT_DELAY_MS = 10_000
+MAX_LIST = 100
 BOTS = ("random", "heuristic")
 WATCH_BLOCK_MS = 1000
 ADMIN = -1  # the caller role of the admin token
@@ -55,6 +57,7 @@ class TournamentSpec:
     format: Format
     rounds: int
     seed: bytes | None
+    bot_move_delay_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,10 @@ class TournamentHost:
             raise PermissionDenied(
                 "CLIENT_SEEDS_DISABLED", "this referee does not accept client-chosen seeds"
             )
+        if not 0 <= spec.bot_move_delay_ms <= MAX_BOT_DELAY_MS:
+            raise BadRequest(
+                "BOT_DELAY_INVALID", f"bot_move_delay_ms must be 0 to {MAX_BOT_DELAY_MS}"
+            )
         if spec.seed and len(spec.seed) > 64:
             raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
         seed = spec.seed or secrets.token_bytes(32)
@@ -163,6 +170,7 @@ class TournamentHost:
             created_at=time.time(),
             seat_counts=counts,
             client_seeded=bool(spec.seed),
+            bot_move_delay_ms=spec.bot_move_delay_ms,
         )
         if not await self.store.create(tournament):
             raise RefereeError("TOURNAMENT_ID_TAKEN", "could not allocate a tournament id")
@@ -184,6 +192,12 @@ class TournamentHost:
     async def get(self, tournament_id: str, token: str | None) -> tuple[Stored, int | None]:
         stored = await self.store.load(tournament_id)
         return stored, role(stored.tournament, token)
+
+    async def list(self, limit: int, status: Status | None) -> list[Stored]:
+        """The most recently changed tournaments first, optionally of one status."""
+        if not 0 <= limit <= MAX_LIST:
+            raise BadRequest("LIMIT_INVALID", f"limit must be 0 (20) to {MAX_LIST}")
+        return await self.store.newest(limit or 20, lambda t: status is None or t.status is status)
 
     async def watch(
         self, tournament_id: str, token: str | None, after_version: int | None

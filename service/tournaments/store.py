@@ -2,7 +2,11 @@
 
 Keys share the hash tag ``{<tournament_id>}`` (one Redis Cluster slot):
 ``tournament:{<id>}`` is a hash (``version``, ``record``), ``tournament:{<id>}:events`` a
-stream with one entry ``<version>-1`` per write, which watchers block on. Each write is one
+stream with one entry ``<version>-1`` per write, which watchers block on. The sorted set
+``tournaments`` lists every id by the time of its last write, for ListTournaments. It is an
+index only: an id joins it before its record is created and moves up after every write,
+and ids whose records have expired are pruned (all those older than the longest TTL at
+each create, the others when a listing meets them). Each write is one
 Lua script that compares the version, stores the record with version + 1 and appends the
 stream entry, so a change is persisted before anybody is told of it. As for games, a
 finished tournament expires after the finished TTL and any other after the idle TTL.
@@ -11,6 +15,7 @@ finished tournament expires after the finished TTL and any other after the idle 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -24,6 +29,7 @@ from service.store import OUTAGE
 from service.tournaments.model import Status, Tournament, decode, encode
 
 STREAM_MAXLEN: Final = 100
+INDEX: Final = "tournaments"
 
 # KEYS: 1 record hash  2 events stream.  ARGV: 1 record  2 TTL seconds ("0": none)
 # Reply: 1 created, 0 the id exists.
@@ -151,8 +157,16 @@ class TournamentStore:
         return self._finished_ttl if tournament.status is Status.FINISHED else self._idle_ttl
 
     async def create(self, tournament: Tournament) -> bool:
-        """Store a new tournament at version 0; False if the id is taken."""
+        """Store a new tournament at version 0; False if the id is taken.
+
+        The id joins the index first: a crash in between leaves an id without a record,
+        which :meth:`newest` prunes, never a record that no listing shows.
+        """
         with _store_errors():
+            if self._finished_ttl and self._idle_ttl:
+                expired = time.time() - max(self._finished_ttl, self._idle_ttl) - 60
+                await self._client.zremrangebyscore(INDEX, "-inf", expired)
+            await self._client.zadd(INDEX, {tournament.tournament_id: tournament.created_at})
             reply = await self._create(
                 keys=self.keys(tournament.tournament_id),
                 args=[encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
@@ -182,6 +196,8 @@ class TournamentStore:
         if status == "CONFLICT":
             self.conflicts += 1
             raise Conflict(int(version))
+        with contextlib.suppress(*OUTAGE):  # committed: a lost bump only reorders the list
+            await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
         return int(version)
 
     async def update(
@@ -206,6 +222,35 @@ class TournamentStore:
             "CONTENTION", "the tournament kept changing under this change; try again"
         )
 
+    async def newest(self, limit: int, keep: Callable[[Tournament], bool]) -> list[Stored]:
+        """Up to ``limit`` tournaments that ``keep`` accepts, the most recently changed
+        first."""
+        found: list[Stored] = []
+        start, page = 0, max(limit, 32)
+        while len(found) < limit:
+            with _store_errors():
+                ids = await self._client.zrevrange(INDEX, start, start + page - 1)
+            if not ids:
+                break
+            start += page
+            gone: list[str] = []
+            for raw in ids:
+                tournament_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+                try:
+                    stored = await self.load(tournament_id)
+                except GameNotFound:
+                    gone.append(tournament_id)
+                    continue
+                if keep(stored.tournament):
+                    found.append(stored)
+                    if len(found) == limit:
+                        break
+            if gone:
+                with _store_errors():
+                    await self._client.zrem(INDEX, *gone)
+                start -= len(gone)
+        return found
+
     async def wait(self, tournament_id: str, after_version: int, block_ms: int) -> None:
         """Return once a version above ``after_version`` is written, or after ``block_ms``."""
         events = self.keys(tournament_id)[1]
@@ -229,6 +274,7 @@ class TournamentStore:
     async def delete(self, tournament_id: str) -> None:
         with _store_errors():
             await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
+            await self._client.zrem(INDEX, tournament_id)
 
     async def aclose(self) -> None:
         await self._client.aclose()

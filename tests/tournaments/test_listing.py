@@ -1,0 +1,113 @@
+"""ListTournaments (what the console's front page shows) and the bots' move delay."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import grpc
+import pytest
+from redis.asyncio import Redis
+
+from referee.v1 import tournament_pb2, tournament_pb2_grpc
+from service.server import Running
+from service.tournaments.store import INDEX
+from tests.service.table import reason_of
+
+T = tournament_pb2
+
+
+@pytest.fixture
+async def tournaments(
+    referee_server: Running,
+) -> AsyncIterator[tournament_pb2_grpc.TournamentServiceAsyncStub]:
+    async with grpc.aio.insecure_channel(referee_server.address) as channel:
+        yield tournament_pb2_grpc.TournamentServiceStub(channel)
+
+
+def _request(name: str, delay_ms: int = 0) -> T.CreateTournamentRequest:
+    return T.CreateTournamentRequest(
+        game="gang_of_four",
+        seats_per_table=4,
+        participants=[
+            T.ParticipantSpec(name=f"{name} {i}", bot=T.BOT_STRATEGY_RANDOM) for i in range(3)
+        ]
+        + [T.ParticipantSpec(name=f"{name} (external)")],
+        format=T.TOURNAMENT_FORMAT_SWISS,
+        rounds=1,
+        bot_move_delay_ms=delay_ms,
+    )
+
+
+async def test_tournaments_are_listed_most_recently_changed_first_without_tokens(
+    tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub,
+) -> None:
+    created = [await tournaments.CreateTournament(_request(f"t{i}")) for i in range(3)]
+    ids = [c.tournament_id for c in created]
+    listed = await tournaments.ListTournaments(T.ListTournamentsRequest(limit=100))
+    mine = [t.tournament_id for t in listed.tournaments if t.tournament_id in ids]
+    assert mine == ids[::-1]
+    # Starting the first one changes it: it moves to the top, and is the only running one.
+    await tournaments.StartTournament(
+        T.StartTournamentRequest(tournament_id=ids[0]),
+        metadata=(("authorization", f"Bearer {created[0].admin_token}"),),
+    )
+    listed = await tournaments.ListTournaments(T.ListTournamentsRequest(limit=100))
+    assert next(t.tournament_id for t in listed.tournaments if t.tournament_id in ids) == ids[0]
+    running = await tournaments.ListTournaments(
+        T.ListTournamentsRequest(status=T.TOURNAMENT_STATUS_RUNNING, limit=100)
+    )
+    assert ids[0] in [t.tournament_id for t in running.tournaments]
+    assert all(t.status == T.TOURNAMENT_STATUS_RUNNING for t in running.tournaments)
+    # What a spectator sees: the tables, but no seat token, not even the external seat's.
+    first = next(t for t in listed.tournaments if t.tournament_id == ids[0])
+    tables = [table for played in first.round_results for table in played.tables]
+    assert tables and all(not table.seat_tokens for table in tables)
+    assert (
+        len((await tournaments.ListTournaments(T.ListTournamentsRequest(limit=2))).tournaments) == 2
+    )
+
+
+async def test_expired_tournaments_leave_the_list(
+    tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub, raw_redis: Redis
+) -> None:
+    created = await tournaments.CreateTournament(_request("short-lived"))
+    await raw_redis.delete(f"tournament:{{{created.tournament_id}}}")  # as if it expired
+    listed = await tournaments.ListTournaments(T.ListTournamentsRequest(limit=100))
+    assert created.tournament_id not in [t.tournament_id for t in listed.tournaments]
+    assert await raw_redis.zscore(INDEX, created.tournament_id) is None
+    # Ids older than the longest TTL are pruned at the next create without being listed.
+    await raw_redis.zadd(INDEX, {"ancient": time.time() - 40 * 24 * 3600})
+    await tournaments.CreateTournament(_request("next"))
+    assert await raw_redis.zscore(INDEX, "ancient") is None
+
+
+@pytest.mark.parametrize(
+    ("request_", "reason"),
+    [
+        (T.ListTournamentsRequest(limit=101), "LIMIT_INVALID"),
+        (T.ListTournamentsRequest(limit=-1), "LIMIT_INVALID"),
+        (T.ListTournamentsRequest(status=7), "STATUS_UNKNOWN"),  # type: ignore[arg-type]
+    ],
+)
+async def test_bad_listings_are_refused(
+    tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub,
+    request_: T.ListTournamentsRequest,
+    reason: str,
+) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await tournaments.ListTournaments(request_)
+    assert reason_of(refused.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, reason)
+
+
+async def test_the_bot_move_delay_is_kept_and_bounded(
+    tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub,
+) -> None:
+    created = await tournaments.CreateTournament(_request("slow", delay_ms=250))
+    assert created.tournament.bot_move_delay_ms == 250
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await tournaments.CreateTournament(_request("too slow", delay_ms=10_001))
+    assert reason_of(refused.value)[:2] == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "BOT_DELAY_INVALID",
+    )
