@@ -138,8 +138,9 @@ def build_app(
     connect = RefereeServiceASGIApplication(
         RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
     )
-    # VerifyHistory reads whole games: its own instance, with a larger body limit.
-    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES * 4)
+    # VerifyHistory reads whole games: its own instance, with a larger body limit (JSON is up
+    # to 5 times the binary size of a history with its views: bench/console.py).
+    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES * 8)
     middleware = []
     if cors_origins:
         middleware.append(

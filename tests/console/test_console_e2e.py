@@ -70,10 +70,11 @@ DRAWN = """() => {
 
 
 def _no_tokens(page: Page, base: str, seen: list[str]) -> None:
-    """Every request the page makes goes to the referee, without an Authorization header."""
+    """Every request the page makes goes to the referee, without an Authorization header.
+    ``seen`` gets "<url> <content-type>" of each."""
 
     def check(request: Request) -> None:
-        seen.append(request.url)
+        seen.append(f"{request.url} {request.headers.get('content-type', '')}")
         assert request.url.startswith(base), f"the console called {request.url}"
         assert "authorization" not in request.headers, f"a token was sent to {request.url}"
 
@@ -226,7 +227,10 @@ async def test_a_bot_tournament_in_the_console(
     if game == PAGES_SHOWN_FOR:
         await table_page.screenshot(path=str(shots / "history.png"))
     assert any("/referee.v1.TournamentService/ListTournaments" in url for url in requests)
-    assert any("/referee.v1.RefereeService/VerifyHistory" in url for url in requests)
+    # A whole game goes up as binary protobuf (smaller, faster to read than JSON).
+    assert any(
+        "/referee.v1.RefereeService/VerifyHistory application/proto" in seen for seen in requests
+    )
     await context.close()
 
 

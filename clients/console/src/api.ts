@@ -24,6 +24,15 @@ const transport = createRefereeWebTransport(apiBase);
 export const referee: RefereeClient = createRefereeClient(transport);
 export const tournaments: TournamentClient = createTournamentClient(transport);
 
+/**
+ * The same service with binary protobuf bodies, for VerifyHistory: a whole game's history
+ * and views are 3-5 times smaller than as JSON, and the referee reads them 3-8 times faster
+ * (bench/console.py). Every other call stays JSON, readable in the network tab.
+ */
+export const bulkReferee: RefereeClient = createRefereeClient(
+  createRefereeWebTransport(apiBase, { binary: true }),
+);
+
 /** An API failure, ready to show. */
 export interface ApiProblem {
   /** The status name, e.g. "permission_denied". */

@@ -5,7 +5,7 @@
 import type { GetHistoryResponse, VerifyHistoryResponse, View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
-import { isAbort, problemOf, referee, type ApiProblem } from "./api.js";
+import { bulkReferee, isAbort, problemOf, type ApiProblem } from "./api.js";
 import { hex, problemBox } from "./ui.js";
 
 export type VerifyState =
@@ -20,7 +20,7 @@ export type VerifyState =
  */
 export async function verify(history: GetHistoryResponse, views: View[], signal: AbortSignal): Promise<VerifyState> {
   try {
-    return { state: "done", result: await referee.verifyHistory({ history, views }, { signal }) };
+    return { state: "done", result: await bulkReferee.verifyHistory({ history, views }, { signal }) };
   } catch (error) {
     if (isAbort(error, signal)) return { state: "idle" };
     return { state: "error", problem: problemOf(error) };
