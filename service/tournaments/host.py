@@ -22,7 +22,14 @@ from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
-from service.errors import BadRequest, PermissionDenied, RefereeError, Unauthenticated
+from service.errors import (
+    BadRequest,
+    PermissionDenied,
+    RefereeError,
+    Unauthenticated,
+    Unavailable,
+    shutting_down,
+)
 from service.referee import Referee
 from service.tournaments import rounds
 from service.tournaments.director import Director
@@ -202,7 +209,11 @@ class TournamentHost:
     async def watch(
         self, tournament_id: str, token: str | None, after_version: int | None
     ) -> AsyncIterator[tuple[Stored, int | None]]:
-        """Snapshots at every version the watcher gets to see, until the finished one."""
+        """Snapshots at every version the watcher gets to see, until the finished one.
+
+        When this process stops, the watch ends as a game's does (UNAVAILABLE
+        REFEREE_SHUTTING_DOWN: resume elsewhere), not with the store's closing error.
+        """
         stored, caller = await self.get(tournament_id, token)
         last = -1 if after_version is None else after_version
         while True:
@@ -211,8 +222,15 @@ class TournamentHost:
                 yield stored, caller
             if stored.tournament.status is Status.FINISHED and stored.version <= last:
                 return
-            await self.store.wait(tournament_id, last, WATCH_BLOCK_MS)
-            stored = await self.store.load(tournament_id)
+            if self._closed:
+                raise shutting_down()
+            try:
+                await self.store.wait(tournament_id, last, WATCH_BLOCK_MS)
+                stored = await self.store.load(tournament_id)
+            except Unavailable:
+                if self._closed:
+                    raise shutting_down() from None
+                raise
 
     # --- directors -------------------------------------------------------------------------
 

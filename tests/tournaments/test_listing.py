@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
-from service.server import Running
+from service.server import Running, running
 from service.tournaments.store import INDEX
+from tests.servers import settings_for
 from tests.service.table import reason_of
 
 T = tournament_pb2
@@ -111,3 +115,24 @@ async def test_the_bot_move_delay_is_kept_and_bounded(
         grpc.StatusCode.INVALID_ARGUMENT,
         "BOT_DELAY_INVALID",
     )
+
+
+async def test_shutdown_ends_tournament_watches_as_game_watches(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """A stopping referee ends WatchTournament with REFEREE_SHUTTING_DOWN (resume elsewhere),
+    like WatchGame, not with the error of its closing store."""
+    settings = dataclasses.replace(settings_for(redis_url, tmp_path), shutdown_grace_seconds=2)
+    async with running(settings) as server:
+        channel = grpc.aio.insecure_channel(server.address)
+        stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+        created = await stub.CreateTournament(_request("watched"))
+        stream = stub.WatchTournament(T.WatchTournamentRequest(tournament_id=created.tournament_id))
+        first = await stream.read()
+        assert isinstance(first, T.WatchTournamentResponse) and first.tournament.version == 0
+        ending = asyncio.create_task(stream.read())
+        await asyncio.sleep(0.05)
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await asyncio.wait_for(ending, 5)
+    assert reason_of(caught.value)[:2] == (grpc.StatusCode.UNAVAILABLE, "REFEREE_SHUTTING_DOWN")
+    await channel.close(None)
