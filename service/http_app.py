@@ -138,9 +138,11 @@ def build_app(
     connect = RefereeServiceASGIApplication(
         RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
     )
-    # VerifyHistory reads whole games: its own instance, with a larger body limit (JSON is up
-    # to 5 times the binary size of a history with its views: bench/console.py).
-    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES * 8)
+    # VerifyHistory reads whole games: its own instance, with a larger body limit. JSON is
+    # 3-5 times the binary size and decoded on the event loop (pure-Python json_format, about
+    # 0.2 s per MB: bench/console.py), so the limit is MAX_VERIFY_BYTES of either; a game too
+    # long for that as JSON goes as binary, as the console sends it.
+    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES)
     middleware = []
     if cors_origins:
         middleware.append(

@@ -14,11 +14,12 @@ finished tournament expires after the finished TTL and any other after the idle 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis, RedisCluster
@@ -30,6 +31,10 @@ from service.tournaments.model import Status, Tournament, decode, encode
 
 STREAM_MAXLEN: Final = 100
 INDEX: Final = "tournaments"
+# A listing looks at this many ids at most (a status filter may skip most of them).
+MAX_EXAMINED: Final = 2000
+# An indexed id without a record is left alone this long: its create may be under way.
+PRUNE_GRACE_SECONDS: Final = 60.0
 
 # KEYS: 1 record hash  2 events stream.  ARGV: 1 record  2 TTL seconds ("0": none)
 # Reply: 1 created, 0 the id exists.
@@ -108,6 +113,10 @@ def _store_errors() -> Iterator[None]:
         ) from error
 
 
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
 def not_found(tournament_id: str) -> GameNotFound:
     return GameNotFound("TOURNAMENT_NOT_FOUND", f"no tournament {tournament_id!r}")
 
@@ -166,7 +175,7 @@ class TournamentStore:
             if self._finished_ttl and self._idle_ttl:
                 expired = time.time() - max(self._finished_ttl, self._idle_ttl) - 60
                 await self._client.zremrangebyscore(INDEX, "-inf", expired)
-            await self._client.zadd(INDEX, {tournament.tournament_id: tournament.created_at})
+            await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
             reply = await self._create(
                 keys=self.keys(tournament.tournament_id),
                 args=[encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
@@ -196,7 +205,7 @@ class TournamentStore:
         if status == "CONFLICT":
             self.conflicts += 1
             raise Conflict(int(version))
-        with contextlib.suppress(*OUTAGE):  # committed: a lost bump only reorders the list
+        with contextlib.suppress(redis_errors.RedisError):  # committed: a lost bump only reorders
             await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
         return int(version)
 
@@ -223,24 +232,44 @@ class TournamentStore:
         )
 
     async def newest(self, limit: int, keep: Callable[[Tournament], bool]) -> list[Stored]:
-        """Up to ``limit`` tournaments that ``keep`` accepts, the most recently changed
-        first."""
+        """Up to ``limit`` tournaments that ``keep`` accepts, the most recently changed first.
+
+        Pages through the index (each page's records read concurrently), looking at no more
+        than MAX_EXAMINED ids. An id seen twice (its tournament changed while we paged) is
+        listed once. An id without a record is pruned only when its score is older than
+        PRUNE_GRACE_SECONDS: a younger one may be a tournament being created right now.
+        """
         found: list[Stored] = []
+        seen: set[str] = set()
         start, page = 0, max(limit, 32)
-        while len(found) < limit:
+        cutoff = time.time() - PRUNE_GRACE_SECONDS
+        while len(found) < limit and start < MAX_EXAMINED:
             with _store_errors():
-                ids = await self._client.zrevrange(INDEX, start, start + page - 1)
-            if not ids:
+                scored = await self._client.zrevrange(
+                    INDEX, start, start + page - 1, withscores=True
+                )
+            if not scored:
                 break
             start += page
+            fresh: list[tuple[str, float]] = []
+            for raw, score in cast(list[tuple[bytes, float]], scored):
+                if (tid := _text(raw)) not in seen:
+                    seen.add(tid)
+                    fresh.append((tid, float(score)))
+            with _store_errors():  # concurrently: the ids may live on any cluster node
+                replies = await asyncio.gather(
+                    *(
+                        self._client.hmget(self.keys(tid)[0], ["version", "record"])
+                        for tid, _ in fresh
+                    )
+                )
             gone: list[str] = []
-            for raw in ids:
-                tournament_id = raw.decode() if isinstance(raw, bytes) else str(raw)
-                try:
-                    stored = await self.load(tournament_id)
-                except GameNotFound:
-                    gone.append(tournament_id)
+            for (tid, score), (version, record) in zip(fresh, replies, strict=True):
+                if version is None or not isinstance(record, bytes):
+                    if score < cutoff:
+                        gone.append(tid)
                     continue
+                stored = Stored(int(version), decode(record))
                 if keep(stored.tournament):
                     found.append(stored)
                     if len(found) == limit:

@@ -14,9 +14,10 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
+from service.api import MAX_VERIFY_BYTES
 from service.server import Running
 from tests.service.players import play_to_end
-from tests.service.table import COLOURS, Table, take
+from tests.service.table import COLOURS, Table, reason_of, take
 
 R = referee_pb2
 
@@ -142,10 +143,17 @@ async def test_garbage_is_an_answer_and_oversized_requests_are_refused(
     )
     huge = R.VerifyHistoryRequest(history=history)
     huge.history.setup.options.the_gang.SetInParent()
-    huge.views.add().game_id = "x" * (9 * 1024 * 1024)
+    huge.views.add().game_id = "x" * (MAX_VERIFY_BYTES + 1024)  # below gRPC's own limit
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await stub.VerifyHistory(huge)
-    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(refused.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_TOO_LARGE")
+    # More views than versions x viewers: refused before any replay.
+    crowded = R.VerifyHistoryRequest(history=history)
+    for _ in range((len(history.entries) + 1) * (history.setup.seats + 1) + 1):
+        crowded.views.add()
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.VerifyHistory(crowded)
+    assert reason_of(refused.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "TOO_MANY_VIEWS")
 
 
 async def test_a_browser_sends_a_whole_game_as_json_with_no_token(

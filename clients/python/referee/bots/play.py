@@ -61,8 +61,13 @@ async def play_seat(
                 return view
             if view.version < latest or not view.HasField("seat") or view.seat not in view.to_act:
                 continue
-            if think > 0:
-                await asyncio.sleep(think)
+            if think > 0:  # a pause that ``stop`` cuts short
+                if stopped is None:
+                    await asyncio.sleep(think)
+                else:
+                    await asyncio.wait({stopped}, timeout=think)
+                    if stopped.done():
+                        return view
             latest = max(latest, await _act(seat, bot, view, rng, on_move))
     finally:
         if stopped is not None:
