@@ -1,26 +1,25 @@
-"""The console's end-to-end fixtures: `referee serve` as its own process (serving the built
-console), Debian's chromium under Playwright, and the cards of views as the page keys them.
-"""
+"""What the console's end-to-end tests share: Debian's chromium, where screenshots go, and
+the cards of views keyed as the page keys them (`data-card`), with what seats hide."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner
-from tests.servers import SECRET
+from tests.servers import SECRET, Served
 
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE_DB = 10
-CHROMIUM = "/usr/bin/chromium"
 # Headless, and quiet on this machine's closed network: no background fetches at all.
 CHROMIUM_ARGS = [
     "--headless",
@@ -41,16 +40,16 @@ CARD_MESSAGES = {
 }
 
 
-@dataclass
-class Served:
-    """A `referee serve` process: its HTTP base URL (console at /console/) and gRPC."""
+def chromium() -> str:
+    """Debian's chromium, which ./dev installs (no browser is downloaded)."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail("Debian's chromium is missing: ./dev installs it (apt-get install chromium)")
+    return found
 
-    http: str
-    grpc: str
 
-    @property
-    def console(self) -> str:
-        return f"{self.http}/console/"
+def console_url(served: Served) -> str:
+    return f"{served.http}/console/"
 
 
 def screenshot_dir(tmp_path: Path) -> Path:

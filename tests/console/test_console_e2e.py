@@ -1,64 +1,69 @@
-"""The web console end to end: `referee serve`, a short bot tournament, headless chromium.
+"""The web console end to end: `referee serve`, short bot tournaments, headless chromium.
 
-For each game: the front page lists the tournament; its page shows standings once round 1
-is complete and updates them, without a reload, when round 2 is; a live table of round 2
-opened beside it draws a card that was not there when it opened, and every card it draws
-is in the spectator view of that version, while the seats' hidden cards are not; a
-finished table's history steps move by move, shows the revealed seed and verifies. The
-page never sends a token. A screenshot of each game's table is kept (REFEREE_SCREENSHOTS).
+For each game:
+- the front page lists a bot tournament; its page shows standings once round 1 is complete
+  and updates them by itself (no reload) when round 2 is;
+- a table the test plays move by move follows every move without a reload, draws a card
+  that was not there at the start, and every card it draws is in the spectator view of
+  that version while the cards the seats hide are not;
+- a finished tournament table's history steps move by move, shows the revealed seed and
+  verifies with every view it showed;
+- the page never sends a token and calls nothing but the referee.
+A history altered in transit fails at the altered move. Screenshots: REFEREE_SCREENSHOTS.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
+import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, Request, Route, expect
 
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from referee.bots import bot_for
+from referee.client import AsyncRefereeClient, AsyncSeat
+from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from tests.console.support import (
-    Served,
     cards_in,
+    console_url,
     grpc_channel,
     hidden_cards,
     screenshot_dir,
     view_at,
 )
+from tests.servers import Served
 
 T = tournament_pb2
-LONG = 90_000  # ms: a round of bot games, at the delay below
+LONG = 90_000  # ms: the longest wait for a round of bot games
 NAMES = ["Ada", "Bram", "Cleo", "Dirk", "Eva", "Floor"]
-# The README shows each game's table, and one tournament page and one history.
-PAGES_SHOWN_FOR = "gang_of_four"
+PLAYED = 30  # versions the test plays at its own table before the screenshot, at least
+MOST_PLAYED = 120
+PAGES_SHOWN_FOR = "gang_of_four"  # the README's tournament page and history
 
 
 @dataclass(frozen=True)
 class Setup:
     game: str
     seats: int
-    bots: list[int]  # strategies, one per participant
+    bots: list[int]  # one strategy per participant
     delay_ms: int
-    options: game_pb2.TableOptions | None = None
 
 
+def _bots(heuristic: int, random_: int) -> list[int]:
+    return [T.BOT_STRATEGY_HEURISTIC] * heuristic + [T.BOT_STRATEGY_RANDOM] * random_
+
+
+# The bots pause before each move so that round 2 lasts a while: the standings page shows
+# the standings after round 1 in between.
 SETUPS = {
-    "the_gang": Setup(
-        "the_gang", 3, [T.BOT_STRATEGY_HEURISTIC] * 3 + [T.BOT_STRATEGY_RANDOM] * 3, 40
-    ),
-    "gang_of_four": Setup(
-        "gang_of_four", 4, [T.BOT_STRATEGY_HEURISTIC] * 2 + [T.BOT_STRATEGY_RANDOM] * 2, 15
-    ),
-    "pinched": Setup(
-        "pinched", 2, [T.BOT_STRATEGY_HEURISTIC] * 2 + [T.BOT_STRATEGY_RANDOM] * 2, 40
-    ),
+    "the_gang": Setup("the_gang", 3, _bots(3, 3), 40),
+    "gang_of_four": Setup("gang_of_four", 4, _bots(2, 2), 10),
+    "pinched": Setup("pinched", 2, _bots(2, 2), 40),
 }
 
-# Reads the table the page shows in one go, so the version and the cards belong together.
+# The table the page shows, read in one go so that the version and the cards belong together.
 DRAWN = """() => {
   const view = document.querySelector('[data-testid="game-view"]');
   if (!view) return null;
@@ -69,26 +74,41 @@ DRAWN = """() => {
 }"""
 
 
-def _no_tokens(page: Page, base: str, seen: list[str]) -> None:
-    """Every request the page makes goes to the referee, without an Authorization header.
-    ``seen`` gets "<url> <content-type>" of each."""
+@dataclass
+class Requests:
+    """Every request the pages make, checked at the end (an assertion inside a Playwright
+    listener would not fail the test)."""
 
-    def check(request: Request) -> None:
-        seen.append(f"{request.url} {request.headers.get('content-type', '')}")
-        assert request.url.startswith(base), f"the console called {request.url}"
-        assert "authorization" not in request.headers, f"a token was sent to {request.url}"
+    base: str
+    seen: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
 
-    page.on("request", check)
+    def follow(self, page: Page) -> None:
+        page.on("request", self._record)
+
+    def _record(self, request: Request) -> None:
+        self.seen.append(f"{request.url} {request.headers.get('content-type', '')}")
+        if not request.url.startswith(self.base):
+            self.wrong.append(f"called another origin: {request.url}")
+        if "authorization" in request.headers:
+            self.wrong.append(f"sent a token to {request.url}")
+
+    def check(self) -> None:
+        assert not self.wrong, self.wrong
+        assert any("/referee.v1.TournamentService/ListTournaments" in s for s in self.seen)
+        # A whole game goes up as binary protobuf (smaller and faster to read than JSON).
+        assert any(
+            "/referee.v1.RefereeService/VerifyHistory application/proto" in s for s in self.seen
+        )
 
 
-async def _tournament(served: Served, setup: Setup) -> tuple[str, str]:
+async def _tournament(served: Served, setup: Setup) -> str:
     async with grpc_channel(served) as channel:
         stub = tournament_pb2_grpc.TournamentServiceStub(channel)
         created = await stub.CreateTournament(
             T.CreateTournamentRequest(
                 game=setup.game,
                 seats_per_table=setup.seats,
-                options=setup.options,
                 participants=[
                     T.ParticipantSpec(name=name, bot=bot)
                     for name, bot in zip(NAMES, setup.bots, strict=False)
@@ -102,63 +122,98 @@ async def _tournament(served: Served, setup: Setup) -> tuple[str, str]:
             T.StartTournamentRequest(tournament_id=created.tournament_id),
             metadata=(("authorization", f"Bearer {created.admin_token}"),),
         )
-    return created.tournament_id, created.admin_token
+    return created.tournament_id
 
 
-async def _get(served: Served, tournament_id: str) -> T.Tournament:
-    async with grpc_channel(served) as channel:
-        stub = tournament_pb2_grpc.TournamentServiceStub(channel)
-        reply = await stub.GetTournament(T.GetTournamentRequest(tournament_id=tournament_id))
-    return reply.tournament
+async def _tables_played(page: Page) -> int:
+    cells = await page.get_by_test_id("standing-tables").all_inner_texts()
+    return sum(int(cell) for cell in cells)
 
 
-async def _live_table(served: Served, tournament_id: str) -> str:
-    """A game of round 2 that is still being played."""
-    async with asyncio.timeout(LONG / 1000):
-        while True:
-            tournament = await _get(served, tournament_id)
-            if tournament.current_round == 2:
-                live = [t.game_id for t in tournament.round_results[1].tables if not t.finished]
-                if live and live[0]:
-                    return live[0]
-            await asyncio.sleep(0.1)
+async def _drawn(page: Page) -> tuple[int, Counter[str]]:
+    drawn = await page.evaluate(DRAWN)
+    assert drawn is not None, "no table drawn"
+    return int(drawn["version"]), Counter(drawn["cards"])
 
 
-async def _watch_a_card_appear(page: Page, served: Served, setup: Setup, game_id: str) -> None:
-    """The table moves without a reload, a new card appears, and nothing hidden is drawn."""
-    view = page.get_by_test_id("game-view")
-    await expect(view).to_have_attribute("data-game", setup.game, timeout=LONG)
-    first: dict[str, Any] = await page.evaluate(DRAWN)
-    await page.wait_for_function(
-        f"""() => {{
-          const before = new Set({json.dumps(first["cards"])});
-          const view = document.querySelector('[data-testid="game-view"]');
-          return view && Number(view.getAttribute('data-version')) > {first["version"]}
-            && [...view.querySelectorAll('[data-testid="card"]')]
-                 .some(c => !before.has(c.getAttribute('data-card')));
-        }}""",
-        timeout=LONG,
-    )
-    drawn: dict[str, Any] = await page.evaluate(DRAWN)
-    version, on_page = drawn["version"], Counter(drawn["cards"])
+async def _only_public_cards(
+    served: Served, game_id: str, seats: int, version: int, on_page: Counter[str]
+) -> Counter[str]:
+    """Every card drawn is in the spectator view at ``version`` (as many times at most);
+    returns the cards the seats hide then."""
     async with grpc_channel(served) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         public = cards_in(await view_at(stub, game_id, version))
-        hidden = await hidden_cards(stub, game_id, version, setup.seats)
-    assert on_page, "the table shows cards"
+        hidden = await hidden_cards(stub, game_id, version, seats)
     assert on_page <= public, f"drawn but not in the spectator view: {on_page - public}"
-    assert hidden, "some cards are hidden from spectators at this point"
-    for key in hidden:
-        assert on_page[key] <= public[key], f"a hidden card is drawn: {key}"
+    return hidden
+
+
+@dataclass
+class Players:
+    """The test at a table: one heuristic bot per seat, moving one seat at a time (a seat
+    drawn among those whose turn it is, so simultaneous phases move on as in a real game)."""
+
+    game: str
+    seats: list[AsyncSeat]
+    rng: random.Random
+
+    def __post_init__(self) -> None:
+        self.bots = [bot_for(self.game, "heuristic") for _ in self.seats]
+
+    async def move(self) -> int:
+        """One move; the new version."""
+        view = await self.seats[0].view()
+        for number in self.rng.sample(list(view.to_act), len(view.to_act)):
+            seat = self.seats[number]
+            seat_view, legal = await seat.view(), await seat.legal_moves()
+            move = self.bots[number].choose(seat_view, legal.moves, self.rng)
+            if move is not None:
+                reply = await seat.submit(move, expected_version=legal.version)
+                return reply.version
+        raise AssertionError(f"nobody moves at version {view.version}")
+
+    async def over(self) -> bool:
+        return (await self.seats[0].view()).HasField("outcome")
+
+
+async def _play_and_watch(page: Page, served: Served, setup: Setup, shots: Path) -> None:
+    """The test plays a table move by move; the page follows each move and draws nothing a
+    spectator may not see."""
+    async with AsyncRefereeClient(served.grpc) as client:
+        created = await client.create_game(setup.game, setup.seats, allow_spectators=True)
+        seats = client.seats(created)
+        await page.goto(f"{console_url(served)}#/game/{created.game_id}")
+        table = page.get_by_test_id("game-view")
+        await expect(table).to_have_attribute("data-version", "0", timeout=LONG)
+        _, at_start = await _drawn(page)
+        players = Players(setup.game, seats, random.Random(setup.game))
+        new_card_at = hidden_at = 0
+        for _ in range(MOST_PLAYED):
+            version = await players.move()
+            await expect(table).to_have_attribute("data-version", str(version))
+            drawn_version, on_page = await _drawn(page)
+            assert drawn_version == version
+            new_card_at = new_card_at or (version if on_page - at_start else 0)
+            if new_card_at:  # from then on, every version
+                hidden = await _only_public_cards(
+                    served, created.game_id, setup.seats, version, on_page
+                )
+                hidden_at = hidden_at or (version if hidden else 0)
+            if (new_card_at and hidden_at and version >= PLAYED) or await players.over():
+                break
+        assert new_card_at, "a card appeared after a move"
+        assert hidden_at, "the seats hid cards while the page was checked"
+        await page.screenshot(path=str(shots / f"{setup.game}.png"))
 
 
 async def _step_and_verify(page: Page, served: Served, game_id: str) -> None:
-    """History: step through the moves, see the seed, and get 'verified'."""
+    """History: step through the moves, see the seed, and get 'verified' with every view."""
     async with grpc_channel(served) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         history = await stub.GetHistory(referee_pb2.GetHistoryRequest(game_id=game_id))
     moves = len(history.entries)
-    await page.goto(f"{served.console}#/game/{game_id}/history")
+    await page.goto(f"{console_url(served)}#/game/{game_id}/history")
     position = page.get_by_test_id("step-position")
     await expect(page.get_by_test_id("seed")).to_contain_text(history.seed.hex(), timeout=LONG)
     await page.get_by_test_id("step-first").click()
@@ -174,50 +229,50 @@ async def _step_and_verify(page: Page, served: Served, game_id: str) -> None:
     await page.get_by_test_id("verify").click()
     result = page.get_by_test_id("verify-result")
     await expect(result).to_have_attribute("data-status", "passed", timeout=LONG)
-    await expect(result).to_contain_text("verified")
+    await expect(result).to_contain_text(
+        f"verified: {moves} moves replayed from the seed, {moves} views checked"
+    )
 
 
 @pytest.mark.parametrize("game", list(SETUPS))
-async def test_a_bot_tournament_in_the_console(
+async def test_a_bot_tournament_and_a_played_table_in_the_console(
     served: Served, browser: Browser, game: str, tmp_path: Path
 ) -> None:
     setup = SETUPS[game]
     shots = screenshot_dir(tmp_path)
-    tournament_id, _admin = await _tournament(served, setup)
+    tournament_id = await _tournament(served, setup)
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
-    requests: list[str] = []
+    requests = Requests(served.http)
     standings_page, table_page = await context.new_page(), await context.new_page()
     for page in (standings_page, table_page):
-        _no_tokens(page, served.http, requests)
+        requests.follow(page)
 
-    # The front page lists it; its page shows standings once round 1 is complete.
-    await standings_page.goto(served.console)
+    # The front page lists the tournament; its page shows standings after round 1.
+    await standings_page.goto(console_url(served))
     row = standings_page.locator(
         f'[data-testid="tournament-row"][data-tournament-id="{tournament_id}"]'
     )
     await expect(row).to_be_visible(timeout=LONG)
     await row.get_by_role("link").first.click()
     await standings_page.evaluate("() => { window.__notReloaded = true; }")
-    rows = standings_page.get_by_test_id("standing-row")
-    await expect(rows).to_have_count(len(setup.bots), timeout=LONG)
-    after_round_1 = await standings_page.get_by_test_id("standings").inner_text()
+    standings = standings_page.get_by_test_id("standings")
+    await expect(standings).to_have_attribute("data-after-round", "1", timeout=LONG)
+    await expect(standings_page.get_by_test_id("standing-row")).to_have_count(len(setup.bots))
+    after_round_1 = await _tables_played(standings_page)
+    assert after_round_1 > 0
 
-    # Beside it, a live table of round 2: it moves, and draws only what spectators see.
-    game_id = await _live_table(served, tournament_id)
-    await table_page.goto(f"{served.console}#/game/{game_id}")
-    await _watch_a_card_appear(table_page, served, setup, game_id)
-    await table_page.screenshot(path=str(shots / f"{game}.png"))
+    # Meanwhile, in another tab, a table moves with every move the test makes.
+    await _play_and_watch(table_page, served, setup, shots)
 
-    # The standings page changes by itself when round 2 is complete.
-    await expect(standings_page.get_by_test_id("tournament-status")).to_contain_text(
-        "finished", timeout=LONG
-    )
-    await expect(standings_page.get_by_test_id("standings")).not_to_have_text(after_round_1)
+    # The standings page updates by itself when round 2 is complete.
+    await expect(standings).to_have_attribute("data-after-round", "2", timeout=LONG)
+    await expect(standings_page.get_by_test_id("tournament-status")).to_contain_text("finished")
+    assert await _tables_played(standings_page) > after_round_1
     assert await standings_page.evaluate("() => window.__notReloaded === true")
     if game == PAGES_SHOWN_FOR:
         await standings_page.screenshot(path=str(shots / "tournament.png"))
 
-    # A finished table: the tournament page links it; its history verifies.
+    # A finished table is linked from the tournament; its history steps and verifies.
     link = standings_page.get_by_test_id("table-link").first
     finished_id = await link.get_attribute("data-game-id")
     assert finished_id
@@ -226,11 +281,7 @@ async def test_a_bot_tournament_in_the_console(
     await _step_and_verify(table_page, served, finished_id)
     if game == PAGES_SHOWN_FOR:
         await table_page.screenshot(path=str(shots / "history.png"))
-    assert any("/referee.v1.TournamentService/ListTournaments" in url for url in requests)
-    # A whole game goes up as binary protobuf (smaller, faster to read than JSON).
-    assert any(
-        "/referee.v1.RefereeService/VerifyHistory application/proto" in seen for seen in requests
-    )
+    requests.check()
     await context.close()
 
 
@@ -238,14 +289,11 @@ async def test_a_tampered_history_names_the_first_move_that_differs(
     served: Served, browser: Browser
 ) -> None:
     """The page verifies what it was given: events changed in transit fail at that move."""
-    setup = SETUPS["gang_of_four"]
-    tournament_id, _admin = await _tournament(served, Setup(setup.game, 4, setup.bots, 0))
-    async with asyncio.timeout(LONG / 1000):
-        while not (tables := (await _get(served, tournament_id)).round_results[0].tables)[
-            0
-        ].finished:
-            await asyncio.sleep(0.2)
-    game_id = tables[0].game_id
+    async with AsyncRefereeClient(served.grpc) as client:
+        created = await client.create_game("gang_of_four", 4, allow_spectators=True)
+        players = Players("gang_of_four", client.seats(created), random.Random(4))
+        while not await players.over():
+            await players.move()
 
     async def tamper(route: Route) -> None:
         response = await route.fetch()
@@ -255,7 +303,7 @@ async def test_a_tampered_history_names_the_first_move_that_differs(
 
     page = await browser.new_page()
     await page.route("**/referee.v1.RefereeService/GetHistory", tamper)
-    await page.goto(f"{served.console}#/game/{game_id}/history")
+    await page.goto(f"{console_url(served)}#/game/{created.game_id}/history")
     await page.get_by_test_id("verify").click()
     result = page.get_by_test_id("verify-result")
     await expect(result).to_have_attribute("data-status", "failed", timeout=LONG)

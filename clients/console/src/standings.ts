@@ -13,6 +13,8 @@ export interface CurrentStandings {
   caption: string;
   /** True when no round is complete yet (everyone at 0, start ratings). */
   provisional: boolean;
+  /** The round these standings are after; 0 before any round is complete. */
+  afterRound: number;
 }
 
 /**
@@ -21,11 +23,17 @@ export interface CurrentStandings {
  */
 export function currentStandings(tournament: Tournament): CurrentStandings {
   if (tournament.finalRanking.length > 0) {
-    return { standings: tournament.finalRanking, caption: "final ranking", provisional: false };
+    const afterRound = tournament.roundResults.at(-1)?.number ?? 0;
+    return { standings: tournament.finalRanking, caption: "final ranking", provisional: false, afterRound };
   }
   const last = [...tournament.roundResults].reverse().find((round) => round.standings.length > 0);
   if (last !== undefined) {
-    return { standings: last.standings, caption: `after round ${last.number}`, provisional: false };
+    return {
+      standings: last.standings,
+      caption: `after round ${last.number}`,
+      provisional: false,
+      afterRound: last.number,
+    };
   }
   const standings = tournament.participants.map((participant, position) =>
     create(StandingSchema, {
@@ -35,15 +43,19 @@ export function currentStandings(tournament: Tournament): CurrentStandings {
       rating: tournament.ratings.find((entry) => entry.participant === participant.index),
     }),
   );
-  return { standings, caption: "no round complete yet", provisional: true };
+  return { standings, caption: "no round complete yet", provisional: true, afterRound: 0 };
 }
 
 /** The full standings table of the tournament page. */
 export function standingsTable(tournament: Tournament): TemplateResult {
-  const { standings, caption, provisional } = currentStandings(tournament);
+  const { standings, caption, provisional, afterRound } = currentStandings(tournament);
   const gang = tournament.game === "the_gang";
   const bots = new Map(tournament.participants.map((p) => [p.index, botName(p.bot)]));
-  return html`<table class="standings${provisional ? " provisional" : ""}" data-testid="standings">
+  return html`<table
+    class="standings${provisional ? " provisional" : ""}"
+    data-testid="standings"
+    data-after-round="${afterRound}"
+  >
     <caption>
       Standings · ${caption}
     </caption>
