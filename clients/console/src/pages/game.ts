@@ -5,7 +5,7 @@
 import type { View } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
 
-import { isAbort, referee, type ApiProblem } from "../api.js";
+import { isAbort, problemOf, referee, type ApiProblem } from "../api.js";
 import { board, outcomeBlock, toActLine } from "../board.js";
 import { follow } from "../follow.js";
 import { gameTitle } from "../games/index.js";
@@ -51,17 +51,66 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   };
 
   draw();
+
   // The log starts with what happened before we came, from the history; the stream adds
-  // the rest. A failure here only leaves the early log empty.
-  referee
-    .getHistory({ gameId: id }, { signal })
-    .then((history) => {
+  // the rest. Its first message is a snapshot, without events: when moves land between
+  // the two calls, the history stops below the snapshot and the versions in between are
+  // in neither, so whenever the log lacks a version the stream has passed, we fetch the
+  // history again (one call at a time). A failure only leaves the early log short.
+  /** Versions whose events we have (the history's entries, the stream's moves). */
+  const known = new Set<bigint>();
+  /** Every version from 1 to this is known. */
+  let through = 0n;
+  /** The newest version the stream brought. */
+  let latest = 0n;
+  let fetching = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let retryDelay = 500;
+  /** GetHistory failed for good (no spectators, unknown game): no more tries. */
+  let givenUp = false;
+  signal.addEventListener("abort", () => clearTimeout(retry), { once: true });
+
+  /** Every version up to `upto` is known (a history), or just `version` (a move's update). */
+  const know = (version: bigint, upto = false) => {
+    if (upto && version > through) through = version;
+    else if (version > through) known.add(version);
+    while (known.has(through + 1n)) {
+      through += 1n;
+      known.delete(through);
+    }
+    for (const held of known) if (held <= through) known.delete(held);
+  };
+  const missing = () => through < latest;
+  const retryLater = () => {
+    if (retry !== undefined || signal.aborted) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void fill();
+    }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 8000);
+  };
+  const fill = async (): Promise<void> => {
+    if (fetching || retry !== undefined || givenUp || signal.aborted) return;
+    fetching = true;
+    try {
+      const history = await referee.getHistory({ gameId: id }, { signal });
       for (const entry of history.entries) log.add(entry.version, entry.events);
+      know(history.version, true);
       draw();
-    })
-    .catch((error: unknown) => {
-      if (!isAbort(error, signal)) console.warn("history for the log failed", error);
-    });
+    } catch (error) {
+      if (isAbort(error, signal)) return;
+      console.warn("history for the log failed", error);
+      if (problemOf(error).permanent) givenUp = true;
+    } finally {
+      fetching = false;
+    }
+    // Still short (a snapshot came while we were fetching, or the call failed): again,
+    // a little later each time.
+    if (missing() && !givenUp) retryLater();
+    else retryDelay = 500;
+  };
+
+  void fill();
   void follow({
     signal,
     open: (afterVersion, callSignal) => referee.watchGame({ gameId: id, afterVersion }, { signal: callSignal }),
@@ -69,6 +118,10 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
     message: (message) => {
       if (message.view) view = message.view;
       log.add(message.version, message.events);
+      // A move's update brings its version's events; a snapshot brings none.
+      if (!message.snapshot) know(message.version);
+      if (message.version > latest) latest = message.version;
+      if (missing()) void fill();
       problem = undefined;
       draw();
     },

@@ -34,6 +34,9 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
   /** Every view in the order received: what VerifyHistory gets. */
   const received: View[] = [];
   let fetching: Promise<void> | undefined;
+  /** The next try after a transient failure of GetHistory, and how long the one after waits. */
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let retryDelay = 500;
   /** The newest version the stream brought. */
   let latest = 0n;
 
@@ -47,6 +50,16 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
     model.verifying = await verify(model.history, [...received], signal);
     draw();
   };
+
+  const retryLater = () => {
+    if (retry !== undefined || signal.aborted) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void load();
+    }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 8000);
+  };
+  signal.addEventListener("abort", () => clearTimeout(retry), { once: true });
 
   const load = (): Promise<void> =>
     (fetching ??= (async () => {
@@ -65,9 +78,13 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
           const digest = await sha256Hex(history.seed);
           model.seedCheck = digest === undefined ? "unavailable" : digest === history.seedSha256 ? "match" : "mismatch";
         }
+        retryDelay = 500;
       } catch (error) {
         if (isAbort(error, signal)) return;
         model.problem = problemOf(error);
+        // A restarting referee or a network blip passes: try again, waiting longer each
+        // time. An unknown game or one without spectators stays shown.
+        if (!model.problem.permanent) retryLater();
       } finally {
         fetching = undefined;
       }
@@ -103,9 +120,11 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
         received.push(message.view);
       }
       model.streamProblem = undefined;
-      // A version the history does not hold yet: the game went on, fetch it again.
-      if (model.history !== undefined && message.version > model.history.version && !fetching) void load();
-      else draw();
+      // A version the history does not hold yet: the game went on, fetch it again. While
+      // a failed fetch waits to be tried again, that try will do it.
+      if (model.history !== undefined && message.version > model.history.version && !fetching && retry === undefined) {
+        void load();
+      } else draw();
     },
     final: (message) => message.view?.outcome !== undefined,
     problem: (problem, retrying) => {
