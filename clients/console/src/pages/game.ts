@@ -8,6 +8,7 @@ import { html, nothing, render } from "lit-html";
 import { isAbort, problemOf, referee, type ApiProblem } from "../api.js";
 import { board, outcomeBlock, toActLine } from "../board.js";
 import { follow } from "../follow.js";
+import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
 import { EventLog } from "../log.js";
 import { gameProblemNote, links, problemBox } from "../ui.js";
@@ -64,11 +65,8 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   /** The newest version the stream brought. */
   let latest = 0n;
   let fetching = false;
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  let retryDelay = 500;
   /** GetHistory failed for good (no spectators, unknown game): no more tries. */
   let givenUp = false;
-  signal.addEventListener("abort", () => clearTimeout(retry), { once: true });
 
   /** Every version up to `upto` is known (a history), or just `version` (a move's update). */
   const know = (version: bigint, upto = false) => {
@@ -81,16 +79,9 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
     for (const held of known) if (held <= through) known.delete(held);
   };
   const missing = () => through < latest;
-  const retryLater = () => {
-    if (retry !== undefined || signal.aborted) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void fill();
-    }, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 8000);
-  };
+  const retry = new Retry(() => void fill(), signal);
   const fill = async (): Promise<void> => {
-    if (fetching || retry !== undefined || givenUp || signal.aborted) return;
+    if (fetching || retry.pending || givenUp || signal.aborted) return;
     fetching = true;
     try {
       const history = await referee.getHistory({ gameId: id }, { signal });
@@ -106,8 +97,8 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
     }
     // Still short (a snapshot came while we were fetching, or the call failed): again,
     // a little later each time.
-    if (missing() && !givenUp) retryLater();
-    else retryDelay = 500;
+    if (missing() && !givenUp) retry.later();
+    else retry.succeeded();
   };
 
   void fill();

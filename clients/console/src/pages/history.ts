@@ -9,6 +9,7 @@ import { render } from "lit-html";
 
 import { isAbort, problemOf, referee } from "../api.js";
 import { follow } from "../follow.js";
+import { Retry } from "../retry.js";
 import { sha256Hex, verify } from "../verify.js";
 import { historyPage, type HistoryModel } from "./history_view.js";
 
@@ -34,9 +35,6 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
   /** Every view in the order received: what VerifyHistory gets. */
   const received: View[] = [];
   let fetching: Promise<void> | undefined;
-  /** The next try after a transient failure of GetHistory, and how long the one after waits. */
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  let retryDelay = 500;
   /** The newest version the stream brought. */
   let latest = 0n;
 
@@ -51,15 +49,8 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
     draw();
   };
 
-  const retryLater = () => {
-    if (retry !== undefined || signal.aborted) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void load();
-    }, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 8000);
-  };
-  signal.addEventListener("abort", () => clearTimeout(retry), { once: true });
+  /** The next try after a transient failure of GetHistory. */
+  const retry = new Retry(() => void load(), signal);
 
   const load = (): Promise<void> =>
     (fetching ??= (async () => {
@@ -78,13 +69,13 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
           const digest = await sha256Hex(history.seed);
           model.seedCheck = digest === undefined ? "unavailable" : digest === history.seedSha256 ? "match" : "mismatch";
         }
-        retryDelay = 500;
+        retry.succeeded();
       } catch (error) {
         if (isAbort(error, signal)) return;
         model.problem = problemOf(error);
         // A restarting referee or a network blip passes: try again, waiting longer each
         // time. An unknown game or one without spectators stays shown.
-        if (!model.problem.permanent) retryLater();
+        if (!model.problem.permanent) retry.later();
       } finally {
         fetching = undefined;
       }
@@ -122,7 +113,7 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
       model.streamProblem = undefined;
       // A version the history does not hold yet: the game went on, fetch it again. While
       // a failed fetch waits to be tried again, that try will do it.
-      if (model.history !== undefined && message.version > model.history.version && !fetching && retry === undefined) {
+      if (model.history !== undefined && message.version > model.history.version && !fetching && !retry.pending) {
         void load();
       } else draw();
     },
