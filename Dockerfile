@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# The referee as a container image (two stages; the final one has no compiler, no pip and
-# no root user). Build from the repository root:   docker build -t referee .
+# The referee as a container image (three stages; the final one has no compiler, no pip,
+# no Node.js and no root user). Build from the repository root:   docker build -t referee .
 # Run on your Redis (the way to run more than one):
 #   docker run -p 50051:50051 -e REDIS_URL=redis://redis:6379/0 \
 #     -e REFEREE_TOKEN_SECRET="$(openssl rand -hex 32)" referee
@@ -10,6 +10,15 @@
 # tables in README.md and deploy/README.md. deploy/ has compose and Kubernetes files.
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- console: the web console's static files, built on the TypeScript client -------------
+FROM ${NODE_IMAGE} AS console
+WORKDIR /src/clients
+COPY clients/typescript ./typescript
+RUN cd typescript && npm ci --no-audit --no-fund && npm run build
+COPY clients/console ./console
+RUN cd console && npm ci --no-audit --no-fund && npm run build
 
 # --- build: a virtualenv in /opt/referee with the package and its dependencies ----------
 FROM ${PYTHON_IMAGE} AS build
@@ -43,6 +52,7 @@ RUN groupadd --system --gid 10001 referee \
       --shell /usr/sbin/nologin referee \
  && python -m pip uninstall --yes --quiet pip setuptools wheel
 COPY --from=build /opt/referee /opt/referee
+COPY --from=console /src/clients/console/dist /opt/referee/console
 COPY --chmod=0755 deploy/healthcheck.py /usr/local/bin/referee-healthcheck
 ENV PATH=/opt/referee/bin:$PATH \
     PYTHONUNBUFFERED=1 \
@@ -52,11 +62,13 @@ ENV PATH=/opt/referee/bin:$PATH \
     REFEREE_HTTP_PORT=8080 \
     REFEREE_METRICS_PORT=9464 \
     REFEREE_DATA_DIR=/data \
+    REFEREE_CONSOLE_DIR=/opt/referee/console \
     REFEREE_LOG_LEVEL=info
 # Numeric, so Kubernetes' runAsNonRoot can check it without looking the name up.
 USER 10001:10001
 WORKDIR /data
-# gRPC (referee, health, reflection), HTTP/JSON (Connect, /openapi.json), Prometheus metrics.
+# gRPC (referee, health, reflection), HTTP/JSON (Connect, /openapi.json, the console at
+# /console/), Prometheus metrics.
 EXPOSE 50051 8080 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["referee-healthcheck"]

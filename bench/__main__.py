@@ -4,6 +4,7 @@
 options: ``python -m bench.engine``, ``python -m bench.evaluator``,
 ``python -m bench.the_gang_modes``, ``python -m bench.gang_of_four``,
 ``python -m bench.pinched``, ``python -m bench.e2e``, ``python -m bench.http_face``.
+``python -m bench.console`` (the web console's calls) runs only on its own.
 """
 
 from __future__ import annotations

@@ -25,13 +25,20 @@ from google.rpc import code_pb2
 
 from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS, GameCodec
-from service.errors import BadRequest, Internal, RefereeError
+from service.errors import BadRequest, Internal, RefereeError, Unavailable
 from service.observability import Metrics
 from service.referee import Referee, SeatView, Submitted, Update
 
 log = structlog.get_logger("referee.rpc")
 
 MAX_REQUEST_BYTES = 64 * 1024
+# VerifyHistory carries a whole game (its history and every view a client recorded).
+MAX_VERIFY_BYTES = 8 * 1024 * 1024
+MAX_VERIFY_ITEMS = 100_000
+# Replays at a time per process (each holds the GIL for up to a second on a long game);
+# more wait up to VERIFY_WAIT_SECONDS, then get UNAVAILABLE VERIFY_BUSY.
+MAX_VERIFYING = 2
+VERIFY_WAIT_SECONDS = 5.0
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -43,8 +50,13 @@ class Counted(Protocol):
 
 
 def _check_request(request: Message) -> None:
-    if request.ByteSize() > MAX_REQUEST_BYTES:
-        raise BadRequest("REQUEST_TOO_LARGE", f"requests are limited to {MAX_REQUEST_BYTES} bytes")
+    limit = (
+        MAX_VERIFY_BYTES
+        if isinstance(request, referee_pb2.VerifyHistoryRequest)
+        else MAX_REQUEST_BYTES
+    )
+    if request.ByteSize() > limit:
+        raise BadRequest("REQUEST_TOO_LARGE", f"this request is limited to {limit} bytes")
     game_id = getattr(request, "game_id", None)
     if game_id is not None and not _GAME_ID.fullmatch(game_id):
         raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
@@ -322,6 +334,7 @@ class RefereeApi:
     def __init__(self, referee: Referee, metrics: Metrics | None = None) -> None:
         self.referee = referee
         self.metrics = metrics
+        self._verifying = asyncio.Semaphore(MAX_VERIFYING)
 
     async def create_game(
         self, request: referee_pb2.CreateGameRequest
@@ -435,6 +448,38 @@ class RefereeApi:
         session = PlaySession(self, join.game_id, token, protocol, after)
         async for response in session.run(updates, requests):
             yield response
+
+    async def verify_history(
+        self, request: referee_pb2.VerifyHistoryRequest, _token: str | None
+    ) -> referee_pb2.VerifyHistoryResponse:
+        """Stateless: the answer depends on the request alone (see service.verify)."""
+        from service.verify import verify_history
+
+        entries, views = len(request.history.entries), len(request.views)
+        if entries > MAX_VERIFY_ITEMS:
+            raise BadRequest("REQUEST_TOO_LARGE", f"at most {MAX_VERIFY_ITEMS} history entries")
+        # One view per version and viewer (every seat and a spectator) at most.
+        if views > (entries + 1) * (max(request.history.setup.seats, 0) + 1):
+            raise BadRequest(
+                "TOO_MANY_VIEWS", "at most one view per version and viewer (seats + spectator)"
+            )
+        try:
+            await asyncio.wait_for(self._verifying.acquire(), VERIFY_WAIT_SECONDS)
+        except TimeoutError:
+            raise Unavailable(
+                "VERIFY_BUSY", "this referee is replaying other games; try again shortly"
+            ) from None
+        try:
+            report = await asyncio.to_thread(verify_history, request.history, request.views)
+        finally:
+            self._verifying.release()
+        return referee_pb2.VerifyHistoryResponse(
+            verified=report.ok,
+            moves_replayed=report.replayed,
+            views_checked=report.views,
+            first_differing_version=report.first_differing_version,
+            problems=report.problems,
+        )
 
     async def get_history(
         self, request: referee_pb2.GetHistoryRequest, token: str | None

@@ -72,6 +72,15 @@ class Unavailable(RefereeError):
     code = grpc.StatusCode.UNAVAILABLE
 
 
+def shutting_down() -> Unavailable:
+    """What a watch (of a game or a tournament) ends with when its referee stops."""
+    return Unavailable(
+        "REFEREE_SHUTTING_DOWN",
+        "this referee is shutting down; watch again with after_version set to the last "
+        "version you received",
+    )
+
+
 class StoreFull(RefereeError):
     """Redis refused a write for lack of memory (it must not evict game keys)."""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service import records
-from service.errors import Unavailable
+from service.errors import shutting_down
 from service.store import RedisStore
 from service.tables import Table, load_table
 
@@ -61,16 +61,8 @@ class Subscription:
     async def __anext__(self) -> Change:
         change = await self._queue.get()
         if change is None:
-            raise _shutting_down()
+            raise shutting_down()
         return change
-
-
-def _shutting_down() -> Unavailable:
-    return Unavailable(
-        "REFEREE_SHUTTING_DOWN",
-        "this referee is shutting down; watch again with after_version set to the last "
-        "version you received",
-    )
 
 
 class Feed:
@@ -82,7 +74,7 @@ class Feed:
     @contextlib.asynccontextmanager
     async def subscribe(self, table: Table) -> AsyncIterator[Subscription]:
         if self._closed:
-            raise _shutting_down()
+            raise shutting_down()
         channel = self._channels.get(table.game_id)
         if channel is None:
             channel = _Channel(table, table.version, table.state)

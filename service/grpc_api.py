@@ -127,3 +127,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
         self, request: referee_pb2.GetHistoryRequest, context: Context
     ) -> referee_pb2.GetHistoryResponse:
         return await self.api.get_history(request, token(context))
+
+    @edge
+    async def VerifyHistory(
+        self, request: referee_pb2.VerifyHistoryRequest, context: Context
+    ) -> referee_pb2.VerifyHistoryResponse:
+        return await self.api.verify_history(request, token(context))

@@ -87,6 +87,7 @@ class RefereeConnect:
     submit_move = unary("SubmitMove", RefereeApi.submit_move)
     validate_move = unary("ValidateMove", RefereeApi.validate_move)
     get_history = unary("GetHistory", RefereeApi.get_history)
+    verify_history = unary("VerifyHistory", RefereeApi.verify_history)
     watch_game = server_stream("WatchGame", RefereeApi.watch_game)
 
     async def play(

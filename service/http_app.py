@@ -21,14 +21,27 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from referee.v1.referee_connect import RefereeServiceASGIApplication
-from service.api import MAX_REQUEST_BYTES, RefereeApi
+from service.api import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES, RefereeApi
 from service.http_api import RefereeConnect
 
 OPENAPI = Path(__file__).with_name("openapi.json")
+# Where `npm run build` in clients/console puts the console, beside this source tree.
+CONSOLE_BUILD = Path(__file__).resolve().parents[1] / "clients" / "console" / "dist"
+# The console talks only to this origin and loads nothing from elsewhere.
+CONSOLE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 # What a browser needs to call a Connect service across origins (connectrpc.com/docs/cors).
 CORS_ALLOW_HEADERS = [
@@ -82,14 +95,54 @@ async def _openapi(_request: Request) -> Response:
     return FileResponse(OPENAPI, media_type="application/json")
 
 
+class _ConsoleFiles(StaticFiles):
+    """The built console, with its security headers; the page itself is never cached (its
+    assets have content hashes in their names, so they may be)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(CONSOLE_HEADERS)
+        if not path.startswith("assets/"):
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def console_routes(console_dir: Path | None) -> list[Route | Mount]:
+    """``/console/`` (and redirects to it from ``/`` and ``/console``)."""
+    directory = console_dir or CONSOLE_BUILD
+    redirect = Route("/", lambda _: RedirectResponse("/console/"), methods=["GET"])
+    bare = Route("/console", lambda _: RedirectResponse("/console/"), methods=["GET"])
+    if not (directory / "index.html").is_file():
+
+        async def missing(_request: Request) -> Response:
+            return PlainTextResponse(
+                f"The console is not built ({directory} has no index.html): run "
+                "`npm ci && npm run build` in clients/console, which ./dev does.",
+                status_code=404,
+            )
+
+        return [redirect, bare, Route("/console/{path:path}", missing, methods=["GET"])]
+    return [redirect, bare, Mount("/console", app=_ConsoleFiles(directory=directory, html=True))]
+
+
 def build_app(
-    api: RefereeApi, cors_origins: Sequence[str] = (), mounts: Sequence[Mount] = ()
+    api: RefereeApi,
+    cors_origins: Sequence[str] = (),
+    mounts: Sequence[Mount] = (),
+    *,
+    console_dir: Path | None = None,
 ) -> Starlette:
     """The ASGI application of the HTTP port. ``cors_origins`` may hold ``"*"``; ``mounts``
-    are further Connect services (TournamentService)."""
+    are further Connect services (TournamentService); the console is served from
+    ``console_dir`` (default: the build beside this source tree)."""
     connect = RefereeServiceASGIApplication(
         RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
     )
+    # VerifyHistory reads whole games: its own instance, with a larger body limit. JSON is
+    # 3-5 times the binary size and decoded on the event loop (pure-Python json_format, about
+    # 0.2 s per MB: bench/console.py), so the limit is MAX_VERIFY_BYTES of either; a game too
+    # long for that as JSON goes as binary, as the console sends it.
+    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES)
     middleware = []
     if cors_origins:
         middleware.append(
@@ -104,8 +157,10 @@ def build_app(
         )
     routes = [
         Route("/openapi.json", _openapi, methods=["GET"]),
+        Route(f"{verify.path}/VerifyHistory", verify, methods=["POST", "OPTIONS"]),
         Mount(connect.path, app=connect),
         *mounts,
+        *console_routes(console_dir),
     ]
     return Starlette(routes=routes, middleware=middleware)
 

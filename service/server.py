@@ -15,7 +15,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.api import RefereeApi
+from service.api import MAX_VERIFY_BYTES, RefereeApi
 from service.auth import TokenSigner, load_or_create_secret
 from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
@@ -33,7 +33,7 @@ log = structlog.get_logger("referee")
 SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name
 # gRPC's own transport limit; requests above MAX_REQUEST_BYTES but below this get a typed
 # INVALID_ARGUMENT with reason REQUEST_TOO_LARGE from the servicer.
-TRANSPORT_LIMIT = 1024 * 1024
+TRANSPORT_LIMIT = MAX_VERIFY_BYTES + 1024 * 1024  # VerifyHistory carries whole games
 # How often (and how long at most) the health status asks Redis whether it is there.
 STORE_PROBE_SECONDS = 1.0
 
@@ -117,7 +117,12 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         http = contextlib.AsyncExitStack()
         http_port = 0
         if settings.http_port is not None:
-            app = build_app(api, settings.cors_origins, [tournaments.http_mount()])
+            app = build_app(
+                api,
+                settings.cors_origins,
+                [tournaments.http_mount()],
+                console_dir=settings.console_dir,
+            )
             http_port = await http.enter_async_context(
                 serving_http(app, settings.host, settings.http_port)
             )

@@ -51,6 +51,9 @@ class Settings:
     tracing: str = "off"
     # Seconds in-flight calls get to finish after SIGTERM.
     shutdown_grace_seconds: float = 5.0
+    # The built web console (clients/console/dist), served at /console/ on the HTTP port;
+    # None: the one beside this source tree, when it has been built.
+    console_dir: Path | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -75,4 +78,7 @@ class Settings:
             metrics_port=int(env.get("REFEREE_METRICS_PORT", "0")),
             tracing=env.get("REFEREE_TRACING", "off"),
             shutdown_grace_seconds=float(env.get("REFEREE_SHUTDOWN_GRACE_SECONDS", "5")),
+            console_dir=Path(env["REFEREE_CONSOLE_DIR"])
+            if env.get("REFEREE_CONSOLE_DIR")
+            else None,
         )

@@ -1,10 +1,21 @@
-"""Settings for referees started by tests: real Redis, free port, loopback, test secret."""
+"""Referees started by tests: real Redis, free ports, loopback, the test secret; in this
+process (``settings_for``) or as `referee serve` processes (``referee_process``)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from service.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SECRET = b"test-secret-0123456789abcdef"
 
@@ -20,3 +31,52 @@ def settings_for(redis_url: str, data_dir: Path) -> Settings:
         allow_client_seeds=True,
         finished_ttl_seconds=3600,
     )
+
+
+@dataclass(frozen=True)
+class Served:
+    """A `referee serve` process: its gRPC address and the base URL of its HTTP port."""
+
+    grpc: str
+    http: str
+
+
+@contextlib.contextmanager
+def referee_process(redis_url: str, data_dir: Path) -> Iterator[Served]:
+    """`referee serve` as its own process on ``redis_url``, with the tests' token secret.
+
+    Its output is read until it names its ports, then drained by a thread, so a chatty
+    referee never blocks on a full pipe. Stopped (SIGTERM) when the block exits.
+    """
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "REFEREE_TOKEN_SECRET": SECRET.decode(),
+        "REFEREE_PORT": "0",
+        "REFEREE_HTTP_PORT": "0",
+        "REFEREE_DATA_DIR": str(data_dir),
+        "REFEREE_LOG_LEVEL": "warning",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found: dict[str, str] = {}
+        for line in process.stdout:
+            if match := re.search(r"referee listening on (\S+)", line):
+                found["grpc"] = match.group(1)
+            if match := re.search(r"HTTP/JSON on (http://\S+)", line):
+                found["http"] = match.group(1)
+                break
+        assert set(found) == {"grpc", "http"}, "the referee did not start"
+        threading.Thread(target=process.stdout.read, daemon=True).start()
+        yield Served(found["grpc"], found["http"])
+    finally:
+        process.terminate()
+        process.wait(10)

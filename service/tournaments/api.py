@@ -32,6 +32,9 @@ STATUS_TO_PROTO = {
     Status.RUNNING: tournament_pb2.TOURNAMENT_STATUS_RUNNING,
     Status.FINISHED: tournament_pb2.TOURNAMENT_STATUS_FINISHED,
 }
+STATUSES: dict[int, Status | None] = {tournament_pb2.TOURNAMENT_STATUS_UNSPECIFIED: None} | {
+    value: key for key, value in STATUS_TO_PROTO.items()
+}
 
 
 def _check_id(tournament_id: str) -> None:
@@ -124,6 +127,7 @@ def tournament_to_proto(
         ratings=[rating_to_proto(i, r) for i, r in enumerate(t.ratings)],
         final_ranking=[standing_to_proto(t, s) for s in t.final_ranking],
         seed_sha256=t.seed_sha256,
+        bot_move_delay_ms=t.bot_move_delay_ms,
     )
 
 
@@ -158,6 +162,7 @@ class TournamentApi:
                 format=FORMATS[request.format],
                 rounds=request.rounds,
                 seed=request.seed or None,
+                bot_move_delay_ms=request.bot_move_delay_ms,
             )
         )
         return tournament_pb2.CreateTournamentResponse(
@@ -187,6 +192,16 @@ class TournamentApi:
         stored, caller = await self.host.get(request.tournament_id, token)
         return tournament_pb2.GetTournamentResponse(
             tournament=tournament_to_proto(stored, caller, self.signer)
+        )
+
+    async def list_tournaments(
+        self, request: tournament_pb2.ListTournamentsRequest, _token: str | None
+    ) -> tournament_pb2.ListTournamentsResponse:
+        if request.status not in STATUSES:
+            raise BadRequest("STATUS_UNKNOWN", "unknown tournament status")
+        found = await self.host.list(request.limit, STATUSES[request.status])
+        return tournament_pb2.ListTournamentsResponse(
+            tournaments=[tournament_to_proto(stored, None, self.signer) for stored in found]
         )
 
     async def watch_tournament(

@@ -208,7 +208,13 @@ class Director:
             handle = self.client.seat(game_id, self.referee.signer.issue(game_id, seat))
             bot = bot_for(tournament.game, participant.bot)
             task = asyncio.create_task(
-                play_seat(handle, bot, rng=rng, stop=self.stopping),
+                play_seat(
+                    handle,
+                    bot,
+                    rng=rng,
+                    stop=self.stopping,
+                    think=tournament.bot_move_delay_ms / 1000,
+                ),
                 name=f"bot {game_id} seat {seat}",
             )
             task.add_done_callback(_report_bot_end)

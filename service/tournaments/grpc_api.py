@@ -33,6 +33,12 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     ) -> tournament_pb2.GetTournamentResponse:
         return await self.api.get_tournament(request, token(context))
 
+    @edge
+    async def ListTournaments(  # noqa: N802 (the RPC's name)
+        self, request: tournament_pb2.ListTournamentsRequest, context: Context
+    ) -> tournament_pb2.ListTournamentsResponse:
+        return await self.api.list_tournaments(request, token(context))
+
     @edge_stream
     async def WatchTournament(  # noqa: N802 (the RPC's name)
         self, request: tournament_pb2.WatchTournamentRequest, context: Context

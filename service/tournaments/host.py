@@ -22,7 +22,14 @@ from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
-from service.errors import BadRequest, PermissionDenied, RefereeError, Unauthenticated
+from service.errors import (
+    BadRequest,
+    PermissionDenied,
+    RefereeError,
+    Unauthenticated,
+    Unavailable,
+    shutting_down,
+)
 from service.referee import Referee
 from service.tournaments import rounds
 from service.tournaments.director import Director
@@ -34,6 +41,8 @@ log = structlog.get_logger("referee.tournaments")
 MAX_PARTICIPANTS = 256
 MAX_ROUNDS = 64
 MAX_NAME = 64
+MAX_BOT_DELAY_MS = 10_000
+MAX_LIST = 100
 BOTS = ("random", "heuristic")
 WATCH_BLOCK_MS = 1000
 ADMIN = -1  # the caller role of the admin token
@@ -55,6 +64,7 @@ class TournamentSpec:
     format: Format
     rounds: int
     seed: bytes | None
+    bot_move_delay_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,10 @@ class TournamentHost:
             raise PermissionDenied(
                 "CLIENT_SEEDS_DISABLED", "this referee does not accept client-chosen seeds"
             )
+        if not 0 <= spec.bot_move_delay_ms <= MAX_BOT_DELAY_MS:
+            raise BadRequest(
+                "BOT_DELAY_INVALID", f"bot_move_delay_ms must be 0 to {MAX_BOT_DELAY_MS}"
+            )
         if spec.seed and len(spec.seed) > 64:
             raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
         seed = spec.seed or secrets.token_bytes(32)
@@ -163,6 +177,7 @@ class TournamentHost:
             created_at=time.time(),
             seat_counts=counts,
             client_seeded=bool(spec.seed),
+            bot_move_delay_ms=spec.bot_move_delay_ms,
         )
         if not await self.store.create(tournament):
             raise RefereeError("TOURNAMENT_ID_TAKEN", "could not allocate a tournament id")
@@ -185,10 +200,20 @@ class TournamentHost:
         stored = await self.store.load(tournament_id)
         return stored, role(stored.tournament, token)
 
+    async def list(self, limit: int, status: Status | None) -> list[Stored]:
+        """The most recently changed tournaments first, optionally of one status."""
+        if not 0 <= limit <= MAX_LIST:
+            raise BadRequest("LIMIT_INVALID", f"limit must be 0 (20) to {MAX_LIST}")
+        return await self.store.newest(limit or 20, lambda t: status is None or t.status is status)
+
     async def watch(
         self, tournament_id: str, token: str | None, after_version: int | None
     ) -> AsyncIterator[tuple[Stored, int | None]]:
-        """Snapshots at every version the watcher gets to see, until the finished one."""
+        """Snapshots at every version the watcher gets to see, until the finished one.
+
+        When this process stops, the watch ends as a game's does (UNAVAILABLE
+        REFEREE_SHUTTING_DOWN: resume elsewhere), not with the store's closing error.
+        """
         stored, caller = await self.get(tournament_id, token)
         last = -1 if after_version is None else after_version
         while True:
@@ -197,8 +222,15 @@ class TournamentHost:
                 yield stored, caller
             if stored.tournament.status is Status.FINISHED and stored.version <= last:
                 return
-            await self.store.wait(tournament_id, last, WATCH_BLOCK_MS)
-            stored = await self.store.load(tournament_id)
+            if self._closed:
+                raise shutting_down()
+            try:
+                await self.store.wait(tournament_id, last, WATCH_BLOCK_MS)
+                stored = await self.store.load(tournament_id)
+            except Unavailable:
+                if self._closed:
+                    raise shutting_down() from None
+                raise
 
     # --- directors -------------------------------------------------------------------------
 

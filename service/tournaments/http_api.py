@@ -30,6 +30,7 @@ class TournamentConnect:
     create_tournament = unary("CreateTournament", _create_tournament)
     start_tournament = unary("StartTournament", TournamentApi.start_tournament)
     get_tournament = unary("GetTournament", TournamentApi.get_tournament)
+    list_tournaments = unary("ListTournaments", TournamentApi.list_tournaments)
     watch_tournament = server_stream("WatchTournament", TournamentApi.watch_tournament)
 
 

@@ -98,6 +98,7 @@ class Tournament(msgspec.Struct, frozen=True):
     created_at: float
     seat_counts: tuple[int, ...]  # table sizes the game accepts with these options
     client_seeded: bool = False  # games get seeds derived from `seed` (tests, replays)
+    bot_move_delay_ms: int = 0  # bots pause this long before each move
     status: Status = Status.CREATED
     played: tuple[Round, ...] = ()
     ratings: tuple[Rating, ...] = ()

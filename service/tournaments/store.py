@@ -2,7 +2,11 @@
 
 Keys share the hash tag ``{<tournament_id>}`` (one Redis Cluster slot):
 ``tournament:{<id>}`` is a hash (``version``, ``record``), ``tournament:{<id>}:events`` a
-stream with one entry ``<version>-1`` per write, which watchers block on. Each write is one
+stream with one entry ``<version>-1`` per write, which watchers block on. The sorted set
+``tournaments`` lists every id by the time of its last write, for ListTournaments. It is an
+index only: an id joins it before its record is created and moves up after every write,
+and ids whose records have expired are pruned (all those older than the longest TTL at
+each create, the others when a listing meets them). Each write is one
 Lua script that compares the version, stores the record with version + 1 and appends the
 stream entry, so a change is persisted before anybody is told of it. As for games, a
 finished tournament expires after the finished TTL and any other after the idle TTL.
@@ -10,10 +14,12 @@ finished tournament expires after the finished TTL and any other after the idle 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis, RedisCluster
@@ -24,6 +30,11 @@ from service.store import OUTAGE
 from service.tournaments.model import Status, Tournament, decode, encode
 
 STREAM_MAXLEN: Final = 100
+INDEX: Final = "tournaments"
+# A listing looks at this many ids at most (a status filter may skip most of them).
+MAX_EXAMINED: Final = 2000
+# An indexed id without a record is left alone this long: its create may be under way.
+PRUNE_GRACE_SECONDS: Final = 60.0
 
 # KEYS: 1 record hash  2 events stream.  ARGV: 1 record  2 TTL seconds ("0": none)
 # Reply: 1 created, 0 the id exists.
@@ -102,6 +113,10 @@ def _store_errors() -> Iterator[None]:
         ) from error
 
 
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
+
+
 def not_found(tournament_id: str) -> GameNotFound:
     return GameNotFound("TOURNAMENT_NOT_FOUND", f"no tournament {tournament_id!r}")
 
@@ -151,8 +166,16 @@ class TournamentStore:
         return self._finished_ttl if tournament.status is Status.FINISHED else self._idle_ttl
 
     async def create(self, tournament: Tournament) -> bool:
-        """Store a new tournament at version 0; False if the id is taken."""
+        """Store a new tournament at version 0; False if the id is taken.
+
+        The id joins the index first: a crash in between leaves an id without a record,
+        which :meth:`newest` prunes, never a record that no listing shows.
+        """
         with _store_errors():
+            if self._finished_ttl and self._idle_ttl:
+                expired = time.time() - max(self._finished_ttl, self._idle_ttl) - 60
+                await self._client.zremrangebyscore(INDEX, "-inf", expired)
+            await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
             reply = await self._create(
                 keys=self.keys(tournament.tournament_id),
                 args=[encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
@@ -182,6 +205,8 @@ class TournamentStore:
         if status == "CONFLICT":
             self.conflicts += 1
             raise Conflict(int(version))
+        with contextlib.suppress(redis_errors.RedisError):  # committed: a lost bump only reorders
+            await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
         return int(version)
 
     async def update(
@@ -206,6 +231,55 @@ class TournamentStore:
             "CONTENTION", "the tournament kept changing under this change; try again"
         )
 
+    async def newest(self, limit: int, keep: Callable[[Tournament], bool]) -> list[Stored]:
+        """Up to ``limit`` tournaments that ``keep`` accepts, the most recently changed first.
+
+        Pages through the index (each page's records read concurrently), looking at no more
+        than MAX_EXAMINED ids. An id seen twice (its tournament changed while we paged) is
+        listed once. An id without a record is pruned only when its score is older than
+        PRUNE_GRACE_SECONDS: a younger one may be a tournament being created right now.
+        """
+        found: list[Stored] = []
+        seen: set[str] = set()
+        start, page = 0, max(limit, 32)
+        cutoff = time.time() - PRUNE_GRACE_SECONDS
+        while len(found) < limit and start < MAX_EXAMINED:
+            with _store_errors():
+                scored = await self._client.zrevrange(
+                    INDEX, start, start + page - 1, withscores=True
+                )
+            if not scored:
+                break
+            start += page
+            fresh: list[tuple[str, float]] = []
+            for raw, score in cast(list[tuple[bytes, float]], scored):
+                if (tid := _text(raw)) not in seen:
+                    seen.add(tid)
+                    fresh.append((tid, float(score)))
+            with _store_errors():  # concurrently: the ids may live on any cluster node
+                replies = await asyncio.gather(
+                    *(
+                        self._client.hmget(self.keys(tid)[0], ["version", "record"])
+                        for tid, _ in fresh
+                    )
+                )
+            gone: list[str] = []
+            for (tid, score), (version, record) in zip(fresh, replies, strict=True):
+                if version is None or not isinstance(record, bytes):
+                    if score < cutoff:
+                        gone.append(tid)
+                    continue
+                stored = Stored(int(version), decode(record))
+                if keep(stored.tournament):
+                    found.append(stored)
+                    if len(found) == limit:
+                        break
+            if gone:
+                with _store_errors():
+                    await self._client.zrem(INDEX, *gone)
+                start -= len(gone)
+        return found
+
     async def wait(self, tournament_id: str, after_version: int, block_ms: int) -> None:
         """Return once a version above ``after_version`` is written, or after ``block_ms``."""
         events = self.keys(tournament_id)[1]
@@ -229,6 +303,7 @@ class TournamentStore:
     async def delete(self, tournament_id: str) -> None:
         with _store_errors():
             await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
+            await self._client.zrem(INDEX, tournament_id)
 
     async def aclose(self) -> None:
         await self._client.aclose()

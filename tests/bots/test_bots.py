@@ -179,6 +179,50 @@ async def test_play_seat_stops_when_asked_and_reports_its_moves(referee_server: 
         assert (await leader.view()).version == 1
 
 
+async def test_a_thinking_bot_pauses_before_each_move_and_stops_mid_thought(
+    referee_server: Running,
+) -> None:
+    """``think``: a stop during the pause ends the seat at once, without a move; otherwise
+    the move comes that long after the update it answers."""
+    async with AsyncRefereeClient(referee_server.address) as client:
+        created = await client.create_game("gang_of_four", 3, seed=b"think")
+        seats = client.seats(created)
+        views = [await seat.view() for seat in seats]
+        leader = next(s for s, v in zip(seats, views, strict=True) if v.seat in v.to_act)
+        loop = asyncio.get_running_loop()
+        moves: list[float] = []
+
+        def thinking(stop: asyncio.Event) -> asyncio.Task[game_pb2.View]:
+            began = loop.time()
+            return asyncio.create_task(
+                play_seat(
+                    leader,
+                    bot_for("gang_of_four", "random"),
+                    rng=random.Random(2),
+                    stop=stop,
+                    on_move=lambda _id, _version: moves.append(loop.time() - began),
+                    think=1.0,
+                )
+            )
+
+        interrupted = asyncio.Event()
+        playing = thinking(interrupted)
+        await asyncio.sleep(0.2)
+        interrupted.set()
+        view = await asyncio.wait_for(playing, 0.5)  # long before the pause is over
+        assert not moves and view.version == 0
+        assert (await leader.view()).version == 0
+
+        stop = asyncio.Event()
+        playing = thinking(stop)
+        async with asyncio.timeout(4):
+            while not moves:
+                await asyncio.sleep(0.05)
+        assert moves[0] >= 1.0
+        stop.set()
+        await asyncio.wait_for(playing, 1)
+
+
 async def test_run_bot_and_main_play_seats_of_a_live_game(referee_server: Running) -> None:
     """``run_bot`` in this loop for seat 0, ``main`` (its own loop, in a thread) for seat 1."""
     address = referee_server.address

@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.generation.modes import GenerationMode
 
-from tests.servers import SECRET
+from tests.servers import referee_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = schemathesis.openapi.from_path(str(ROOT / "service" / "openapi.json"))
@@ -67,44 +63,19 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{FUZZ_DB}"
     client = redis.Redis.from_url(url)
     client.flushdb()
-    env = {
-        **os.environ,
-        "REDIS_URL": url,
-        "REFEREE_TOKEN_SECRET": SECRET.decode(),
-        "REFEREE_PORT": "0",
-        "REFEREE_HTTP_PORT": "0",
-        "REFEREE_DATA_DIR": str(tmp_path_factory.mktemp("fuzz")),
-        "REFEREE_LOG_LEVEL": "warning",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
     try:
-        assert process.stdout is not None
-        base = None
-        for line in process.stdout:
-            found = re.search(r"HTTP/JSON on (http://\S+)", line)
-            if found:
-                base = found.group(1)
-                break
-        assert base, "the referee did not start its HTTP face"
-        created, other = (
-            httpx.post(
-                f"{base}/referee.v1.RefereeService/CreateGame",
-                json={"game": "the_gang", "seats": 3, "allowSpectators": True},
-            ).json()
-            for _ in range(2)
-        )
-        tokens = [t["token"] for t in created["seatTokens"]]
-        yield Served(base, client, created["gameId"], tokens, other["gameId"])
+        with referee_process(url, tmp_path_factory.mktemp("fuzz")) as process:
+            base = process.http
+            created, other = (
+                httpx.post(
+                    f"{base}/referee.v1.RefereeService/CreateGame",
+                    json={"game": "the_gang", "seats": 3, "allowSpectators": True},
+                ).json()
+                for _ in range(2)
+            )
+            tokens = [t["token"] for t in created["seatTokens"]]
+            yield Served(base, client, created["gameId"], tokens, other["gameId"])
     finally:
-        process.terminate()
-        process.wait(10)
         client.flushdb()
         client.close()
 

@@ -13,7 +13,7 @@ from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
 from service.auth import TokenSigner
-from service.server import running
+from service.server import TRANSPORT_LIMIT, running
 from tests.servers import SECRET, settings_for
 from tests.service.players import play_to_end
 from tests.service.table import (
@@ -240,7 +240,8 @@ async def test_oversized_messages(stub: Stub, raw_redis: Redis) -> None:
         grpc.StatusCode.INVALID_ARGUMENT,
         "REQUEST_TOO_LARGE",
     )
-    huge = referee_pb2.CreateGameRequest(game="the_gang", seats=3, seed=b"s" * (2 * 1024 * 1024))
+    seed = b"s" * (TRANSPORT_LIMIT + 1)  # above gRPC's own limit: refused before the referee
+    huge = referee_pb2.CreateGameRequest(game="the_gang", seats=3, seed=seed)
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await stub.CreateGame(huge)
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

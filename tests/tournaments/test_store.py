@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import pytest
+from redis.asyncio import Redis
 
 from service.errors import GameNotFound
 from service.tournaments import rounds
 from service.tournaments.model import Format, Participant, Status, Tournament
-from service.tournaments.store import Conflict, TournamentStore
+from service.tournaments.store import INDEX, PRUNE_GRACE_SECONDS, Conflict, TournamentStore
 
 TTL = {"finished_ttl_seconds": 3600, "idle_ttl_seconds": 3600}
 
@@ -85,3 +87,27 @@ async def test_two_processes_racing_one_change_write_it_once(
         assert [r.version for r in results] == [1, 1]
         assert stored.tournament.played[0].tables[0].game_id in ("from-one", "from-two")
         assert all(r.tournament == stored.tournament for r in results)
+
+
+async def test_listing_pages_through_the_index_newest_first(
+    stores: tuple[TournamentStore, TournamentStore], raw_redis: Redis
+) -> None:
+    """70 tournaments, every other one wanted: the listing pages through the index (pages
+    of 35 ids), newest first, each once; a record gone long ago leaves the index."""
+    one, _ = stores
+    ids = [f"paged-{i:02d}" for i in range(70)]
+    for tournament_id in ids:
+        await one.delete(tournament_id)
+        assert await one.create(_record(tournament_id))
+    wanted = ids[1::2]
+
+    listed = await one.newest(35, lambda t: t.tournament_id in wanted)
+    assert [stored.tournament.tournament_id for stored in listed] == wanted[::-1]
+
+    await raw_redis.delete(TournamentStore.keys(ids[69])[0])
+    await raw_redis.zadd(INDEX, {ids[69]: time.time() - PRUNE_GRACE_SECONDS - 1})
+    again = await one.newest(35, lambda t: t.tournament_id in wanted)
+    assert [stored.tournament.tournament_id for stored in again] == wanted[-2::-1]
+    assert await raw_redis.zscore(INDEX, ids[69]) is None
+    for tournament_id in ids:
+        await one.delete(tournament_id)

@@ -14,14 +14,26 @@ import {
 
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 import { RefereeService } from "./gen/referee/v1/referee_pb.js";
+import { TournamentService } from "./gen/referee/v1/tournament_pb.js";
 
 export * from "./gen/referee/v1/referee_pb.js";
 export * from "./gen/referee/v1/game_pb.js";
 export * from "./gen/referee/v1/the_gang_pb.js";
 export * from "./gen/referee/v1/gang_of_four_pb.js";
 export * from "./gen/referee/v1/pinched_pb.js";
+export * from "./gen/referee/v1/tournament_pb.js";
 export { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
 export { Code, ConnectError, type Client, type Interceptor, type Transport };
+// The protobuf runtime's helpers, so a frontend bundles one copy of it with the messages.
+export {
+  create,
+  fromJson,
+  toJson,
+  type DescMessage,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 
 /** A typed client of every RefereeService method (createGame, getView, watchGame, ...). */
 export type RefereeClient = Client<typeof RefereeService>;
@@ -83,6 +95,21 @@ export function asSeat(transport: Transport, token: string): Transport {
  */
 export function createRefereeClient(transport: Transport, token?: string): RefereeClient {
   return createClient(RefereeService, token === undefined ? transport : asSeat(transport, token));
+}
+
+/** A typed client of every TournamentService method (listTournaments, watchTournament, ...). */
+export type TournamentClient = Client<typeof TournamentService>;
+
+/**
+ * A TournamentService client on `transport`. With `token` (the admin token or a
+ * participant's) every call is made as that caller; without it the caller is a spectator
+ * (GetTournament, WatchTournament, ListTournaments and CreateTournament).
+ */
+export function createTournamentClient(transport: Transport, token?: string): TournamentClient {
+  return createClient(
+    TournamentService,
+    token === undefined ? transport : asSeat(transport, token),
+  );
 }
 
 /** The ErrorInfo domain of the referee's rejections. */

@@ -13,12 +13,18 @@ from referee.v1 import game_pb2
 
 
 async def run_bot(
-    target: str, game_id: str, token: str, strategy: str, seed: int | None
+    target: str,
+    game_id: str,
+    token: str,
+    strategy: str,
+    seed: int | None,
+    think_ms: int = 0,
 ) -> game_pb2.View:
     """Play the seat of ``token`` in ``game_id`` at the referee ``target`` with the bot
     ``strategy`` of that game ("random", "heuristic"); returns the final view.
 
-    ``seed`` makes the bot's own choices reproducible (None: from the system). ValueError
+    ``seed`` makes the bot's own choices reproducible (None: from the system); ``think_ms``
+    is a pause before each move. ValueError
     for a strategy the game has no bot for.
     """
     from referee.bots import bot_for
@@ -27,7 +33,7 @@ async def run_bot(
         seat = client.seat(game_id, token)
         view = await seat.view()
         bot = bot_for(view.game, strategy)
-        return await play_seat(seat, bot, rng=random.Random(seed))
+        return await play_seat(seat, bot, rng=random.Random(seed), think=think_ms / 1000)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -41,6 +47,9 @@ def parser() -> argparse.ArgumentParser:
         "--strategy", default="heuristic", help="random or heuristic (default heuristic)"
     )
     parse.add_argument("--seed", type=int, default=None, help="seed of the bot's own choices")
+    parse.add_argument(
+        "--think-ms", type=int, default=0, help="pause before each move, in ms (default 0)"
+    )
     return parse
 
 
@@ -50,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         view = asyncio.run(
-            run_bot(args.address, args.game_id, args.token, args.strategy, args.seed)
+            run_bot(args.address, args.game_id, args.token, args.strategy, args.seed, args.think_ms)
         )
     except ValueError as error:
         print(f"referee bot: {error}", file=sys.stderr)

@@ -26,6 +26,7 @@ async def play_seat(
     rng: random.Random,
     stop: asyncio.Event | None = None,
     on_move: Callable[[str, int], None] | None = None,
+    think: float = 0.0,
 ) -> game_pb2.View:
     """Play one seat until the game has an outcome (returns the final view) or ``stop``
     is set (returns the last view seen).
@@ -34,7 +35,8 @@ async def play_seat(
     ``view.to_act`` it lists the legal moves, asks the bot and submits its move with a
     fresh ``client_move_id``, pinned to the version it decided on. A move refused because
     the game moved on is decided again on a fresh view (a few times) or on the next update.
-    ``on_move(client_move_id, version)`` is called for every acknowledged move.
+    ``on_move(client_move_id, version)`` is called for every acknowledged move. ``think``
+    seconds pass before each decision (for games shown to people; 0 plays at once).
     """
     updates = seat.watch()
     stopped = asyncio.ensure_future(stop.wait()) if stop is not None else None
@@ -59,6 +61,13 @@ async def play_seat(
                 return view
             if view.version < latest or not view.HasField("seat") or view.seat not in view.to_act:
                 continue
+            if think > 0:  # a pause that ``stop`` cuts short
+                if stopped is None:
+                    await asyncio.sleep(think)
+                else:
+                    await asyncio.wait({stopped}, timeout=think)
+                    if stopped.done():
+                        return view
             latest = max(latest, await _act(seat, bot, view, rng, on_move))
     finally:
         if stopped is not None:

@@ -1104,7 +1104,9 @@ class PinchedView(_message.Message):
     """Who holds the dogs; unset: nobody."""
     gordie_holder: _builtins.int
     lisa_mona_holder: _builtins.int
-    """Who holds the Lisa Mona and what it is worth."""
+    """Who holds the Lisa Mona, and what it is worth to its holder (set when it is taken;
+    0 while nobody holds it).
+    """
     lisa_mona_points: _builtins.int
     diamonds_left: _builtins.int
     clues_left: _builtins.int

@@ -41,6 +41,9 @@ class RefereeService(Protocol):
     def play(self, request: AsyncIterator[referee_dot_v1_dot_referee__pb2.PlayRequest], ctx: RequestContext) -> AsyncIterator[referee_dot_v1_dot_referee__pb2.PlayResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def verify_history(self, request: referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class RefereeServiceASGIApplication(ConnectASGIApplication[RefereeService]):
     def __init__(self, service: RefereeService | AsyncGenerator[RefereeService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -126,6 +129,16 @@ class RefereeServiceASGIApplication(ConnectASGIApplication[RefereeService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.play,
+                ),
+                "/referee.v1.RefereeService/VerifyHistory": Endpoint.unary(
+                    method=MethodInfo(
+                        name="VerifyHistory",
+                        service_name="referee.v1.RefereeService",
+                        input=referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest,
+                        output=referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.verify_history,
                 ),
             },
             interceptors=interceptors,
@@ -300,6 +313,26 @@ class RefereeServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def verify_history(
+        self,
+        request: referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="VerifyHistory",
+                service_name="referee.v1.RefereeService",
+                input=referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest,
+                output=referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class RefereeServiceSync(Protocol):
     def create_game(self, request: referee_dot_v1_dot_referee__pb2.CreateGameRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.CreateGameResponse:
@@ -317,6 +350,8 @@ class RefereeServiceSync(Protocol):
     def get_history(self, request: referee_dot_v1_dot_referee__pb2.GetHistoryRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.GetHistoryResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def play(self, request: Iterator[referee_dot_v1_dot_referee__pb2.PlayRequest], ctx: RequestContext) -> Iterator[referee_dot_v1_dot_referee__pb2.PlayResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def verify_history(self, request: referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest, ctx: RequestContext) -> referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -403,6 +438,16 @@ class RefereeServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.play,
+                ),
+                "/referee.v1.RefereeService/VerifyHistory": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="VerifyHistory",
+                        service_name="referee.v1.RefereeService",
+                        input=referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest,
+                        output=referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.verify_history,
                 ),
             },
             interceptors=interceptors,
@@ -571,6 +616,26 @@ class RefereeServiceClientSync(ConnectClientSync):
                 service_name="referee.v1.RefereeService",
                 input=referee_dot_v1_dot_referee__pb2.PlayRequest,
                 output=referee_dot_v1_dot_referee__pb2.PlayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def verify_history(
+        self,
+        request: referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="VerifyHistory",
+                service_name="referee.v1.RefereeService",
+                input=referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest,
+                output=referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

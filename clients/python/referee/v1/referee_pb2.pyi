@@ -466,6 +466,79 @@ class GetHistoryResponse(_message.Message):
 Global___GetHistoryResponse: _TypeAlias = GetHistoryResponse  # noqa: Y015
 
 @_typing.final
+class VerifyHistoryRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HISTORY_FIELD_NUMBER: _builtins.int
+    VIEWS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def history(self) -> Global___GetHistoryResponse:
+        """The history to check, as GetHistory returned it. At most 100000 entries."""
+
+    @_builtins.property
+    def views(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.View]:
+        """Views recorded while the game was played or replayed (any seat, or a spectator), each
+        compared with the replay's view for that viewer at its version. At most 100000.
+        """
+
+    def __init__(
+        self,
+        *,
+        history: Global___GetHistoryResponse | None = ...,
+        views: _abc.Iterable[_game_pb2.View] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["history", b"history"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["history", b"history", "views", b"views"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VerifyHistoryRequest: _TypeAlias = VerifyHistoryRequest  # noqa: Y015
+
+@_typing.final
+class VerifyHistoryResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERIFIED_FIELD_NUMBER: _builtins.int
+    MOVES_REPLAYED_FIELD_NUMBER: _builtins.int
+    VIEWS_CHECKED_FIELD_NUMBER: _builtins.int
+    FIRST_DIFFERING_VERSION_FIELD_NUMBER: _builtins.int
+    PROBLEMS_FIELD_NUMBER: _builtins.int
+    verified: _builtins.bool
+    """True when the seed matches its commitment and every move, event, view and the outcome
+    agree with the replay.
+    """
+    moves_replayed: _builtins.int
+    """Moves re-run before the first disagreement (all of them when verified)."""
+    views_checked: _builtins.int
+    """Views compared with the replay."""
+    first_differing_version: _builtins.int
+    """The version (move number) of the first move whose replay differs from the history:
+    illegal on replay, or other events. 0 when no move differs (verified, or the problem
+    is the seed, the setup or the outcome).
+    """
+    @_builtins.property
+    def problems(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What disagrees, one readable sentence each, in order; empty when verified."""
+
+    def __init__(
+        self,
+        *,
+        verified: _builtins.bool = ...,
+        moves_replayed: _builtins.int = ...,
+        views_checked: _builtins.int = ...,
+        first_differing_version: _builtins.int = ...,
+        problems: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_differing_version", b"first_differing_version", "moves_replayed", b"moves_replayed", "problems", b"problems", "verified", b"verified", "views_checked", b"views_checked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VerifyHistoryResponse: _TypeAlias = VerifyHistoryResponse  # noqa: Y015
+
+@_typing.final
 class PlayRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -30,7 +30,7 @@ class RefereeServiceStub:
     move is checked against the rules before it is stored, and every answer holds only what
     the calling seat may know.
 
-    Authentication: every call except CreateGame identifies its caller by the seat token
+    Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
     returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
     A call without a token is a spectator: allowed only for GetView, WatchGame and
     GetHistory, and only on games created with `allow_spectators`.
@@ -92,6 +92,11 @@ class RefereeServiceStub:
                 request_serializer=referee_dot_v1_dot_referee__pb2.PlayRequest.SerializeToString,
                 response_deserializer=referee_dot_v1_dot_referee__pb2.PlayResponse.FromString,
                 _registered_method=True)
+        self.VerifyHistory = channel.unary_unary(
+                '/referee.v1.RefereeService/VerifyHistory',
+                request_serializer=referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest.SerializeToString,
+                response_deserializer=referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse.FromString,
+                _registered_method=True)
 
 
 class RefereeServiceServicer:
@@ -99,7 +104,7 @@ class RefereeServiceServicer:
     move is checked against the rules before it is stored, and every answer holds only what
     the calling seat may know.
 
-    Authentication: every call except CreateGame identifies its caller by the seat token
+    Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
     returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
     A call without a token is a spectator: allowed only for GetView, WatchGame and
     GetHistory, and only on games created with `allow_spectators`.
@@ -193,6 +198,18 @@ class RefereeServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def VerifyHistory(self, request, context):
+        """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
+        seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
+        received it), comparing each move's events, the outcome and any `views` the caller
+        recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+        depends only on the request, so any referee, or `referee verify` offline, gives the
+        same one. A history that does not verify is an answer (`verified` false), not an error.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RefereeServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -236,6 +253,11 @@ def add_RefereeServiceServicer_to_server(servicer, server):
                     request_deserializer=referee_dot_v1_dot_referee__pb2.PlayRequest.FromString,
                     response_serializer=referee_dot_v1_dot_referee__pb2.PlayResponse.SerializeToString,
             ),
+            'VerifyHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.VerifyHistory,
+                    request_deserializer=referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest.FromString,
+                    response_serializer=referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'referee.v1.RefereeService', rpc_method_handlers)
@@ -249,7 +271,7 @@ class RefereeService:
     move is checked against the rules before it is stored, and every answer holds only what
     the calling seat may know.
 
-    Authentication: every call except CreateGame identifies its caller by the seat token
+    Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
     returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
     A call without a token is a spectator: allowed only for GetView, WatchGame and
     GetHistory, and only on games created with `allow_spectators`.
@@ -471,6 +493,33 @@ class RefereeService:
             '/referee.v1.RefereeService/Play',
             referee_dot_v1_dot_referee__pb2.PlayRequest.SerializeToString,
             referee_dot_v1_dot_referee__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def VerifyHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.v1.RefereeService/VerifyHistory',
+            referee_dot_v1_dot_referee__pb2.VerifyHistoryRequest.SerializeToString,
+            referee_dot_v1_dot_referee__pb2.VerifyHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

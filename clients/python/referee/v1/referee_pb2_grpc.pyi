@@ -31,7 +31,7 @@ class RefereeServiceStub:
     move is checked against the rules before it is stored, and every answer holds only what
     the calling seat may know.
 
-    Authentication: every call except CreateGame identifies its caller by the seat token
+    Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
     returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
     A call without a token is a spectator: allowed only for GetView, WatchGame and
     GetHistory, and only on games created with `allow_spectators`.
@@ -92,6 +92,14 @@ class RefereeServiceStub:
     send again the moves you had no answer for, with the same `client_move_id`: a move
     that was applied is not applied twice, its answer comes back with `duplicate` set.
     """
+    VerifyHistory: _grpc.UnaryUnaryMultiCallable[_referee_pb2.VerifyHistoryRequest, _referee_pb2.VerifyHistoryResponse]
+    """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
+    seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
+    received it), comparing each move's events, the outcome and any `views` the caller
+    recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+    depends only on the request, so any referee, or `referee verify` offline, gives the
+    same one. A history that does not verify is an answer (`verified` false), not an error.
+    """
 
 @_typing.type_check_only
 class RefereeServiceAsyncStub(RefereeServiceStub):
@@ -99,7 +107,7 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     move is checked against the rules before it is stored, and every answer holds only what
     the calling seat may know.
 
-    Authentication: every call except CreateGame identifies its caller by the seat token
+    Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
     returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
     A call without a token is a spectator: allowed only for GetView, WatchGame and
     GetHistory, and only on games created with `allow_spectators`.
@@ -157,13 +165,21 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     send again the moves you had no answer for, with the same `client_move_id`: a move
     that was applied is not applied twice, its answer comes back with `duplicate` set.
     """
+    VerifyHistory: _aio.UnaryUnaryMultiCallable[_referee_pb2.VerifyHistoryRequest, _referee_pb2.VerifyHistoryResponse]  # type: ignore[assignment]
+    """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
+    seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
+    received it), comparing each move's events, the outcome and any `views` the caller
+    recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+    depends only on the request, so any referee, or `referee verify` offline, gives the
+    same one. A history that does not verify is an answer (`verified` false), not an error.
+    """
 
 class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
     """RefereeService hosts turn-based and simultaneous card games. It is authoritative: every
     move is checked against the rules before it is stored, and every answer holds only what
     the calling seat may know.
 
-    Authentication: every call except CreateGame identifies its caller by the seat token
+    Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
     returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
     A call without a token is a spectator: allowed only for GetView, WatchGame and
     GetHistory, and only on games created with `allow_spectators`.
@@ -266,6 +282,20 @@ class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
         After a drop, call again with `after_version` set to the last version you received and
         send again the moves you had no answer for, with the same `client_move_id`: a move
         that was applied is not applied twice, its answer comes back with `duplicate` set.
+        """
+
+    @_abc_1.abstractmethod
+    def VerifyHistory(
+        self,
+        request: _referee_pb2.VerifyHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_referee_pb2.VerifyHistoryResponse, _abc.Awaitable[_referee_pb2.VerifyHistoryResponse]]:
+        """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
+        seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
+        received it), comparing each move's events, the outcome and any `views` the caller
+        recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+        depends only on the request, so any referee, or `referee verify` offline, gives the
+        same one. A history that does not verify is an answer (`verified` false), not an error.
         """
 
 def add_RefereeServiceServicer_to_server(servicer: RefereeServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -29,6 +29,9 @@ class TournamentService(Protocol):
     def watch_tournament(self, request: referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest, ctx: RequestContext) -> AsyncIterator[referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def list_tournaments(self, request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class TournamentServiceASGIApplication(ConnectASGIApplication[TournamentService]):
     def __init__(self, service: TournamentService | AsyncGenerator[TournamentService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -74,6 +77,16 @@ class TournamentServiceASGIApplication(ConnectASGIApplication[TournamentService]
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.watch_tournament,
+                ),
+                "/referee.v1.TournamentService/ListTournaments": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListTournaments",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.list_tournaments,
                 ),
             },
             interceptors=interceptors,
@@ -168,6 +181,26 @@ class TournamentServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def list_tournaments(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListTournaments",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class TournamentServiceSync(Protocol):
     def create_tournament(self, request: referee_dot_v1_dot_tournament__pb2.CreateTournamentRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.CreateTournamentResponse:
@@ -177,6 +210,8 @@ class TournamentServiceSync(Protocol):
     def get_tournament(self, request: referee_dot_v1_dot_tournament__pb2.GetTournamentRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.GetTournamentResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def watch_tournament(self, request: referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest, ctx: RequestContext) -> Iterator[referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def list_tournaments(self, request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -223,6 +258,16 @@ class TournamentServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.watch_tournament,
+                ),
+                "/referee.v1.TournamentService/ListTournaments": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ListTournaments",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.list_tournaments,
                 ),
             },
             interceptors=interceptors,
@@ -311,6 +356,26 @@ class TournamentServiceClientSync(ConnectClientSync):
                 service_name="referee.v1.TournamentService",
                 input=referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest,
                 output=referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def list_tournaments(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListTournaments",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

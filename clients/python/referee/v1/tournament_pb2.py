@@ -26,53 +26,57 @@ from referee.v1 import game_pb2 as referee_dot_v1_dot_game__pb2
 from referee.v1 import referee_pb2 as referee_dot_v1_dot_referee__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1breferee/v1/tournament.proto\x12\nreferee.v1\x1a\x15referee/v1/game.proto\x1a\x18referee/v1/referee.proto\"E\n\x0fParticipantSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12$\n\x03\x62ot\x18\x02 \x01(\x0e\x32\x17.referee.v1.BotStrategy\"\xea\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x17\n\x0fseats_per_table\x18\x02 \x01(\x05\x12)\n\x07options\x18\x03 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12\x31\n\x0cparticipants\x18\x04 \x03(\x0b\x32\x1b.referee.v1.ParticipantSpec\x12,\n\x06\x66ormat\x18\x05 \x01(\x0e\x32\x1c.referee.v1.TournamentFormat\x12\x0e\n\x06rounds\x18\x06 \x01(\x05\x12\x0c\n\x04seed\x18\x07 \x01(\x0c\"\xbd\x01\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x13\n\x0b\x61\x64min_token\x18\x03 \x01(\t\x12\x38\n\x12participant_tokens\x18\x04 \x03(\x0b\x32\x1c.referee.v1.ParticipantToken\x12*\n\ntournament\x18\x05 \x01(\x0b\x32\x16.referee.v1.Tournament\"6\n\x10ParticipantToken\x12\x13\n\x0bparticipant\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"/\n\x16StartTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"E\n\x17StartTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.referee.v1.Tournament\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"C\n\x15GetTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.referee.v1.Tournament\"]\n\x16WatchTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x1a\n\rafter_version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x10\n\x0e_after_version\"E\n\x17WatchTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.referee.v1.Tournament\"\xdd\x03\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x17\n\x0fseats_per_table\x18\x04 \x01(\x05\x12)\n\x07options\x18\x05 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12,\n\x06\x66ormat\x18\x06 \x01(\x0e\x32\x1c.referee.v1.TournamentFormat\x12\x0e\n\x06rounds\x18\x07 \x01(\x05\x12,\n\x06status\x18\x08 \x01(\x0e\x32\x1c.referee.v1.TournamentStatus\x12\x15\n\rcurrent_round\x18\t \x01(\x05\x12\x37\n\x0cparticipants\x18\n \x03(\x0b\x32!.referee.v1.TournamentParticipant\x12\x32\n\rround_results\x18\x0b \x03(\x0b\x32\x1b.referee.v1.TournamentRound\x12#\n\x07ratings\x18\x0c \x03(\x0b\x32\x12.referee.v1.Rating\x12+\n\rfinal_ranking\x18\r \x03(\x0b\x32\x14.referee.v1.Standing\x12\x13\n\x0bseed_sha256\x18\x0e \x01(\t\"Z\n\x15TournamentParticipant\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12$\n\x03\x62ot\x18\x03 \x01(\x0e\x32\x17.referee.v1.BotStrategy\"\x97\x01\n\x0fTournamentRound\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12+\n\x06tables\x18\x02 \x03(\x0b\x32\x1b.referee.v1.TournamentTable\x12\x0c\n\x04\x62yes\x18\x03 \x03(\x05\x12\x10\n\x08\x63omplete\x18\x04 \x01(\x08\x12\'\n\tstandings\x18\x05 \x03(\x0b\x32\x14.referee.v1.Standing\"\xc1\x01\n\x0fTournamentTable\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x14\n\x0cparticipants\x18\x02 \x03(\x05\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12(\n\x07results\x18\x05 \x03(\x0b\x32\x17.referee.v1.TableResult\x12\x0f\n\x07summary\x18\x06 \x01(\t\x12*\n\x0bseat_tokens\x18\x07 \x03(\x0b\x32\x15.referee.v1.SeatToken\"n\n\x0bTableResult\x12\x13\n\x0bparticipant\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\r\n\x05score\x18\x05 \x01(\x05\x12\x0e\n\x06\x61larms\x18\x06 \x01(\x05\"I\n\x06Rating\x12\x13\n\x0bparticipant\x18\x01 \x01(\x05\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\x0f\n\x07ordinal\x18\x04 \x01(\x01\"\xa4\x01\n\x08Standing\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x13\n\x0bparticipant\x18\x02 \x01(\x05\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\"\n\x06rating\x18\x05 \x01(\x0b\x32\x12.referee.v1.Rating\x12\x15\n\rtables_played\x18\x06 \x01(\x05\x12\x0c\n\x04\x62yes\x18\x07 \x01(\x05\x12\x0e\n\x06\x61larms\x18\x08 \x01(\x05*u\n\x10TournamentFormat\x12!\n\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n\x17TOURNAMENT_FORMAT_SWISS\x10\x02*\x93\x01\n\x10TournamentStatus\x12!\n\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19TOURNAMENT_STATUS_CREATED\x10\x01\x12\x1d\n\x19TOURNAMENT_STATUS_RUNNING\x10\x02\x12\x1e\n\x1aTOURNAMENT_STATUS_FINISHED\x10\x03*`\n\x0b\x42otStrategy\x12\x1c\n\x18\x42OT_STRATEGY_UNSPECIFIED\x10\x00\x12\x17\n\x13\x42OT_STRATEGY_RANDOM\x10\x01\x12\x1a\n\x16\x42OT_STRATEGY_HEURISTIC\x10\x02\x32\x82\x03\n\x11TournamentService\x12]\n\x10\x43reateTournament\x12#.referee.v1.CreateTournamentRequest\x1a$.referee.v1.CreateTournamentResponse\x12Z\n\x0fStartTournament\x12\".referee.v1.StartTournamentRequest\x1a#.referee.v1.StartTournamentResponse\x12T\n\rGetTournament\x12 .referee.v1.GetTournamentRequest\x1a!.referee.v1.GetTournamentResponse\x12\\\n\x0fWatchTournament\x12\".referee.v1.WatchTournamentRequest\x1a#.referee.v1.WatchTournamentResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1breferee/v1/tournament.proto\x12\nreferee.v1\x1a\x15referee/v1/game.proto\x1a\x18referee/v1/referee.proto\"E\n\x0fParticipantSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12$\n\x03\x62ot\x18\x02 \x01(\x0e\x32\x17.referee.v1.BotStrategy\"\x85\x02\n\x17\x43reateTournamentRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x17\n\x0fseats_per_table\x18\x02 \x01(\x05\x12)\n\x07options\x18\x03 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12\x31\n\x0cparticipants\x18\x04 \x03(\x0b\x32\x1b.referee.v1.ParticipantSpec\x12,\n\x06\x66ormat\x18\x05 \x01(\x0e\x32\x1c.referee.v1.TournamentFormat\x12\x0e\n\x06rounds\x18\x06 \x01(\x05\x12\x0c\n\x04seed\x18\x07 \x01(\x0c\x12\x19\n\x11\x62ot_move_delay_ms\x18\x08 \x01(\x05\"\xbd\x01\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x13\n\x0b\x61\x64min_token\x18\x03 \x01(\t\x12\x38\n\x12participant_tokens\x18\x04 \x03(\x0b\x32\x1c.referee.v1.ParticipantToken\x12*\n\ntournament\x18\x05 \x01(\x0b\x32\x16.referee.v1.Tournament\"6\n\x10ParticipantToken\x12\x13\n\x0bparticipant\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"/\n\x16StartTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"E\n\x17StartTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.referee.v1.Tournament\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"C\n\x15GetTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.referee.v1.Tournament\"]\n\x16WatchTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x1a\n\rafter_version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x10\n\x0e_after_version\"E\n\x17WatchTournamentResponse\x12*\n\ntournament\x18\x01 \x01(\x0b\x32\x16.referee.v1.Tournament\"U\n\x16ListTournamentsRequest\x12\r\n\x05limit\x18\x01 \x01(\x05\x12,\n\x06status\x18\x02 \x01(\x0e\x32\x1c.referee.v1.TournamentStatus\"F\n\x17ListTournamentsResponse\x12+\n\x0btournaments\x18\x01 \x03(\x0b\x32\x16.referee.v1.Tournament\"\xf8\x03\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x17\n\x0fseats_per_table\x18\x04 \x01(\x05\x12)\n\x07options\x18\x05 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12,\n\x06\x66ormat\x18\x06 \x01(\x0e\x32\x1c.referee.v1.TournamentFormat\x12\x0e\n\x06rounds\x18\x07 \x01(\x05\x12,\n\x06status\x18\x08 \x01(\x0e\x32\x1c.referee.v1.TournamentStatus\x12\x15\n\rcurrent_round\x18\t \x01(\x05\x12\x37\n\x0cparticipants\x18\n \x03(\x0b\x32!.referee.v1.TournamentParticipant\x12\x32\n\rround_results\x18\x0b \x03(\x0b\x32\x1b.referee.v1.TournamentRound\x12#\n\x07ratings\x18\x0c \x03(\x0b\x32\x12.referee.v1.Rating\x12+\n\rfinal_ranking\x18\r \x03(\x0b\x32\x14.referee.v1.Standing\x12\x13\n\x0bseed_sha256\x18\x0e \x01(\t\x12\x19\n\x11\x62ot_move_delay_ms\x18\x0f \x01(\x05\"Z\n\x15TournamentParticipant\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12$\n\x03\x62ot\x18\x03 \x01(\x0e\x32\x17.referee.v1.BotStrategy\"\x97\x01\n\x0fTournamentRound\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12+\n\x06tables\x18\x02 \x03(\x0b\x32\x1b.referee.v1.TournamentTable\x12\x0c\n\x04\x62yes\x18\x03 \x03(\x05\x12\x10\n\x08\x63omplete\x18\x04 \x01(\x08\x12\'\n\tstandings\x18\x05 \x03(\x0b\x32\x14.referee.v1.Standing\"\xc1\x01\n\x0fTournamentTable\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x14\n\x0cparticipants\x18\x02 \x03(\x05\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12(\n\x07results\x18\x05 \x03(\x0b\x32\x17.referee.v1.TableResult\x12\x0f\n\x07summary\x18\x06 \x01(\t\x12*\n\x0bseat_tokens\x18\x07 \x03(\x0b\x32\x15.referee.v1.SeatToken\"n\n\x0bTableResult\x12\x13\n\x0bparticipant\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\r\n\x05score\x18\x05 \x01(\x05\x12\x0e\n\x06\x61larms\x18\x06 \x01(\x05\"I\n\x06Rating\x12\x13\n\x0bparticipant\x18\x01 \x01(\x05\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\x0f\n\x07ordinal\x18\x04 \x01(\x01\"\xa4\x01\n\x08Standing\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x13\n\x0bparticipant\x18\x02 \x01(\x05\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0e\n\x06points\x18\x04 \x01(\x01\x12\"\n\x06rating\x18\x05 \x01(\x0b\x32\x12.referee.v1.Rating\x12\x15\n\rtables_played\x18\x06 \x01(\x05\x12\x0c\n\x04\x62yes\x18\x07 \x01(\x05\x12\x0e\n\x06\x61larms\x18\x08 \x01(\x05*u\n\x10TournamentFormat\x12!\n\x1dTOURNAMENT_FORMAT_UNSPECIFIED\x10\x00\x12!\n\x1dTOURNAMENT_FORMAT_ROUND_ROBIN\x10\x01\x12\x1b\n\x17TOURNAMENT_FORMAT_SWISS\x10\x02*\x93\x01\n\x10TournamentStatus\x12!\n\x1dTOURNAMENT_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19TOURNAMENT_STATUS_CREATED\x10\x01\x12\x1d\n\x19TOURNAMENT_STATUS_RUNNING\x10\x02\x12\x1e\n\x1aTOURNAMENT_STATUS_FINISHED\x10\x03*`\n\x0b\x42otStrategy\x12\x1c\n\x18\x42OT_STRATEGY_UNSPECIFIED\x10\x00\x12\x17\n\x13\x42OT_STRATEGY_RANDOM\x10\x01\x12\x1a\n\x16\x42OT_STRATEGY_HEURISTIC\x10\x02\x32\xde\x03\n\x11TournamentService\x12]\n\x10\x43reateTournament\x12#.referee.v1.CreateTournamentRequest\x1a$.referee.v1.CreateTournamentResponse\x12Z\n\x0fStartTournament\x12\".referee.v1.StartTournamentRequest\x1a#.referee.v1.StartTournamentResponse\x12T\n\rGetTournament\x12 .referee.v1.GetTournamentRequest\x1a!.referee.v1.GetTournamentResponse\x12\\\n\x0fWatchTournament\x12\".referee.v1.WatchTournamentRequest\x1a#.referee.v1.WatchTournamentResponse0\x01\x12Z\n\x0fListTournaments\x12\".referee.v1.ListTournamentsRequest\x1a#.referee.v1.ListTournamentsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.tournament_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TOURNAMENTFORMAT']._serialized_start=2326
-  _globals['_TOURNAMENTFORMAT']._serialized_end=2443
-  _globals['_TOURNAMENTSTATUS']._serialized_start=2446
-  _globals['_TOURNAMENTSTATUS']._serialized_end=2593
-  _globals['_BOTSTRATEGY']._serialized_start=2595
-  _globals['_BOTSTRATEGY']._serialized_end=2691
+  _globals['_TOURNAMENTFORMAT']._serialized_start=2539
+  _globals['_TOURNAMENTFORMAT']._serialized_end=2656
+  _globals['_TOURNAMENTSTATUS']._serialized_start=2659
+  _globals['_TOURNAMENTSTATUS']._serialized_end=2806
+  _globals['_BOTSTRATEGY']._serialized_start=2808
+  _globals['_BOTSTRATEGY']._serialized_end=2904
   _globals['_PARTICIPANTSPEC']._serialized_start=92
   _globals['_PARTICIPANTSPEC']._serialized_end=161
   _globals['_CREATETOURNAMENTREQUEST']._serialized_start=164
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=398
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=401
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=590
-  _globals['_PARTICIPANTTOKEN']._serialized_start=592
-  _globals['_PARTICIPANTTOKEN']._serialized_end=646
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_start=648
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=695
-  _globals['_STARTTOURNAMENTRESPONSE']._serialized_start=697
-  _globals['_STARTTOURNAMENTRESPONSE']._serialized_end=766
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=768
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=813
-  _globals['_GETTOURNAMENTRESPONSE']._serialized_start=815
-  _globals['_GETTOURNAMENTRESPONSE']._serialized_end=882
-  _globals['_WATCHTOURNAMENTREQUEST']._serialized_start=884
-  _globals['_WATCHTOURNAMENTREQUEST']._serialized_end=977
-  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_start=979
-  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_end=1048
-  _globals['_TOURNAMENT']._serialized_start=1051
-  _globals['_TOURNAMENT']._serialized_end=1528
-  _globals['_TOURNAMENTPARTICIPANT']._serialized_start=1530
-  _globals['_TOURNAMENTPARTICIPANT']._serialized_end=1620
-  _globals['_TOURNAMENTROUND']._serialized_start=1623
-  _globals['_TOURNAMENTROUND']._serialized_end=1774
-  _globals['_TOURNAMENTTABLE']._serialized_start=1777
-  _globals['_TOURNAMENTTABLE']._serialized_end=1970
-  _globals['_TABLERESULT']._serialized_start=1972
-  _globals['_TABLERESULT']._serialized_end=2082
-  _globals['_RATING']._serialized_start=2084
-  _globals['_RATING']._serialized_end=2157
-  _globals['_STANDING']._serialized_start=2160
-  _globals['_STANDING']._serialized_end=2324
-  _globals['_TOURNAMENTSERVICE']._serialized_start=2694
-  _globals['_TOURNAMENTSERVICE']._serialized_end=3080
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=425
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=428
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=617
+  _globals['_PARTICIPANTTOKEN']._serialized_start=619
+  _globals['_PARTICIPANTTOKEN']._serialized_end=673
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_start=675
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=722
+  _globals['_STARTTOURNAMENTRESPONSE']._serialized_start=724
+  _globals['_STARTTOURNAMENTRESPONSE']._serialized_end=793
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=795
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=840
+  _globals['_GETTOURNAMENTRESPONSE']._serialized_start=842
+  _globals['_GETTOURNAMENTRESPONSE']._serialized_end=909
+  _globals['_WATCHTOURNAMENTREQUEST']._serialized_start=911
+  _globals['_WATCHTOURNAMENTREQUEST']._serialized_end=1004
+  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_start=1006
+  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_end=1075
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_start=1077
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_end=1162
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_start=1164
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_end=1234
+  _globals['_TOURNAMENT']._serialized_start=1237
+  _globals['_TOURNAMENT']._serialized_end=1741
+  _globals['_TOURNAMENTPARTICIPANT']._serialized_start=1743
+  _globals['_TOURNAMENTPARTICIPANT']._serialized_end=1833
+  _globals['_TOURNAMENTROUND']._serialized_start=1836
+  _globals['_TOURNAMENTROUND']._serialized_end=1987
+  _globals['_TOURNAMENTTABLE']._serialized_start=1990
+  _globals['_TOURNAMENTTABLE']._serialized_end=2183
+  _globals['_TABLERESULT']._serialized_start=2185
+  _globals['_TABLERESULT']._serialized_end=2295
+  _globals['_RATING']._serialized_start=2297
+  _globals['_RATING']._serialized_end=2370
+  _globals['_STANDING']._serialized_start=2373
+  _globals['_STANDING']._serialized_end=2537
+  _globals['_TOURNAMENTSERVICE']._serialized_start=2907
+  _globals['_TOURNAMENTSERVICE']._serialized_end=3385
 # @@protoc_insertion_point(module_scope)

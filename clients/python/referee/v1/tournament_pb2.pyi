@@ -144,6 +144,7 @@ class CreateTournamentRequest(_message.Message):
     FORMAT_FIELD_NUMBER: _builtins.int
     ROUNDS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    BOT_MOVE_DELAY_MS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """The game's published name: "the_gang", "gang_of_four" or "pinched"."""
     seats_per_table: _builtins.int
@@ -161,6 +162,10 @@ class CreateTournamentRequest(_message.Message):
     seed: _builtins.bytes
     """Fixed seed (tests, replays): pairings, every table's game seed and the bots' choices
     follow from it. Refused unless the server allows client seeds, like CreateGame's.
+    """
+    bot_move_delay_ms: _builtins.int
+    """A pause before each bot move, 0 to 10000 ms (0: bots move at once). For tournaments
+    shown on a screen, where moving at machine speed would be a blur.
     """
     @_builtins.property
     def options(self) -> _game_pb2.TableOptions:
@@ -180,10 +185,11 @@ class CreateTournamentRequest(_message.Message):
         format: Global___TournamentFormat.ValueType = ...,
         rounds: _builtins.int = ...,
         seed: _builtins.bytes = ...,
+        bot_move_delay_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_move_delay_ms", b"bot_move_delay_ms", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -375,6 +381,52 @@ class WatchTournamentResponse(_message.Message):
 Global___WatchTournamentResponse: _TypeAlias = WatchTournamentResponse  # noqa: Y015
 
 @_typing.final
+class ListTournamentsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LIMIT_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    limit: _builtins.int
+    """At most this many, 1 to 100; 0: 20."""
+    status: Global___TournamentStatus.ValueType
+    """Only tournaments in this status; unset: any."""
+    def __init__(
+        self,
+        *,
+        limit: _builtins.int = ...,
+        status: Global___TournamentStatus.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit", "status", b"status"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTournamentsRequest: _TypeAlias = ListTournamentsRequest  # noqa: Y015
+
+@_typing.final
+class ListTournamentsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tournaments(self) -> _containers.RepeatedCompositeFieldContainer[Global___Tournament]:
+        """The most recently changed first, without seat tokens."""
+
+    def __init__(
+        self,
+        *,
+        tournaments: _abc.Iterable[Global___Tournament] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournaments", b"tournaments"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTournamentsResponse: _TypeAlias = ListTournamentsResponse  # noqa: Y015
+
+@_typing.final
 class Tournament(_message.Message):
     """A tournament at one version, as the caller may see it."""
 
@@ -394,6 +446,7 @@ class Tournament(_message.Message):
     RATINGS_FIELD_NUMBER: _builtins.int
     FINAL_RANKING_FIELD_NUMBER: _builtins.int
     SEED_SHA256_FIELD_NUMBER: _builtins.int
+    BOT_MOVE_DELAY_MS_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     version: _builtins.int
     """Raised by one with every change."""
@@ -407,6 +460,8 @@ class Tournament(_message.Message):
     """The round being played, 1-based; 0 before the start; `rounds` once finished."""
     seed_sha256: _builtins.str
     """Hex sha256 of the tournament seed."""
+    bot_move_delay_ms: _builtins.int
+    """The pause before each bot move, as created."""
     @_builtins.property
     def options(self) -> _game_pb2.TableOptions: ...
     @_builtins.property
@@ -440,10 +495,11 @@ class Tournament(_message.Message):
         ratings: _abc.Iterable[Global___Rating] | None = ...,
         final_ranking: _abc.Iterable[Global___Standing] | None = ...,
         seed_sha256: _builtins.str = ...,
+        bot_move_delay_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_round", b"current_round", "final_ranking", b"final_ranking", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "ratings", b"ratings", "round_results", b"round_results", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed_sha256", b"seed_sha256", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_move_delay_ms", b"bot_move_delay_ms", "current_round", b"current_round", "final_ranking", b"final_ranking", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "ratings", b"ratings", "round_results", b"round_results", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed_sha256", b"seed_sha256", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -78,6 +78,11 @@ class TournamentServiceStub:
                 request_serializer=referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest.SerializeToString,
                 response_deserializer=referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse.FromString,
                 _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/referee.v1.TournamentService/ListTournaments',
+                request_serializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -143,6 +148,14 @@ class TournamentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTournaments(self, request, context):
+        """Tournaments, the most recently changed first, as every spectator sees them (public,
+        like GetTournament). Expired tournaments drop out of the list with their records.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +178,11 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.WatchTournament,
                     request_deserializer=referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest.FromString,
                     response_serializer=referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -299,6 +317,33 @@ class TournamentService:
             '/referee.v1.TournamentService/WatchTournament',
             referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest.SerializeToString,
             referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.v1.TournamentService/ListTournaments',
+            referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
+            referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -76,6 +76,10 @@ class TournamentServiceStub:
     with `after_version` = the last version you saw. The stream ends after the snapshot
     of the finished tournament.
     """
+    ListTournaments: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.ListTournamentsRequest, _tournament_pb2.ListTournamentsResponse]
+    """Tournaments, the most recently changed first, as every spectator sees them (public,
+    like GetTournament). Expired tournaments drop out of the list with their records.
+    """
 
 @_typing.type_check_only
 class TournamentServiceAsyncStub(TournamentServiceStub):
@@ -124,6 +128,10 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     tournament, so versions that changed in between are not lost, only merged. Resume
     with `after_version` = the last version you saw. The stream ends after the snapshot
     of the finished tournament.
+    """
+    ListTournaments: _aio.UnaryUnaryMultiCallable[_tournament_pb2.ListTournamentsRequest, _tournament_pb2.ListTournamentsResponse]  # type: ignore[assignment]
+    """Tournaments, the most recently changed first, as every spectator sees them (public,
+    like GetTournament). Expired tournaments drop out of the list with their records.
     """
 
 class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -194,6 +202,16 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         tournament, so versions that changed in between are not lost, only merged. Resume
         with `after_version` = the last version you saw. The stream ends after the snapshot
         of the finished tournament.
+        """
+
+    @_abc_1.abstractmethod
+    def ListTournaments(
+        self,
+        request: _tournament_pb2.ListTournamentsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournament_pb2.ListTournamentsResponse, _abc.Awaitable[_tournament_pb2.ListTournamentsResponse]]:
+        """Tournaments, the most recently changed first, as every spectator sees them (public,
+        like GetTournament). Expired tournaments drop out of the list with their records.
         """
 
 def add_TournamentServiceServicer_to_server(servicer: TournamentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1044,7 +1044,8 @@ export type PinchedView = Message<"referee.v1.PinchedView"> & {
   gordieHolder?: number | undefined;
 
   /**
-   * Who holds the Lisa Mona and what it is worth.
+   * Who holds the Lisa Mona, and what it is worth to its holder (set when it is taken;
+   * 0 while nobody holds it).
    *
    * @generated from field: optional int32 lisa_mona_holder = 35;
    */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/referee.proto.
  */
 export const file_referee_v1_referee: GenFile = /*@__PURE__*/
-  fileDesc("ChhyZWZlcmVlL3YxL3JlZmVyZWUucHJvdG8SCnJlZmVyZWUudjEigwEKEUNyZWF0ZUdhbWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEhgKEGFsbG93X3NwZWN0YXRvcnMYBCABKAgSDAoEc2VlZBgFIAEoDCKdAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgtzZWVkX3NoYTI1NhgDIAEoCRIqCgtzZWF0X3Rva2VucxgEIAMoCzIVLnJlZmVyZWUudjEuU2VhdFRva2VuEiQKBXNldHVwGAUgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXAiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkiIQoOR2V0Vmlld1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIxCg9HZXRWaWV3UmVzcG9uc2USHgoEdmlldxgBIAEoCzIQLnJlZmVyZWUudjEuVmlldyIoChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSJKChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoFbW92ZXMYAiADKAsyEC5yZWZlcmVlLnYxLk1vdmUikAEKEVN1Ym1pdE1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIWCg5jbGllbnRfbW92ZV9pZBgDIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgDSACIAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24iewoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHgoEdmlldxgCIAEoCzIQLnJlZmVyZWUudjEuVmlldxIhCgZldmVudHMYAyADKAsyES5yZWZlcmVlLnYxLkV2ZW50EhEKCWR1cGxpY2F0ZRgEIAEoCCJGChNWYWxpZGF0ZU1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZSJXChRWYWxpZGF0ZU1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg0KBWxlZ2FsGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIlEKEFdhdGNoR2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24ieQoRV2F0Y2hHYW1lUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5yZWZlcmVlLnYxLkV2ZW50Eh4KBHZpZXcYAyABKAsyEC5yZWZlcmVlLnYxLlZpZXcSEAoIc25hcHNob3QYBCABKAgiJAoRR2V0SGlzdG9yeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSK/AQoSR2V0SGlzdG9yeVJlc3BvbnNlEiQKBXNldHVwGAEgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXASDwoHdmVyc2lvbhgCIAEoAxIpCgdlbnRyaWVzGAMgAygLMhgucmVmZXJlZS52MS5IaXN0b3J5RW50cnkSEwoLc2VlZF9zaGEyNTYYBCABKAkSDAoEc2VlZBgFIAEoDBIkCgdvdXRjb21lGAYgASgLMhMucmVmZXJlZS52MS5PdXRjb21lIogDCgtQbGF5UmVxdWVzdBIsCgRqb2luGAEgASgLMhwucmVmZXJlZS52MS5QbGF5UmVxdWVzdC5Kb2luSAASMAoGc3VibWl0GAIgASgLMh4ucmVmZXJlZS52MS5QbGF5UmVxdWVzdC5TdWJtaXRIABJCChBsaXN0X2xlZ2FsX21vdmVzGAMgASgLMiYucmVmZXJlZS52MS5QbGF5UmVxdWVzdC5MaXN0TGVnYWxNb3Zlc0gAGkUKBEpvaW4SDwoHZ2FtZV9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24adAoGU3VibWl0Eh4KBG1vdmUYASABKAsyEC5yZWZlcmVlLnYxLk1vdmUSFgoOY2xpZW50X21vdmVfaWQYAiABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoA0gAiAEBQhMKEV9leHBlY3RlZF92ZXJzaW9uGhAKDkxpc3RMZWdhbE1vdmVzQgYKBGtpbmQiiwQKDFBsYXlSZXNwb25zZRIvCgZ1cGRhdGUYASABKAsyHS5yZWZlcmVlLnYxLldhdGNoR2FtZVJlc3BvbnNlSAASOgoLbW92ZV9yZXN1bHQYAiABKAsyIy5yZWZlcmVlLnYxLlBsYXlSZXNwb25zZS5Nb3ZlUmVzdWx0SAASOQoLbGVnYWxfbW92ZXMYAyABKAsyIi5yZWZlcmVlLnYxLkxpc3RMZWdhbE1vdmVzUmVzcG9uc2VIABI3CglyZWplY3Rpb24YBCABKAsyIi5yZWZlcmVlLnYxLlBsYXlSZXNwb25zZS5SZWplY3Rpb25IABpICgpNb3ZlUmVzdWx0EhYKDmNsaWVudF9tb3ZlX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEQoJZHVwbGljYXRlGAMgASgIGscBCglSZWplY3Rpb24SFgoOY2xpZW50X21vdmVfaWQYASABKAkSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCRJCCghtZXRhZGF0YRgFIAMoCzIwLnJlZmVyZWUudjEuUGxheVJlc3BvbnNlLlJlamVjdGlvbi5NZXRhZGF0YUVudHJ5Gi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4AUIGCgRraW5kMvIECg5SZWZlcmVlU2VydmljZRJLCgpDcmVhdGVHYW1lEh0ucmVmZXJlZS52MS5DcmVhdGVHYW1lUmVxdWVzdBoeLnJlZmVyZWUudjEuQ3JlYXRlR2FtZVJlc3BvbnNlEkIKB0dldFZpZXcSGi5yZWZlcmVlLnYxLkdldFZpZXdSZXF1ZXN0GhsucmVmZXJlZS52MS5HZXRWaWV3UmVzcG9uc2USVwoOTGlzdExlZ2FsTW92ZXMSIS5yZWZlcmVlLnYxLkxpc3RMZWdhbE1vdmVzUmVxdWVzdBoiLnJlZmVyZWUudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJLCgpTdWJtaXRNb3ZlEh0ucmVmZXJlZS52MS5TdWJtaXRNb3ZlUmVxdWVzdBoeLnJlZmVyZWUudjEuU3VibWl0TW92ZVJlc3BvbnNlElEKDFZhbGlkYXRlTW92ZRIfLnJlZmVyZWUudjEuVmFsaWRhdGVNb3ZlUmVxdWVzdBogLnJlZmVyZWUudjEuVmFsaWRhdGVNb3ZlUmVzcG9uc2USSgoJV2F0Y2hHYW1lEhwucmVmZXJlZS52MS5XYXRjaEdhbWVSZXF1ZXN0Gh0ucmVmZXJlZS52MS5XYXRjaEdhbWVSZXNwb25zZTABEksKCkdldEhpc3RvcnkSHS5yZWZlcmVlLnYxLkdldEhpc3RvcnlSZXF1ZXN0Gh4ucmVmZXJlZS52MS5HZXRIaXN0b3J5UmVzcG9uc2USPQoEUGxheRIXLnJlZmVyZWUudjEuUGxheVJlcXVlc3QaGC5yZWZlcmVlLnYxLlBsYXlSZXNwb25zZSgBMAFiBnByb3RvMw", [file_referee_v1_game]);
+  fileDesc("ChhyZWZlcmVlL3YxL3JlZmVyZWUucHJvdG8SCnJlZmVyZWUudjEigwEKEUNyZWF0ZUdhbWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEhgKEGFsbG93X3NwZWN0YXRvcnMYBCABKAgSDAoEc2VlZBgFIAEoDCKdAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgtzZWVkX3NoYTI1NhgDIAEoCRIqCgtzZWF0X3Rva2VucxgEIAMoCzIVLnJlZmVyZWUudjEuU2VhdFRva2VuEiQKBXNldHVwGAUgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXAiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDQoFdG9rZW4YAiABKAkiIQoOR2V0Vmlld1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSIxCg9HZXRWaWV3UmVzcG9uc2USHgoEdmlldxgBIAEoCzIQLnJlZmVyZWUudjEuVmlldyIoChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSJKChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHwoFbW92ZXMYAiADKAsyEC5yZWZlcmVlLnYxLk1vdmUikAEKEVN1Ym1pdE1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIWCg5jbGllbnRfbW92ZV9pZBgDIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgDSACIAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24iewoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSHgoEdmlldxgCIAEoCzIQLnJlZmVyZWUudjEuVmlldxIhCgZldmVudHMYAyADKAsyES5yZWZlcmVlLnYxLkV2ZW50EhEKCWR1cGxpY2F0ZRgEIAEoCCJGChNWYWxpZGF0ZU1vdmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSHgoEbW92ZRgCIAEoCzIQLnJlZmVyZWUudjEuTW92ZSJXChRWYWxpZGF0ZU1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg0KBWxlZ2FsGAIgASgIEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIlEKEFdhdGNoR2FtZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24ieQoRV2F0Y2hHYW1lUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5yZWZlcmVlLnYxLkV2ZW50Eh4KBHZpZXcYAyABKAsyEC5yZWZlcmVlLnYxLlZpZXcSEAoIc25hcHNob3QYBCABKAgiJAoRR2V0SGlzdG9yeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCSK/AQoSR2V0SGlzdG9yeVJlc3BvbnNlEiQKBXNldHVwGAEgASgLMhUucmVmZXJlZS52MS5HYW1lU2V0dXASDwoHdmVyc2lvbhgCIAEoAxIpCgdlbnRyaWVzGAMgAygLMhgucmVmZXJlZS52MS5IaXN0b3J5RW50cnkSEwoLc2VlZF9zaGEyNTYYBCABKAkSDAoEc2VlZBgFIAEoDBIkCgdvdXRjb21lGAYgASgLMhMucmVmZXJlZS52MS5PdXRjb21lImgKFFZlcmlmeUhpc3RvcnlSZXF1ZXN0Ei8KB2hpc3RvcnkYASABKAsyHi5yZWZlcmVlLnYxLkdldEhpc3RvcnlSZXNwb25zZRIfCgV2aWV3cxgCIAMoCzIQLnJlZmVyZWUudjEuVmlldyKLAQoVVmVyaWZ5SGlzdG9yeVJlc3BvbnNlEhAKCHZlcmlmaWVkGAEgASgIEhYKDm1vdmVzX3JlcGxheWVkGAIgASgFEhUKDXZpZXdzX2NoZWNrZWQYAyABKAUSHwoXZmlyc3RfZGlmZmVyaW5nX3ZlcnNpb24YBCABKAMSEAoIcHJvYmxlbXMYBSADKAkiiAMKC1BsYXlSZXF1ZXN0EiwKBGpvaW4YASABKAsyHC5yZWZlcmVlLnYxLlBsYXlSZXF1ZXN0LkpvaW5IABIwCgZzdWJtaXQYAiABKAsyHi5yZWZlcmVlLnYxLlBsYXlSZXF1ZXN0LlN1Ym1pdEgAEkIKEGxpc3RfbGVnYWxfbW92ZXMYAyABKAsyJi5yZWZlcmVlLnYxLlBsYXlSZXF1ZXN0Lkxpc3RMZWdhbE1vdmVzSAAaRQoESm9pbhIPCgdnYW1lX2lkGAEgASgJEhoKDWFmdGVyX3ZlcnNpb24YAiABKANIAIgBAUIQCg5fYWZ0ZXJfdmVyc2lvbhp0CgZTdWJtaXQSHgoEbW92ZRgBIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIWCg5jbGllbnRfbW92ZV9pZBgCIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgDSACIAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24aEAoOTGlzdExlZ2FsTW92ZXNCBgoEa2luZCKLBAoMUGxheVJlc3BvbnNlEi8KBnVwZGF0ZRgBIAEoCzIdLnJlZmVyZWUudjEuV2F0Y2hHYW1lUmVzcG9uc2VIABI6Cgttb3ZlX3Jlc3VsdBgCIAEoCzIjLnJlZmVyZWUudjEuUGxheVJlc3BvbnNlLk1vdmVSZXN1bHRIABI5CgtsZWdhbF9tb3ZlcxgDIAEoCzIiLnJlZmVyZWUudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZUgAEjcKCXJlamVjdGlvbhgEIAEoCzIiLnJlZmVyZWUudjEuUGxheVJlc3BvbnNlLlJlamVjdGlvbkgAGkgKCk1vdmVSZXN1bHQSFgoOY2xpZW50X21vdmVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIRCglkdXBsaWNhdGUYAyABKAgaxwEKCVJlamVjdGlvbhIWCg5jbGllbnRfbW92ZV9pZBgBIAEoCRIMCgRjb2RlGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJEkIKCG1ldGFkYXRhGAUgAygLMjAucmVmZXJlZS52MS5QbGF5UmVzcG9uc2UuUmVqZWN0aW9uLk1ldGFkYXRhRW50cnkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQgYKBGtpbmQyyAUKDlJlZmVyZWVTZXJ2aWNlEksKCkNyZWF0ZUdhbWUSHS5yZWZlcmVlLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh4ucmVmZXJlZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USQgoHR2V0VmlldxIaLnJlZmVyZWUudjEuR2V0Vmlld1JlcXVlc3QaGy5yZWZlcmVlLnYxLkdldFZpZXdSZXNwb25zZRJXCg5MaXN0TGVnYWxNb3ZlcxIhLnJlZmVyZWUudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiIucmVmZXJlZS52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEksKClN1Ym1pdE1vdmUSHS5yZWZlcmVlLnYxLlN1Ym1pdE1vdmVSZXF1ZXN0Gh4ucmVmZXJlZS52MS5TdWJtaXRNb3ZlUmVzcG9uc2USUQoMVmFsaWRhdGVNb3ZlEh8ucmVmZXJlZS52MS5WYWxpZGF0ZU1vdmVSZXF1ZXN0GiAucmVmZXJlZS52MS5WYWxpZGF0ZU1vdmVSZXNwb25zZRJKCglXYXRjaEdhbWUSHC5yZWZlcmVlLnYxLldhdGNoR2FtZVJlcXVlc3QaHS5yZWZlcmVlLnYxLldhdGNoR2FtZVJlc3BvbnNlMAESSwoKR2V0SGlzdG9yeRIdLnJlZmVyZWUudjEuR2V0SGlzdG9yeVJlcXVlc3QaHi5yZWZlcmVlLnYxLkdldEhpc3RvcnlSZXNwb25zZRI9CgRQbGF5EhcucmVmZXJlZS52MS5QbGF5UmVxdWVzdBoYLnJlZmVyZWUudjEuUGxheVJlc3BvbnNlKAEwARJUCg1WZXJpZnlIaXN0b3J5EiAucmVmZXJlZS52MS5WZXJpZnlIaXN0b3J5UmVxdWVzdBohLnJlZmVyZWUudjEuVmVyaWZ5SGlzdG9yeVJlc3BvbnNlYgZwcm90bzM", [file_referee_v1_game]);
 
 /**
  * @generated from message referee.v1.CreateGameRequest
@@ -489,6 +489,83 @@ export const GetHistoryResponseSchema: GenMessage<GetHistoryResponse> = /*@__PUR
   messageDesc(file_referee_v1_referee, 14);
 
 /**
+ * @generated from message referee.v1.VerifyHistoryRequest
+ */
+export type VerifyHistoryRequest = Message<"referee.v1.VerifyHistoryRequest"> & {
+  /**
+   * The history to check, as GetHistory returned it. At most 100000 entries.
+   *
+   * @generated from field: referee.v1.GetHistoryResponse history = 1;
+   */
+  history?: GetHistoryResponse | undefined;
+
+  /**
+   * Views recorded while the game was played or replayed (any seat, or a spectator), each
+   * compared with the replay's view for that viewer at its version. At most 100000.
+   *
+   * @generated from field: repeated referee.v1.View views = 2;
+   */
+  views: View[];
+};
+
+/**
+ * Describes the message referee.v1.VerifyHistoryRequest.
+ * Use `create(VerifyHistoryRequestSchema)` to create a new message.
+ */
+export const VerifyHistoryRequestSchema: GenMessage<VerifyHistoryRequest> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 15);
+
+/**
+ * @generated from message referee.v1.VerifyHistoryResponse
+ */
+export type VerifyHistoryResponse = Message<"referee.v1.VerifyHistoryResponse"> & {
+  /**
+   * True when the seed matches its commitment and every move, event, view and the outcome
+   * agree with the replay.
+   *
+   * @generated from field: bool verified = 1;
+   */
+  verified: boolean;
+
+  /**
+   * Moves re-run before the first disagreement (all of them when verified).
+   *
+   * @generated from field: int32 moves_replayed = 2;
+   */
+  movesReplayed: number;
+
+  /**
+   * Views compared with the replay.
+   *
+   * @generated from field: int32 views_checked = 3;
+   */
+  viewsChecked: number;
+
+  /**
+   * The version (move number) of the first move whose replay differs from the history:
+   * illegal on replay, or other events. 0 when no move differs (verified, or the problem
+   * is the seed, the setup or the outcome).
+   *
+   * @generated from field: int64 first_differing_version = 4;
+   */
+  firstDifferingVersion: bigint;
+
+  /**
+   * What disagrees, one readable sentence each, in order; empty when verified.
+   *
+   * @generated from field: repeated string problems = 5;
+   */
+  problems: string[];
+};
+
+/**
+ * Describes the message referee.v1.VerifyHistoryResponse.
+ * Use `create(VerifyHistoryResponseSchema)` to create a new message.
+ */
+export const VerifyHistoryResponseSchema: GenMessage<VerifyHistoryResponse> = /*@__PURE__*/
+  messageDesc(file_referee_v1_referee, 16);
+
+/**
  * @generated from message referee.v1.PlayRequest
  */
 export type PlayRequest = Message<"referee.v1.PlayRequest"> & {
@@ -521,7 +598,7 @@ export type PlayRequest = Message<"referee.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 15);
+  messageDesc(file_referee_v1_referee, 17);
 
 /**
  * Which table to play at, and from where to receive updates. Must be the first message,
@@ -549,7 +626,7 @@ export type PlayRequest_Join = Message<"referee.v1.PlayRequest.Join"> & {
  * Use `create(PlayRequest_JoinSchema)` to create a new message.
  */
 export const PlayRequest_JoinSchema: GenMessage<PlayRequest_Join> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 15, 0);
+  messageDesc(file_referee_v1_referee, 17, 0);
 
 /**
  * A move, with SubmitMoveRequest's fields and rules.
@@ -582,7 +659,7 @@ export type PlayRequest_Submit = Message<"referee.v1.PlayRequest.Submit"> & {
  * Use `create(PlayRequest_SubmitSchema)` to create a new message.
  */
 export const PlayRequest_SubmitSchema: GenMessage<PlayRequest_Submit> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 15, 1);
+  messageDesc(file_referee_v1_referee, 17, 1);
 
 /**
  * Ask for the seat's legal moves now, as ListLegalMoves.
@@ -597,7 +674,7 @@ export type PlayRequest_ListLegalMoves = Message<"referee.v1.PlayRequest.ListLeg
  * Use `create(PlayRequest_ListLegalMovesSchema)` to create a new message.
  */
 export const PlayRequest_ListLegalMovesSchema: GenMessage<PlayRequest_ListLegalMoves> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 15, 2);
+  messageDesc(file_referee_v1_referee, 17, 2);
 
 /**
  * @generated from message referee.v1.PlayResponse
@@ -646,7 +723,7 @@ export type PlayResponse = Message<"referee.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 16);
+  messageDesc(file_referee_v1_referee, 18);
 
 /**
  * A move applied: the version it produced. The update of that version came before.
@@ -678,7 +755,7 @@ export type PlayResponse_MoveResult = Message<"referee.v1.PlayResponse.MoveResul
  * Use `create(PlayResponse_MoveResultSchema)` to create a new message.
  */
 export const PlayResponse_MoveResultSchema: GenMessage<PlayResponse_MoveResult> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 16, 0);
+  messageDesc(file_referee_v1_referee, 18, 0);
 
 /**
  * A request refused, with what the unary call would have ended with: its status code and
@@ -730,14 +807,14 @@ export type PlayResponse_Rejection = Message<"referee.v1.PlayResponse.Rejection"
  * Use `create(PlayResponse_RejectionSchema)` to create a new message.
  */
 export const PlayResponse_RejectionSchema: GenMessage<PlayResponse_Rejection> = /*@__PURE__*/
-  messageDesc(file_referee_v1_referee, 16, 1);
+  messageDesc(file_referee_v1_referee, 18, 1);
 
 /**
  * RefereeService hosts turn-based and simultaneous card games. It is authoritative: every
  * move is checked against the rules before it is stored, and every answer holds only what
  * the calling seat may know.
  *
- * Authentication: every call except CreateGame identifies its caller by the seat token
+ * Authentication: every call except CreateGame and VerifyHistory identifies its caller by the seat token
  * returned from CreateGame, sent as gRPC metadata `authorization: Bearer <token>`.
  * A call without a token is a spectator: allowed only for GetView, WatchGame and
  * GetHistory, and only on games created with `allow_spectators`.
@@ -856,6 +933,21 @@ export const RefereeService: GenService<{
     methodKind: "bidi_streaming";
     input: typeof PlayRequestSchema;
     output: typeof PlayResponseSchema;
+  },
+  /**
+   * Fairness check of a finished game, by anyone (no token): re-deal from the revealed
+   * seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
+   * received it), comparing each move's events, the outcome and any `views` the caller
+   * recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+   * depends only on the request, so any referee, or `referee verify` offline, gives the
+   * same one. A history that does not verify is an answer (`verified` false), not an error.
+   *
+   * @generated from rpc referee.v1.RefereeService.VerifyHistory
+   */
+  verifyHistory: {
+    methodKind: "unary";
+    input: typeof VerifyHistoryRequestSchema;
+    output: typeof VerifyHistoryResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_referee_v1_referee, 0);

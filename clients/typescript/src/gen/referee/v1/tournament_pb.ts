@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/tournament.proto.
  */
 export const file_referee_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("ChtyZWZlcmVlL3YxL3RvdXJuYW1lbnQucHJvdG8SCnJlZmVyZWUudjEiRQoPUGFydGljaXBhbnRTcGVjEgwKBG5hbWUYASABKAkSJAoDYm90GAIgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneSLqAQoXQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEjEKDHBhcnRpY2lwYW50cxgEIAMoCzIbLnJlZmVyZWUudjEuUGFydGljaXBhbnRTcGVjEiwKBmZvcm1hdBgFIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYBiABKAUSDAoEc2VlZBgHIAEoDCK9AQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgthZG1pbl90b2tlbhgDIAEoCRI4ChJwYXJ0aWNpcGFudF90b2tlbnMYBCADKAsyHC5yZWZlcmVlLnYxLlBhcnRpY2lwYW50VG9rZW4SKgoKdG91cm5hbWVudBgFIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCI2ChBQYXJ0aWNpcGFudFRva2VuEhMKC3BhcnRpY2lwYW50GAEgASgFEg0KBXRva2VuGAIgASgJIi8KFlN0YXJ0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJFChdTdGFydFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50Ii0KFEdldFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkiQwoVR2V0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiXQoWV2F0Y2hUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEhoKDWFmdGVyX3ZlcnNpb24YAiABKANIAIgBAUIQCg5fYWZ0ZXJfdmVyc2lvbiJFChdXYXRjaFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50It0DCgpUb3VybmFtZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIMCgRnYW1lGAMgASgJEhcKD3NlYXRzX3Blcl90YWJsZRgEIAEoBRIpCgdvcHRpb25zGAUgASgLMhgucmVmZXJlZS52MS5UYWJsZU9wdGlvbnMSLAoGZm9ybWF0GAYgASgOMhwucmVmZXJlZS52MS5Ub3VybmFtZW50Rm9ybWF0Eg4KBnJvdW5kcxgHIAEoBRIsCgZzdGF0dXMYCCABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRTdGF0dXMSFQoNY3VycmVudF9yb3VuZBgJIAEoBRI3CgxwYXJ0aWNpcGFudHMYCiADKAsyIS5yZWZlcmVlLnYxLlRvdXJuYW1lbnRQYXJ0aWNpcGFudBIyCg1yb3VuZF9yZXN1bHRzGAsgAygLMhsucmVmZXJlZS52MS5Ub3VybmFtZW50Um91bmQSIwoHcmF0aW5ncxgMIAMoCzISLnJlZmVyZWUudjEuUmF0aW5nEisKDWZpbmFsX3JhbmtpbmcYDSADKAsyFC5yZWZlcmVlLnYxLlN0YW5kaW5nEhMKC3NlZWRfc2hhMjU2GA4gASgJIloKFVRvdXJuYW1lbnRQYXJ0aWNpcGFudBINCgVpbmRleBgBIAEoBRIMCgRuYW1lGAIgASgJEiQKA2JvdBgDIAEoDjIXLnJlZmVyZWUudjEuQm90U3RyYXRlZ3kilwEKD1RvdXJuYW1lbnRSb3VuZBIOCgZudW1iZXIYASABKAUSKwoGdGFibGVzGAIgAygLMhsucmVmZXJlZS52MS5Ub3VybmFtZW50VGFibGUSDAoEYnllcxgDIAMoBRIQCghjb21wbGV0ZRgEIAEoCBInCglzdGFuZGluZ3MYBSADKAsyFC5yZWZlcmVlLnYxLlN0YW5kaW5nIsEBCg9Ub3VybmFtZW50VGFibGUSDgoGbnVtYmVyGAEgASgFEhQKDHBhcnRpY2lwYW50cxgCIAMoBRIPCgdnYW1lX2lkGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEigKB3Jlc3VsdHMYBSADKAsyFy5yZWZlcmVlLnYxLlRhYmxlUmVzdWx0Eg8KB3N1bW1hcnkYBiABKAkSKgoLc2VhdF90b2tlbnMYByADKAsyFS5yZWZlcmVlLnYxLlNlYXRUb2tlbiJuCgtUYWJsZVJlc3VsdBITCgtwYXJ0aWNpcGFudBgBIAEoBRIMCgRzZWF0GAIgASgFEg0KBXBsYWNlGAMgASgFEg4KBnBvaW50cxgEIAEoARINCgVzY29yZRgFIAEoBRIOCgZhbGFybXMYBiABKAUiSQoGUmF0aW5nEhMKC3BhcnRpY2lwYW50GAEgASgFEgoKAm11GAIgASgBEg0KBXNpZ21hGAMgASgBEg8KB29yZGluYWwYBCABKAEipAEKCFN0YW5kaW5nEgwKBHJhbmsYASABKAUSEwoLcGFydGljaXBhbnQYAiABKAUSDAoEbmFtZRgDIAEoCRIOCgZwb2ludHMYBCABKAESIgoGcmF0aW5nGAUgASgLMhIucmVmZXJlZS52MS5SYXRpbmcSFQoNdGFibGVzX3BsYXllZBgGIAEoBRIMCgRieWVzGAcgASgFEg4KBmFsYXJtcxgIIAEoBSp1ChBUb3VybmFtZW50Rm9ybWF0EiEKHVRPVVJOQU1FTlRfRk9STUFUX1VOU1BFQ0lGSUVEEAASIQodVE9VUk5BTUVOVF9GT1JNQVRfUk9VTkRfUk9CSU4QARIbChdUT1VSTkFNRU5UX0ZPUk1BVF9TV0lTUxACKpMBChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZVE9VUk5BTUVOVF9TVEFUVVNfQ1JFQVRFRBABEh0KGVRPVVJOQU1FTlRfU1RBVFVTX1JVTk5JTkcQAhIeChpUT1VSTkFNRU5UX1NUQVRVU19GSU5JU0hFRBADKmAKC0JvdFN0cmF0ZWd5EhwKGEJPVF9TVFJBVEVHWV9VTlNQRUNJRklFRBAAEhcKE0JPVF9TVFJBVEVHWV9SQU5ET00QARIaChZCT1RfU1RSQVRFR1lfSEVVUklTVElDEAIyggMKEVRvdXJuYW1lbnRTZXJ2aWNlEl0KEENyZWF0ZVRvdXJuYW1lbnQSIy5yZWZlcmVlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXF1ZXN0GiQucmVmZXJlZS52MS5DcmVhdGVUb3VybmFtZW50UmVzcG9uc2USWgoPU3RhcnRUb3VybmFtZW50EiIucmVmZXJlZS52MS5TdGFydFRvdXJuYW1lbnRSZXF1ZXN0GiMucmVmZXJlZS52MS5TdGFydFRvdXJuYW1lbnRSZXNwb25zZRJUCg1HZXRUb3VybmFtZW50EiAucmVmZXJlZS52MS5HZXRUb3VybmFtZW50UmVxdWVzdBohLnJlZmVyZWUudjEuR2V0VG91cm5hbWVudFJlc3BvbnNlElwKD1dhdGNoVG91cm5hbWVudBIiLnJlZmVyZWUudjEuV2F0Y2hUb3VybmFtZW50UmVxdWVzdBojLnJlZmVyZWUudjEuV2F0Y2hUb3VybmFtZW50UmVzcG9uc2UwAWIGcHJvdG8z", [file_referee_v1_game, file_referee_v1_referee]);
+  fileDesc("ChtyZWZlcmVlL3YxL3RvdXJuYW1lbnQucHJvdG8SCnJlZmVyZWUudjEiRQoPUGFydGljaXBhbnRTcGVjEgwKBG5hbWUYASABKAkSJAoDYm90GAIgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneSKFAgoXQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEjEKDHBhcnRpY2lwYW50cxgEIAMoCzIbLnJlZmVyZWUudjEuUGFydGljaXBhbnRTcGVjEiwKBmZvcm1hdBgFIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYBiABKAUSDAoEc2VlZBgHIAEoDBIZChFib3RfbW92ZV9kZWxheV9tcxgIIAEoBSK9AQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgthZG1pbl90b2tlbhgDIAEoCRI4ChJwYXJ0aWNpcGFudF90b2tlbnMYBCADKAsyHC5yZWZlcmVlLnYxLlBhcnRpY2lwYW50VG9rZW4SKgoKdG91cm5hbWVudBgFIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCI2ChBQYXJ0aWNpcGFudFRva2VuEhMKC3BhcnRpY2lwYW50GAEgASgFEg0KBXRva2VuGAIgASgJIi8KFlN0YXJ0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJFChdTdGFydFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50Ii0KFEdldFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkiQwoVR2V0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiXQoWV2F0Y2hUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEhoKDWFmdGVyX3ZlcnNpb24YAiABKANIAIgBAUIQCg5fYWZ0ZXJfdmVyc2lvbiJFChdXYXRjaFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50IlUKFkxpc3RUb3VybmFtZW50c1JlcXVlc3QSDQoFbGltaXQYASABKAUSLAoGc3RhdHVzGAIgASgOMhwucmVmZXJlZS52MS5Ub3VybmFtZW50U3RhdHVzIkYKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEisKC3RvdXJuYW1lbnRzGAEgAygLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50IvgDCgpUb3VybmFtZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIMCgRnYW1lGAMgASgJEhcKD3NlYXRzX3Blcl90YWJsZRgEIAEoBRIpCgdvcHRpb25zGAUgASgLMhgucmVmZXJlZS52MS5UYWJsZU9wdGlvbnMSLAoGZm9ybWF0GAYgASgOMhwucmVmZXJlZS52MS5Ub3VybmFtZW50Rm9ybWF0Eg4KBnJvdW5kcxgHIAEoBRIsCgZzdGF0dXMYCCABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRTdGF0dXMSFQoNY3VycmVudF9yb3VuZBgJIAEoBRI3CgxwYXJ0aWNpcGFudHMYCiADKAsyIS5yZWZlcmVlLnYxLlRvdXJuYW1lbnRQYXJ0aWNpcGFudBIyCg1yb3VuZF9yZXN1bHRzGAsgAygLMhsucmVmZXJlZS52MS5Ub3VybmFtZW50Um91bmQSIwoHcmF0aW5ncxgMIAMoCzISLnJlZmVyZWUudjEuUmF0aW5nEisKDWZpbmFsX3JhbmtpbmcYDSADKAsyFC5yZWZlcmVlLnYxLlN0YW5kaW5nEhMKC3NlZWRfc2hhMjU2GA4gASgJEhkKEWJvdF9tb3ZlX2RlbGF5X21zGA8gASgFIloKFVRvdXJuYW1lbnRQYXJ0aWNpcGFudBINCgVpbmRleBgBIAEoBRIMCgRuYW1lGAIgASgJEiQKA2JvdBgDIAEoDjIXLnJlZmVyZWUudjEuQm90U3RyYXRlZ3kilwEKD1RvdXJuYW1lbnRSb3VuZBIOCgZudW1iZXIYASABKAUSKwoGdGFibGVzGAIgAygLMhsucmVmZXJlZS52MS5Ub3VybmFtZW50VGFibGUSDAoEYnllcxgDIAMoBRIQCghjb21wbGV0ZRgEIAEoCBInCglzdGFuZGluZ3MYBSADKAsyFC5yZWZlcmVlLnYxLlN0YW5kaW5nIsEBCg9Ub3VybmFtZW50VGFibGUSDgoGbnVtYmVyGAEgASgFEhQKDHBhcnRpY2lwYW50cxgCIAMoBRIPCgdnYW1lX2lkGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEigKB3Jlc3VsdHMYBSADKAsyFy5yZWZlcmVlLnYxLlRhYmxlUmVzdWx0Eg8KB3N1bW1hcnkYBiABKAkSKgoLc2VhdF90b2tlbnMYByADKAsyFS5yZWZlcmVlLnYxLlNlYXRUb2tlbiJuCgtUYWJsZVJlc3VsdBITCgtwYXJ0aWNpcGFudBgBIAEoBRIMCgRzZWF0GAIgASgFEg0KBXBsYWNlGAMgASgFEg4KBnBvaW50cxgEIAEoARINCgVzY29yZRgFIAEoBRIOCgZhbGFybXMYBiABKAUiSQoGUmF0aW5nEhMKC3BhcnRpY2lwYW50GAEgASgFEgoKAm11GAIgASgBEg0KBXNpZ21hGAMgASgBEg8KB29yZGluYWwYBCABKAEipAEKCFN0YW5kaW5nEgwKBHJhbmsYASABKAUSEwoLcGFydGljaXBhbnQYAiABKAUSDAoEbmFtZRgDIAEoCRIOCgZwb2ludHMYBCABKAESIgoGcmF0aW5nGAUgASgLMhIucmVmZXJlZS52MS5SYXRpbmcSFQoNdGFibGVzX3BsYXllZBgGIAEoBRIMCgRieWVzGAcgASgFEg4KBmFsYXJtcxgIIAEoBSp1ChBUb3VybmFtZW50Rm9ybWF0EiEKHVRPVVJOQU1FTlRfRk9STUFUX1VOU1BFQ0lGSUVEEAASIQodVE9VUk5BTUVOVF9GT1JNQVRfUk9VTkRfUk9CSU4QARIbChdUT1VSTkFNRU5UX0ZPUk1BVF9TV0lTUxACKpMBChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZVE9VUk5BTUVOVF9TVEFUVVNfQ1JFQVRFRBABEh0KGVRPVVJOQU1FTlRfU1RBVFVTX1JVTk5JTkcQAhIeChpUT1VSTkFNRU5UX1NUQVRVU19GSU5JU0hFRBADKmAKC0JvdFN0cmF0ZWd5EhwKGEJPVF9TVFJBVEVHWV9VTlNQRUNJRklFRBAAEhcKE0JPVF9TVFJBVEVHWV9SQU5ET00QARIaChZCT1RfU1RSQVRFR1lfSEVVUklTVElDEAIy3gMKEVRvdXJuYW1lbnRTZXJ2aWNlEl0KEENyZWF0ZVRvdXJuYW1lbnQSIy5yZWZlcmVlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXF1ZXN0GiQucmVmZXJlZS52MS5DcmVhdGVUb3VybmFtZW50UmVzcG9uc2USWgoPU3RhcnRUb3VybmFtZW50EiIucmVmZXJlZS52MS5TdGFydFRvdXJuYW1lbnRSZXF1ZXN0GiMucmVmZXJlZS52MS5TdGFydFRvdXJuYW1lbnRSZXNwb25zZRJUCg1HZXRUb3VybmFtZW50EiAucmVmZXJlZS52MS5HZXRUb3VybmFtZW50UmVxdWVzdBohLnJlZmVyZWUudjEuR2V0VG91cm5hbWVudFJlc3BvbnNlElwKD1dhdGNoVG91cm5hbWVudBIiLnJlZmVyZWUudjEuV2F0Y2hUb3VybmFtZW50UmVxdWVzdBojLnJlZmVyZWUudjEuV2F0Y2hUb3VybmFtZW50UmVzcG9uc2UwARJaCg9MaXN0VG91cm5hbWVudHMSIi5yZWZlcmVlLnYxLkxpc3RUb3VybmFtZW50c1JlcXVlc3QaIy5yZWZlcmVlLnYxLkxpc3RUb3VybmFtZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_referee_v1_game, file_referee_v1_referee]);
 
 /**
  * @generated from message referee.v1.ParticipantSpec
@@ -98,6 +98,14 @@ export type CreateTournamentRequest = Message<"referee.v1.CreateTournamentReques
    * @generated from field: bytes seed = 7;
    */
   seed: Uint8Array;
+
+  /**
+   * A pause before each bot move, 0 to 10000 ms (0: bots move at once). For tournaments
+   * shown on a screen, where moving at machine speed would be a blur.
+   *
+   * @generated from field: int32 bot_move_delay_ms = 8;
+   */
+  botMoveDelayMs: number;
 };
 
 /**
@@ -285,6 +293,51 @@ export const WatchTournamentResponseSchema: GenMessage<WatchTournamentResponse> 
   messageDesc(file_referee_v1_tournament, 9);
 
 /**
+ * @generated from message referee.v1.ListTournamentsRequest
+ */
+export type ListTournamentsRequest = Message<"referee.v1.ListTournamentsRequest"> & {
+  /**
+   * At most this many, 1 to 100; 0: 20.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * Only tournaments in this status; unset: any.
+   *
+   * @generated from field: referee.v1.TournamentStatus status = 2;
+   */
+  status: TournamentStatus;
+};
+
+/**
+ * Describes the message referee.v1.ListTournamentsRequest.
+ * Use `create(ListTournamentsRequestSchema)` to create a new message.
+ */
+export const ListTournamentsRequestSchema: GenMessage<ListTournamentsRequest> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 10);
+
+/**
+ * @generated from message referee.v1.ListTournamentsResponse
+ */
+export type ListTournamentsResponse = Message<"referee.v1.ListTournamentsResponse"> & {
+  /**
+   * The most recently changed first, without seat tokens.
+   *
+   * @generated from field: repeated referee.v1.Tournament tournaments = 1;
+   */
+  tournaments: Tournament[];
+};
+
+/**
+ * Describes the message referee.v1.ListTournamentsResponse.
+ * Use `create(ListTournamentsResponseSchema)` to create a new message.
+ */
+export const ListTournamentsResponseSchema: GenMessage<ListTournamentsResponse> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 11);
+
+/**
  * A tournament at one version, as the caller may see it.
  *
  * @generated from message referee.v1.Tournament
@@ -373,6 +426,13 @@ export type Tournament = Message<"referee.v1.Tournament"> & {
    * @generated from field: string seed_sha256 = 14;
    */
   seedSha256: string;
+
+  /**
+   * The pause before each bot move, as created.
+   *
+   * @generated from field: int32 bot_move_delay_ms = 15;
+   */
+  botMoveDelayMs: number;
 };
 
 /**
@@ -380,7 +440,7 @@ export type Tournament = Message<"referee.v1.Tournament"> & {
  * Use `create(TournamentSchema)` to create a new message.
  */
 export const TournamentSchema: GenMessage<Tournament> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 10);
+  messageDesc(file_referee_v1_tournament, 12);
 
 /**
  * @generated from message referee.v1.TournamentParticipant
@@ -411,7 +471,7 @@ export type TournamentParticipant = Message<"referee.v1.TournamentParticipant"> 
  * Use `create(TournamentParticipantSchema)` to create a new message.
  */
 export const TournamentParticipantSchema: GenMessage<TournamentParticipant> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 11);
+  messageDesc(file_referee_v1_tournament, 13);
 
 /**
  * @generated from message referee.v1.TournamentRound
@@ -459,7 +519,7 @@ export type TournamentRound = Message<"referee.v1.TournamentRound"> & {
  * Use `create(TournamentRoundSchema)` to create a new message.
  */
 export const TournamentRoundSchema: GenMessage<TournamentRound> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 12);
+  messageDesc(file_referee_v1_tournament, 14);
 
 /**
  * One table (a game) of a round.
@@ -522,7 +582,7 @@ export type TournamentTable = Message<"referee.v1.TournamentTable"> & {
  * Use `create(TournamentTableSchema)` to create a new message.
  */
 export const TournamentTableSchema: GenMessage<TournamentTable> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 13);
+  messageDesc(file_referee_v1_tournament, 15);
 
 /**
  * How one seat did at a table.
@@ -579,7 +639,7 @@ export type TableResult = Message<"referee.v1.TableResult"> & {
  * Use `create(TableResultSchema)` to create a new message.
  */
 export const TableResultSchema: GenMessage<TableResult> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 14);
+  messageDesc(file_referee_v1_tournament, 16);
 
 /**
  * A participant's openskill (Plackett-Luce) rating: `mu` the estimated skill, `sigma` its
@@ -617,7 +677,7 @@ export type Rating = Message<"referee.v1.Rating"> & {
  * Use `create(RatingSchema)` to create a new message.
  */
 export const RatingSchema: GenMessage<Rating> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 15);
+  messageDesc(file_referee_v1_tournament, 17);
 
 /**
  * A line of the standings. Order: points (higher first), then The Gang's alarms (fewer
@@ -676,7 +736,7 @@ export type Standing = Message<"referee.v1.Standing"> & {
  * Use `create(StandingSchema)` to create a new message.
  */
 export const StandingSchema: GenMessage<Standing> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 16);
+  messageDesc(file_referee_v1_tournament, 18);
 
 /**
  * How each round's tables are formed.
@@ -865,6 +925,17 @@ export const TournamentService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchTournamentRequestSchema;
     output: typeof WatchTournamentResponseSchema;
+  },
+  /**
+   * Tournaments, the most recently changed first, as every spectator sees them (public,
+   * like GetTournament). Expired tournaments drop out of the list with their records.
+   *
+   * @generated from rpc referee.v1.TournamentService.ListTournaments
+   */
+  listTournaments: {
+    methodKind: "unary";
+    input: typeof ListTournamentsRequestSchema;
+    output: typeof ListTournamentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_referee_v1_tournament, 0);

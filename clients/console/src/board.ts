@@ -1,0 +1,84 @@
+/**
+ * One view drawn on the felt: the `data-testid="game-view"` section every page that shows
+ * a table uses, with the game's renderer inside.
+ */
+import type { Event, Move, View } from "@referee/client/web";
+import { html, nothing, type TemplateResult } from "lit-html";
+
+import { rendererFor } from "./games/index.js";
+import { seatName } from "./ui.js";
+
+/**
+ * The renderer's drawing of `view`. A renderer that throws (a view it did not expect)
+ * costs the board, not the page.
+ */
+function table(view: View): TemplateResult {
+  const renderer = rendererFor(view.game);
+  if (renderer === undefined) return html`<p class="muted">No drawing for the game “${view.game}”.</p>`;
+  try {
+    return renderer.table(view);
+  } catch (error) {
+    console.error("renderer failed", error);
+    return html`<p class="problem">The ${renderer.title} drawing failed: ${String(error)}</p>`;
+  }
+}
+
+/** The table at `view`, on the felt. */
+export function board(view: View): TemplateResult {
+  return html`<section
+    class="game-view felt"
+    data-testid="game-view"
+    data-game="${view.game}"
+    data-version="${String(view.version)}"
+  >
+    ${table(view)}
+  </section>`;
+}
+
+/** Whose turn it is, as a line. */
+export function toActLine(view: View): string {
+  if (view.outcome !== undefined) return "game over";
+  if (view.toAct.length === 0) return "nobody to act";
+  if (view.toAct.length === view.seats) return "all seats to act";
+  return `to act: ${view.toAct.map((seat) => seatName(seat)).join(", ")}`;
+}
+
+/**
+ * The renderer's line for `event`, "" when it leaves it out or has none; `view` is any view
+ * of the game, for what events name by id only.
+ */
+export function eventLine(game: string, event: Event, view?: View): string {
+  try {
+    return rendererFor(game)?.event(event, view) ?? "";
+  } catch (error) {
+    console.error("renderer failed", error);
+    return `(unreadable event: ${String(error)})`;
+  }
+}
+
+/** The renderer's line for `move` (undefined while it is secret); `view` as for events. */
+export function moveLine(game: string, move: Move | undefined, view?: View): string {
+  try {
+    const renderer = rendererFor(game);
+    if (renderer !== undefined) return renderer.move(move, view);
+  } catch (error) {
+    console.error("renderer failed", error);
+    return `(unreadable move: ${String(error)})`;
+  }
+  return move === undefined ? "a secret move" : (move.game.case ?? "a move");
+}
+
+/** The outcome block: summary and winners. */
+export function outcomeBlock(view: View, extra: TemplateResult | typeof nothing = nothing): TemplateResult | typeof nothing {
+  const outcome = view.outcome;
+  if (outcome === undefined) return nothing;
+  const winners = outcome.winners.length
+    ? `won by ${outcome.winners.map((seat) => seatName(seat)).join(", ")}`
+    : "no winner";
+  return html`<div class="outcome" data-testid="outcome">
+    <h3>Game over</h3>
+    <p class="summary">${outcome.summary}</p>
+    <p class="winners" data-testid="winners">${winners}</p>
+    ${extra}
+  </div>`;
+}

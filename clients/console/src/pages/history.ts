@@ -1,0 +1,130 @@
+/**
+ * `#/game/<id>/history`: a game step by step. GetHistory gives the moves, their events
+ * and (once the game is over) the seed; WatchGame from version 0 replays every version's
+ * spectator view, so each step can show the board as it was. "Verify" sends both, as
+ * received, to VerifyHistory.
+ */
+import type { GetHistoryResponse, View } from "@referee/client/web";
+import { render } from "lit-html";
+
+import { isAbort, problemOf, referee } from "../api.js";
+import { follow } from "../follow.js";
+import { Retry } from "../retry.js";
+import { sha256Hex, verify } from "../verify.js";
+import { historyPage, type HistoryModel } from "./history_view.js";
+
+export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string): void {
+  const model: HistoryModel = {
+    id,
+    history: undefined,
+    views: new Map<bigint, View>(),
+    step: 0,
+    problem: undefined,
+    streamProblem: undefined,
+    verifying: { state: "idle" },
+    seedCheck: undefined,
+    streamDone: false,
+    actions: {
+      go: (step: number) => {
+        model.step = Math.max(0, Math.min(step, steps()));
+        draw();
+      },
+      verify: () => void runVerify(),
+    },
+  };
+  /** Every view in the order received: what VerifyHistory gets. */
+  const received: View[] = [];
+  let fetching: Promise<void> | undefined;
+  /** The newest version the stream brought. */
+  let latest = 0n;
+
+  const steps = () => model.history?.entries.length ?? 0;
+  const draw = () => render(historyPage(model), root);
+
+  const runVerify = async () => {
+    if (model.history === undefined || model.verifying.state === "running") return;
+    model.verifying = { state: "running" };
+    draw();
+    model.verifying = await verify(model.history, [...received], signal);
+    draw();
+  };
+
+  /** The next try after a transient failure of GetHistory. */
+  const retry = new Retry(() => void load(), signal);
+
+  const load = (): Promise<void> =>
+    (fetching ??= (async () => {
+      try {
+        const history: GetHistoryResponse = await referee.getHistory({ gameId: id }, { signal });
+        // Whether we were showing the last step, judged now: the user may have stepped
+        // back while the call was out.
+        const atEnd = model.history === undefined || model.step === steps();
+        // A verification is of one history: a longer one needs its own.
+        if (model.history !== undefined && model.history.version !== history.version) model.verifying = { state: "idle" };
+        model.history = history;
+        model.problem = undefined;
+        // Start at the end (the final board); stay at the end while the game goes on.
+        if (atEnd) model.step = history.entries.length;
+        if (history.seed.length > 0 && model.seedCheck === undefined) {
+          const digest = await sha256Hex(history.seed);
+          model.seedCheck = digest === undefined ? "unavailable" : digest === history.seedSha256 ? "match" : "mismatch";
+        }
+        retry.succeeded();
+      } catch (error) {
+        if (isAbort(error, signal)) return;
+        model.problem = problemOf(error);
+        // A restarting referee or a network blip passes: try again, waiting longer each
+        // time. An unknown game or one without spectators stays shown.
+        if (!model.problem.permanent) retry.later();
+      } finally {
+        fetching = undefined;
+      }
+      draw();
+      // Versions that came while we were fetching: fetch again.
+      if (model.problem === undefined && model.history !== undefined && latest > model.history.version) void load();
+    })());
+
+  const onKey = (event: KeyboardEvent) => {
+    // Inputs handle their own keys (the slider steps on arrows by itself).
+    if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "ArrowLeft") model.actions.go(model.step - 1);
+    else if (event.key === "ArrowRight") model.actions.go(model.step + 1);
+    else if (event.key === "Home") model.actions.go(0);
+    else if (event.key === "End") model.actions.go(steps());
+  };
+  window.addEventListener("keydown", onKey);
+  signal.addEventListener("abort", () => window.removeEventListener("keydown", onKey), { once: true });
+
+  draw();
+  void load();
+  // Verify waits for this: the views it sends are all we will get (every version of a
+  // finished game, or what came before the stream failed for good).
+  const streamed = follow({
+    signal,
+    afterVersion: 0n,
+    open: (afterVersion, callSignal) => referee.watchGame({ gameId: id, afterVersion }, { signal: callSignal }),
+    version: (message) => message.version,
+    message: (message) => {
+      if (message.version > latest) latest = message.version;
+      if (message.view) {
+        model.views.set(message.version, message.view);
+        received.push(message.view);
+      }
+      model.streamProblem = undefined;
+      // A version the history does not hold yet: the game went on, fetch it again. While
+      // a failed fetch waits to be tried again, that try will do it.
+      if (model.history !== undefined && message.version > model.history.version && !fetching && !retry.pending) {
+        void load();
+      } else draw();
+    },
+    final: (message) => message.view?.outcome !== undefined,
+    problem: (problem, retrying) => {
+      model.streamProblem = { problem, retrying };
+      draw();
+    },
+  });
+  void streamed.then(() => {
+    model.streamDone = true;
+    draw();
+  });
+}

@@ -1,0 +1,122 @@
+"""What the console's end-to-end tests share: Debian's chromium, where screenshots go, and
+the cards of views keyed as the page keys them (`data-card`), with what seats hide."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from service.auth import TokenSigner
+from tests.servers import SECRET, Served
+
+ROOT = Path(__file__).resolve().parents[2]
+CONSOLE_DB = 10
+# Headless, and quiet on this machine's closed network: no background fetches at all.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+# The messages the console draws as cards (`data-card` is their key), by game.
+CARD_MESSAGES = {
+    "referee.v1.PlayingCard",
+    "referee.v1.GangOfFourCard",
+    "referee.v1.Valuable",
+}
+
+
+def chromium() -> str:
+    """Debian's chromium, which ./dev installs (no browser is downloaded)."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail("Debian's chromium is missing: ./dev installs it (apt-get install chromium)")
+    return found
+
+
+def console_url(served: Served) -> str:
+    return f"{served.http}/console/"
+
+
+def screenshot_dir(tmp_path: Path) -> Path:
+    """Where screenshots go: REFEREE_SCREENSHOTS (e.g. docs/console) or the test's tmp."""
+    chosen = os.environ.get("REFEREE_SCREENSHOTS")
+    where = (ROOT / chosen) if chosen else tmp_path
+    where.mkdir(parents=True, exist_ok=True)
+    return where
+
+
+def card_key(card: Message) -> str:
+    """The console's `cardKey`: canonical proto3 JSON, keys sorted, no spaces."""
+    return json.dumps(json_format.MessageToDict(card), sort_keys=True, separators=(",", ":"))
+
+
+def cards_in(message: Message) -> Counter[str]:
+    """Every card anywhere in ``message``, by key, with multiplicity."""
+    found: Counter[str] = Counter()
+    if message.DESCRIPTOR.full_name in CARD_MESSAGES:
+        found[card_key(message)] += 1
+        return found
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        if field.is_repeated and field.message_type.GetOptions().map_entry:
+            for item in value.values():
+                if isinstance(item, Message):
+                    found += cards_in(item)
+        elif field.is_repeated:
+            for item in value:
+                found += cards_in(item)
+        else:
+            found += cards_in(value)
+    return found
+
+
+async def view_at(
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub,
+    game_id: str,
+    version: int,
+    token: str | None = None,
+) -> game_pb2.View:
+    """The view of a seat (``token``) or a spectator at ``version``, replayed by the referee."""
+    metadata = (("authorization", f"Bearer {token}"),) if token else ()
+    watch = stub.WatchGame(
+        referee_pb2.WatchGameRequest(game_id=game_id, after_version=version - 1),
+        metadata=metadata,
+    )
+    async for update in watch:
+        watch.cancel()
+        assert update.version == version
+        return update.view
+    raise AssertionError(f"no update at version {version}")
+
+
+async def hidden_cards(
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub, game_id: str, version: int, seats: int
+) -> Counter[str]:
+    """Cards some seat holds at ``version`` that the spectator view does not show."""
+    signer = TokenSigner(SECRET)
+    public = cards_in(await view_at(stub, game_id, version))
+    hidden: Counter[str] = Counter()
+    for seat in range(seats):
+        own = cards_in(await view_at(stub, game_id, version, signer.issue(game_id, seat)))
+        hidden |= own - public
+    return hidden
+
+
+def grpc_channel(served: Served) -> grpc.aio.Channel:
+    return grpc.aio.insecure_channel(served.grpc)
