@@ -95,6 +95,7 @@ class TheGangView(msgspec.Struct, frozen=True):
     shown: tuple[Reveal, ...] = ()  # while guesses are due: every other hand, in red order
     guesses: tuple[tuple[Challenge, int], ...] = ()
     discards: int = 0
+    pocket_sizes: tuple[int, ...] = ()  # every seat's, public: how many cards each holds
 
 
 def _pile(pile: Pile) -> PileView:
@@ -132,6 +133,7 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         alarms_to_lose=state.alarms_to_lose,
         board=state.board,
         pocket=state.pockets[viewer] if viewer is not None and not state.finished else (),
+        pocket_sizes=tuple(len(pocket) for pocket in state.pockets),
         chips=tuple(ChipRow(colour, state.chips[colour]) for colour in visible),
         confirmed=state.confirmed,
         deck_size=len(state.deck),

@@ -418,6 +418,7 @@ class TheGangCodec:
                 ],
                 discard_count=view.discards,
                 shown=[_reveal(r) for r in view.shown],
+                pocket_sizes=view.pocket_sizes,
             )
         )
 

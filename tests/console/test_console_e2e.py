@@ -14,6 +14,7 @@ A history altered in transit fails at the altered move. Screenshots: REFEREE_SCR
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -309,3 +310,29 @@ async def test_a_tampered_history_names_the_first_move_that_differs(
     await expect(result).to_have_attribute("data-status", "failed", timeout=LONG)
     await expect(result).to_contain_text("differs at move 3")
     await page.close()
+
+
+async def test_a_live_history_keeps_up_without_fetching_the_log_at_every_move(
+    served: Served, browser: Browser
+) -> None:
+    """A game still being played: its history page reaches every new move, fetching the
+    whole log again at most every two seconds rather than once per move."""
+    async with AsyncRefereeClient(served.grpc) as client:
+        created = await client.create_game("gang_of_four", 4, allow_spectators=True)
+        players = Players("gang_of_four", client.seats(created), random.Random(5))
+        page = await browser.new_page()
+        fetches: list[str] = []
+        page.on(
+            "request",
+            lambda request: fetches.append(request.url) if "GetHistory" in request.url else None,
+        )
+        await page.goto(f"{console_url(served)}#/game/{created.game_id}/history")
+        position = page.get_by_test_id("step-position")
+        await expect(position).to_have_text("0 / 0", timeout=LONG)
+        for _ in range(20):  # over about two seconds, as a game played by people would
+            version = await players.move()
+            await asyncio.sleep(0.1)
+        await expect(position).to_have_text(f"{version} / {version}", timeout=LONG)
+        await expect(page.get_by_test_id("verify")).to_be_disabled()  # not over yet
+        assert len(fetches) <= 4, fetches
+        await page.close()

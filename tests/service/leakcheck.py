@@ -512,6 +512,8 @@ def _judge_view(
     body = view.the_gang
     if body.deck_size != len(state.deck):
         report.problems.append(f"{where}: deck_size {body.deck_size}, truly {len(state.deck)}")
+    if list(body.pocket_sizes) != [len(pocket) for pocket in state.pockets]:
+        report.problems.append(f"{where}: pocket_sizes {list(body.pocket_sizes)}, wrong")
     if body.discard_count != len(state.discards):
         report.problems.append(
             f"{where}: discard_count {body.discard_count}, truly {len(state.discards)}"

@@ -599,6 +599,8 @@ def test_security_cameras_deal_three_pocket_cards(players: int) -> None:
     ]
     for viewer, seen in views(state):
         assert seen.pocket == (() if viewer is None else expected[viewer])
+        # How many cards each holds is no secret at a real table: everyone sees it.
+        assert seen.pocket_sizes == (3,) * players
 
 
 # Board J T 2 3 4 (two hearts). Seat 0 needs all three pocket cards for a royal flush.

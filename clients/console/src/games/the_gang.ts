@@ -98,12 +98,9 @@ function icons(kind: "vault" | "alarm", count: number, total: number): TemplateR
     <span class="gang-count">${count}/${total}</span></span>`;
 }
 
-/** How many pocket cards a seat holds: two, three under Security Cameras, one more while it
- * owes a discard (Hacker, Jack). The spectator view has no per-seat count. */
+/** How many pocket cards a seat holds, as the view says (`pocketSizes`, public). */
 function pocketSize(g: TheGangView, seat: number): number {
-  const base = g.challenges.includes(ChallengeCard.SECURITY_CAMERAS) ? 3 : 2;
-  const owes = g.pending.some((p) => p.seat === seat && p.kind === Pending_Kind.DISCARD);
-  return base + (owes ? 1 : 0);
+  return g.pocketSizes[seat] ?? 0;
 }
 
 function handText(r: Reveal): string {

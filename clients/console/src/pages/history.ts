@@ -13,6 +13,9 @@ import { Retry } from "../retry.js";
 import { sha256Hex, verify } from "../verify.js";
 import { historyPage, type HistoryModel } from "./history_view.js";
 
+/** How often a live game's history is fetched again, at most. */
+const REFRESH_MS = 2000;
+
 export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string): void {
   const model: HistoryModel = {
     id,
@@ -51,9 +54,27 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
 
   /** The next try after a transient failure of GetHistory. */
   const retry = new Retry(() => void load(), signal);
+  /**
+   * A game still being played: its history is fetched again at most every REFRESH_MS,
+   * not at every move (each fetch is the whole log). The board follows the stream anyway.
+   */
+  let lastLoad = 0;
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  const refreshSoon = () => {
+    if (refresh !== undefined || fetching !== undefined || retry.pending || signal.aborted) return;
+    refresh = setTimeout(
+      () => {
+        refresh = undefined;
+        void load();
+      },
+      Math.max(0, lastLoad + REFRESH_MS - Date.now()),
+    );
+  };
+  signal.addEventListener("abort", () => clearTimeout(refresh), { once: true });
 
   const load = (): Promise<void> =>
     (fetching ??= (async () => {
+      lastLoad = Date.now();
       try {
         const history: GetHistoryResponse = await referee.getHistory({ gameId: id }, { signal });
         // Whether we were showing the last step, judged now: the user may have stepped
@@ -81,7 +102,7 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
       }
       draw();
       // Versions that came while we were fetching: fetch again.
-      if (model.problem === undefined && model.history !== undefined && latest > model.history.version) void load();
+      if (model.problem === undefined && model.history !== undefined && latest > model.history.version) refreshSoon();
     })());
 
   const onKey = (event: KeyboardEvent) => {
@@ -111,11 +132,10 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
         received.push(message.view);
       }
       model.streamProblem = undefined;
-      // A version the history does not hold yet: the game went on, fetch it again. While
-      // a failed fetch waits to be tried again, that try will do it.
-      if (model.history !== undefined && message.version > model.history.version && !fetching && !retry.pending) {
-        void load();
-      } else draw();
+      // A version the history does not hold yet: the game went on, fetch it again soon.
+      // While a failed fetch waits to be tried again, that try will do it.
+      if (model.history !== undefined && message.version > model.history.version) refreshSoon();
+      draw();
     },
     final: (message) => message.view?.outcome !== undefined,
     problem: (problem, retrying) => {

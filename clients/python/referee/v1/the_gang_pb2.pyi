@@ -1303,6 +1303,7 @@ class TheGangView(_message.Message):
     GUESSES_FIELD_NUMBER: _builtins.int
     DISCARD_COUNT_FIELD_NUMBER: _builtins.int
     SHOWN_FIELD_NUMBER: _builtins.int
+    POCKET_SIZES_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     confirm_round_end: _builtins.bool
     heist: _builtins.int
@@ -1405,6 +1406,12 @@ class TheGangView(_message.Message):
     def shown(self) -> _containers.RepeatedCompositeFieldContainer[Global___Reveal]:
         """While the guesses are due: the hands already shown, in red-chip order."""
 
+    @_builtins.property
+    def pocket_sizes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """How many pocket cards each seat holds, seat 0 first: public, as at a real table (2, or
+        3 with Security Cameras, and one more while a seat owes a discard).
+        """
+
     def __init__(
         self,
         *,
@@ -1442,10 +1449,11 @@ class TheGangView(_message.Message):
         guesses: _abc.Iterable[Global___ScanGuess] | None = ...,
         discard_count: _builtins.int = ...,
         shown: _abc.Iterable[Global___Reveal] | None = ...,
+        pocket_sizes: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "challenge_pile", b"challenge_pile", "guessed_seat", b"guessed_seat", "my_pass", b"my_pass", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "proposals", b"proposals", "round", b"round", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "pocket_sizes", b"pocket_sizes", "proposals", b"proposals", "round", b"round", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__guessed_seat: _TypeAlias = _typing.Literal["guessed_seat"]  # noqa: Y015
     _WhichOneofArgType__guessed_seat: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat"]  # noqa: Y015
