@@ -105,13 +105,19 @@ class History:
 
 
 def project(table: Table, state: Any, version: int, viewer: int | None) -> SeatView:
-    game = table.game
+    return seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer)
+
+
+def seat_view(
+    game: Any, game_id: str, seats: int, state: Any, version: int, viewer: int | None
+) -> SeatView:
+    """What ``viewer`` (a seat, or None for a spectator) sees of ``state`` at ``version``."""
     return SeatView(
         game=game.name,
-        game_id=table.game_id,
+        game_id=game_id,
         version=version,
         viewer=viewer,
-        seats=table.meta.seats,
+        seats=seats,
         to_act=game.to_act(state),
         outcome=game.outcome(state),
         body=game.view(state, viewer),

@@ -23,7 +23,7 @@ from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS, GameCodec
 from service.errors import RefereeError
-from service.referee import SeatView
+from service.referee import seat_view
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
 
@@ -80,12 +80,16 @@ def verify_history(
         report.problems.append(f"unreadable setup: {error}")
         return report
     state = game.new_game(config, history.seed)
-    states: dict[int, Any] = {0: state}
+    # Only the states some view is compared with are kept: a long game's every state
+    # would cost far more memory than the request it came in.
+    wanted = {view.version for view in views}
+    states: dict[int, Any] = {0: state} if 0 in wanted else {}
     for version, entry in enumerate(history.entries, start=1):
         state = _step(report, game, codec, state, version, entry, history.setup.seats)
         if state is None:
             return report
-        states[version] = state
+        if version in wanted:
+            states[version] = state
         report.replayed = version
     outcome = game.outcome(state)
     if outcome is None:
@@ -173,15 +177,4 @@ def _replayed_view(
 ) -> game_pb2.View:
     from service.api import view_to_proto  # the one projection to protobuf
 
-    return view_to_proto(
-        SeatView(
-            game=history.setup.game,
-            game_id=game_id,
-            version=version,
-            viewer=viewer,
-            seats=history.setup.seats,
-            to_act=game.to_act(state),
-            outcome=game.outcome(state),
-            body=game.view(state, viewer),
-        )
-    )
+    return view_to_proto(seat_view(game, game_id, history.setup.seats, state, version, viewer))
