@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from service.loadtest.metrics import percentile  # one definition, shared with the load test
+from service.settings import Settings
 
 __all__ = [
     "PlayoutRate",
@@ -132,3 +133,17 @@ class PlayoutRate:
     @property
     def moves_per_game(self) -> float:
         return self.moves / self.games
+
+
+def local_settings(redis_url: str, data_dir: Path) -> Settings:
+    """A referee for a benchmark: free ports on loopback, quiet logs, client seeds allowed
+    (benchmarks replay fixed deals)."""
+    return Settings(
+        redis_url=redis_url,
+        data_dir=data_dir,
+        port=0,
+        http_port=0,
+        token_secret=b"bench-secret-0123456789",
+        log_level="warning",
+        allow_client_seeds=True,
+    )

@@ -34,13 +34,20 @@ import grpc
 import httpx
 from google.protobuf import json_format
 
-from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
+from bench.common import (
+    Row,
+    busy_cores,
+    cpu_seconds,
+    local_settings,
+    machine,
+    percentile,
+    print_table,
+)
 from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service.redis_server import EmbeddedRedis
 from service.server import running
-from service.settings import Settings
 from tests.http.connect import ok, watch
 
 GAMES = (("the_gang", 4), ("gang_of_four", 4), ("pinched", 3))
@@ -232,15 +239,7 @@ def console_size() -> dict[str, tuple[int, int]]:
 async def measure(games: int, repeats: int, seconds: float) -> list[Row]:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp) / "redis") as redis:
-        settings = Settings(
-            redis_url=redis.url,
-            data_dir=Path(tmp),
-            port=0,
-            http_port=0,
-            token_secret=b"bench-secret-0123456789",
-            log_level="warning",
-            allow_client_seeds=True,
-        )
+        settings = local_settings(redis.url, Path(tmp))
         async with (
             running(settings) as handle,
             grpc.aio.insecure_channel(handle.address) as channel,

@@ -21,11 +21,10 @@ from pathlib import Path
 import grpc
 import httpx
 
-from bench.common import Row, machine, percentile, print_table
+from bench.common import Row, local_settings, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 from service.redis_server import EmbeddedRedis
 from service.server import running
-from service.settings import Settings
 
 COLOURS = ["CHIP_COLOUR_WHITE", "CHIP_COLOUR_YELLOW", "CHIP_COLOUR_ORANGE", "CHIP_COLOUR_RED"]
 Call = Callable[[], Awaitable[object]]
@@ -129,14 +128,7 @@ async def measure(seconds: float, clients: int) -> list[list[str]]:
         rows.append([face, call, f"{rate:,.0f}", f"{p50:.2f}", f"{p99:.2f}"])
 
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp) / "redis") as redis:
-        settings = Settings(
-            redis_url=redis.url,
-            data_dir=Path(tmp),
-            port=0,
-            http_port=0,
-            token_secret=b"bench-secret-0123456789",
-            log_level="warning",
-        )
+        settings = local_settings(redis.url, Path(tmp))
         async with (
             running(settings) as handle,
             grpc.aio.insecure_channel(handle.address) as channel,
