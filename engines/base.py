@@ -49,6 +49,7 @@ class GameDefinition(Generic[C, S, M, E, V]):
     title: str
     config_type: type[C]
     state_type: type[S]
+    view_type: type[V]
     move_type: Any  # a Union of move Structs (msgspec tagged union)
     event_type: Any  # a Union of event Structs
     make_config: Callable[[int, dict[str, Any]], C]

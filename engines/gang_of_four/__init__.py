@@ -15,6 +15,7 @@ GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourV
         title="Gang of Four",
         config_type=GangOfFourConfig,
         state_type=GangOfFourState,
+    view_type=GangOfFourView,
         move_type=Move,
         event_type=Event,
         make_config=rules.make_config,

@@ -14,6 +14,7 @@ GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = Ga
     title="Pinched!",
     config_type=PinchedConfig,
     state_type=PinchedState,
+    view_type=PinchedView,
     move_type=Move,
     event_type=Event,
     make_config=setup.make_config,

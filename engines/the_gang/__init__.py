@@ -14,6 +14,7 @@ GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = Ga
     title="The Gang",
     config_type=TheGangConfig,
     state_type=TheGangState,
+    view_type=TheGangView,
     move_type=Move,
     event_type=Event,
     make_config=rules.make_config,
