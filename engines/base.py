@@ -37,10 +37,38 @@ Viewer = int | None
 
 
 class Outcome(msgspec.Struct, frozen=True):
-    """How a finished game ended. ``winners`` is empty when everybody lost together."""
+    """How a finished game ended: everything a tournament needs to score a table.
+
+    * ``winners``: the seats that won; empty when everybody lost together.
+    * ``summary``: one readable sentence.
+    * ``scores``: per seat, seat 0 first, the game's own final score as its rules count it
+      (Gang of Four: penalty totals, lower is better; Pinched!: points; The Gang: the
+      vaults the gang cracked, the same for every seat).
+    * ``placings``: per seat, 1 = best; seats the rules cannot separate share a place and
+      the next place skips (1, 1, 3). A team game places every seat 1.
+    * ``tiebreaks``: per seat, what separates equal ``scores``, higher is better
+      (Pinched!: gold bars among the sold cards; The Gang: minus the alarms, which also
+      ranks tables of a tournament against each other; Gang of Four: none, zeros).
+    * ``team``: the table wins or loses together (The Gang is cooperative), so the seats
+      are one team rather than opponents.
+    """
 
     winners: tuple[Seat, ...]
     summary: str
+    scores: tuple[int, ...]
+    placings: tuple[int, ...]
+    tiebreaks: tuple[int, ...]
+    team: bool = False
+
+
+def places_of(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Placings from per-seat keys where higher is better: 1 + the seats strictly better,
+    so equal keys share a place.
+
+    >>> places_of([(3,), (5,), (3,), (1,)])
+    (2, 1, 2, 4)
+    """
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, check_table
+from engines.base import Outcome, Seat, check_table, places_of
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
 from engines.gang_of_four.combos import (
@@ -400,7 +400,14 @@ def _start_hand(
 def outcome(state: GangOfFourState) -> Outcome | None:
     if state.phase is not Phase.OVER:
         return None
-    low = min(state.totals)
-    winners = tuple(seat for seat, total in enumerate(state.totals) if total == low)
-    scores = ", ".join(f"seat {seat}: {total}" for seat, total in enumerate(state.totals))
-    return Outcome(winners, f"Lowest total wins after {state.hand} hands ({scores}).")
+    totals = state.totals
+    placings = places_of([(-total,) for total in totals])
+    winners = tuple(seat for seat, place in enumerate(placings) if place == 1)
+    scores = ", ".join(f"seat {seat}: {total}" for seat, total in enumerate(totals))
+    return Outcome(
+        winners,
+        f"Lowest total wins after {state.hand} hands ({scores}).",
+        scores=totals,
+        placings=placings,
+        tiebreaks=(0,) * len(totals),
+    )

@@ -16,7 +16,7 @@ import itertools
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, accepted
+from engines.base import Outcome, Seat, accepted, places_of
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.pinched import night, scoring, stash, supply
 from engines.pinched.components import kinds_of
@@ -480,10 +480,14 @@ def outcome(state: PinchedState) -> Outcome | None:
     if not state.finished:
         return None
     result = scoring.final(state)
-    best = max(score.total for score in result.scores)
+    scores = sorted(result.scores, key=lambda score: score.seat)
+    best = max(score.total for score in scores)
     return Outcome(
         result.winners,
         f"Richest: {', '.join(f'seat {s}' for s in result.winners)} with {best} points.",
+        scores=tuple(score.total for score in scores),
+        placings=places_of([(score.total, score.tiebreak) for score in scores]),
+        tiebreaks=tuple(score.tiebreak for score in scores),
     )
 
 

@@ -289,12 +289,21 @@ def _move_chip(
 def outcome(state: TheGangState) -> Outcome | None:
     if not state.finished:
         return None
+    players = state.config.players
     if state.vaults >= VAULTS_TO_WIN:
-        return Outcome(
-            tuple(range(state.config.players)),
-            f"The gang cracked {state.vaults} vaults in {state.heist} heists.",
-        )
-    return Outcome((), f"The alarm went off {state.alarms} times in {state.heist} heists.")
+        winners = tuple(range(players))
+        summary = f"The gang cracked {state.vaults} vaults in {state.heist} heists."
+    else:
+        winners = ()
+        summary = f"The alarm went off {state.alarms} times in {state.heist} heists."
+    return Outcome(
+        winners,
+        summary,
+        scores=(state.vaults,) * players,
+        placings=(1,) * players,
+        tiebreaks=(-state.alarms,) * players,
+        team=True,
+    )
 
 
 def _replace(state: TheGangState, **changes: object) -> TheGangState:
