@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from engines.errors import InvalidConfigError, MoveError
+from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 
 C = TypeVar("C")
 S = TypeVar("S")
@@ -121,6 +121,36 @@ def replay(
         state, events = game.apply(state, seat, move)
         steps.append(Step(version, seat, move, events, state))
     return initial, steps
+
+
+def check_seat(seat: object, players: int, *, over: bool = False) -> None:
+    """The preamble of every engine's ``check``, ``legal_moves`` and ``view``.
+
+    ``seat`` must be a seat of this table (a plain int, not a bool), else
+    SEAT_OUT_OF_RANGE; a move (``over`` given) needs a game still running, else GAME_OVER.
+    The seat comes first: a seat that is not at the table learns nothing, not even that
+    the game has ended.
+    """
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
+    if over:
+        raise IllegalMoveError("GAME_OVER", "the game is over")
+
+
+def may_move(seat: object, players: int, *, over: bool) -> bool:
+    """Whether :func:`check_seat` lets ``seat`` move at all: the guard of ``legal_moves``,
+    which lists nothing for a seat that is not at the table or a game that is over."""
+    try:
+        check_seat(seat, players, over=over)
+    except MoveError:
+        return False
+    return True
+
+
+def check_viewer(viewer: Viewer, players: int) -> None:
+    """The preamble of every ``view``: a spectator (None) or a seat of this table."""
+    if viewer is not None:
+        check_seat(viewer, players)
 
 
 def check_table(

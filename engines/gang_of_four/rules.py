@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, check_table, places_of
+from engines.base import Outcome, Seat, check_seat, check_table, may_move, places_of
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
 from engines.gang_of_four.combos import (
@@ -166,10 +166,7 @@ def _check_play(state: GangOfFourState, seat: int, combo: Combination, announce:
 
 
 def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
-    if not 0 <= seat < state.config.players:
-        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
-    if state.phase is Phase.OVER:
-        raise IllegalMoveError("GAME_OVER", "the game is over")
+    check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
     if state.phase is Phase.EXCHANGE:
         assert state.exchange is not None
         if not isinstance(move, GiveBack):
@@ -197,7 +194,7 @@ def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
 
 def legal_moves(state: GangOfFourState, seat: Seat) -> list[Move]:
     """Every move ``check`` accepts; plays come from the hand's combination listing."""
-    if state.phase is Phase.OVER or not 0 <= seat < state.config.players:
+    if not may_move(seat, state.config.players, over=state.phase is Phase.OVER):
         return []
     hand = state.hands[seat]
     if state.phase is Phase.EXCHANGE:

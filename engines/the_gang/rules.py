@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, accepted, check_table
+from engines.base import Outcome, Seat, accepted, check_seat, check_table, may_move
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
 from engines.the_gang import decisions, flow, piles, tables
@@ -211,10 +211,7 @@ def _check_confirm(state: TheGangState, seat: Seat) -> None:
 
 def check(state: TheGangState, seat: Seat, move: Move) -> None:
     """Raise :class:`InvalidMoveError` or :class:`IllegalMoveError` unless ``move`` is legal."""
-    if type(seat) is not int or not 0 <= seat < state.config.players:
-        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
-    if state.finished:
-        raise IllegalMoveError("GAME_OVER", "the game is over")
+    check_seat(seat, state.config.players, over=state.finished)
     match move:
         case TakeChip() | ReturnChip():
             _check_chip(state, seat, move)
@@ -238,7 +235,7 @@ def check(state: TheGangState, seat: Seat, move: Move) -> None:
 
 def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
-    if state.finished or not 0 <= seat < state.config.players:
+    if not may_move(seat, state.config.players, over=state.finished):
         return []
     stars = range(1, state.config.players + 1)
     candidates: list[Move] = [TakeChip(state.round, s) for s in stars]
