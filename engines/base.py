@@ -73,12 +73,16 @@ def places_of(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class GameDefinition(Generic[C, S, M, E, V]):
+    """One game as data. The types are what the service decodes stored games with and
+    what a codec derived from them walks: ``move_type`` and ``event_type`` are Unions of
+    tagged msgspec Structs, ``view_type`` the Struct ``view`` returns."""
+
     name: str
-    title: str
     config_type: type[C]
     state_type: type[S]
     move_type: Any  # a Union of move Structs (msgspec tagged union)
     event_type: Any  # a Union of event Structs
+    view_type: type[V]
     make_config: Callable[[int, dict[str, Any]], C]
     new_game: Callable[[C, bytes], S]
     seat_count: Callable[[S], int]

@@ -647,3 +647,13 @@ def test_rigged_tables_conserve_the_deck() -> None:
     assert sorted(everything) == sorted(DECK)
     assert state.pockets == (cards("As Kd"), cards("2c 3c"), cards("9h 9s"))
     assert state.board == cards("Td Jd Qd")
+
+
+def test_every_view_is_the_definitions_view_type() -> None:
+    """engines/base.py: ``view_type`` is the Struct ``view`` returns, for seats and spectators
+    alike (a codec derived from the types relies on it)."""
+    state = GAME.new_game(GAME.make_config(3, {}), SEED)
+    for viewer in (None, 0, 1, 2):
+        seen = GAME.view(state, viewer)
+        assert type(seen) is GAME.view_type
+        assert msgspec.json.decode(msgspec.json.encode(seen), type=GAME.view_type) == seen
