@@ -249,23 +249,25 @@ def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
 
 
 def apply(state: TheGangState, seat: Seat, move: Move) -> tuple[TheGangState, list[Event]]:
+    """The move's own events, then whatever follows from it (``flow.advance``): each step
+    returns its state and its events, in the order they happened."""
     check(state, seat, move)
-    events: list[Event] = []
     match move:
         case ConfirmRoundEnd():
             state = _replace(state, confirmed=tuple(sorted({*state.confirmed, seat})))
-            events.append(RoundEndConfirmed(seat))
+            events: list[Event] = [RoundEndConfirmed(seat)]
         case TakeChip() | ReturnChip():
-            state = _move_chip(state, seat, move, events)
+            state, events = _move_chip(state, seat, move)
         case _:
-            state = decisions.apply(state, seat, move, events)
+            state, events = decisions.apply(state, seat, move)
     state, more = flow.advance(state)
     return state, events + more
 
 
 def _move_chip(
-    state: TheGangState, seat: Seat, move: TakeChip | ReturnChip, events: list[Event]
-) -> TheGangState:
+    state: TheGangState, seat: Seat, move: TakeChip | ReturnChip
+) -> tuple[TheGangState, list[Event]]:
+    events: list[Event] = []
     row = list(state.chips[state.round])
     if isinstance(move, TakeChip):
         if seat in row:
@@ -280,7 +282,7 @@ def _move_chip(
     chips = list(state.chips)
     chips[state.round] = tuple(row)
     # "any chip change clears confirmations" (confirm_round_end option)
-    return _replace(state, chips=tuple(chips), confirmed=())
+    return _replace(state, chips=tuple(chips), confirmed=()), events
 
 
 def outcome(state: TheGangState) -> Outcome | None:
