@@ -23,8 +23,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 
+import msgspec
+
 from bench.common import machine, percentile
 from engines.errors import InvalidMoveError
+from engines.gang_of_four import GAME, GangOfFourConfig, GangOfFourState
 from engines.gang_of_four.cards import COPIES, DECK, HAND_SIZE, GofCard, cards
 from engines.gang_of_four.combos import (
     Combination,
@@ -82,6 +85,20 @@ def search_worst(rng: random.Random, restarts: int, steps: int) -> list[Hand]:
     return found
 
 
+def seated(held: Hand, current: Combination | None) -> GangOfFourState:
+    """A four-player table where seat 0 holds ``held`` and must answer ``current`` (played
+    by seat 1), or lead: the input of ``legal_moves`` (``ListLegalMoves``)."""
+    state = GAME.new_game(GangOfFourConfig(players=4), b"bench")
+    return msgspec.structs.replace(
+        state,
+        hands=(held, *state.hands[1:]),
+        turn=0,
+        current=current,
+        current_by=None if current is None else 1,
+        must_include=None,
+    )
+
+
 def per_call_ms(run: Callable[[], object], repeat: int) -> list[float]:
     times = []
     for _ in range(repeat):
@@ -127,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     worst_times: list[float] = []
     input_medians: list[float] = []  # per (hand, current): the median of its calls
+    listing_times: list[float] = []  # legal_moves on the same inputs
     print(f"\nworst-case hands, {args.calls} calls each, per call:")
     for name, current in CURRENTS:
         times = []
@@ -137,6 +155,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         worst_times += times
         label = "combinations_in" if current is None else f"plays_beating {name}"
         print(f"  {label:<46} {describe(times)}")
+        moves = [
+            t
+            for held in worst
+            for t in per_call_ms(partial(GAME.legal_moves, seated(held, current), 0), args.calls)
+        ]
+        listing_times += moves
+        print(f"  {'  legal_moves (through check)':<46} {describe(moves)}")
 
     hands = [tuple(sorted(rng.sample(DECK, HAND_SIZE))) for _ in range(args.hands)]
     listed = [combinations_in(held) for held in hands]
@@ -190,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"\nsummary: worst-case listing slowest input {slowest_input:.2f} ms (median), "
         f"p99 {p99:.2f} ms, max {raw_max:.2f} ms; random hands p99 "
         f"{percentile(sorted(leading + beating), 0.99):.2f} ms; classify "
-        f"{valid_rate / 1e3:.0f}k/s, beats {beats_rate / 1e6:.1f}M/s; "
+        f"{valid_rate / 1e3:.0f}k/s, beats {beats_rate / 1e6:.1f}M/s; legal_moves worst-case "
+        f"p50 {percentile(sorted(listing_times), 0.5):.2f} ms, "
+        f"p99 {percentile(sorted(listing_times), 0.99):.2f} ms; "
         f"goal {GOAL_MS:g} ms per call: {'met' if met else 'NOT met'}"
     )
 

@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from engines.errors import InvalidConfigError, MoveError
+from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 
 C = TypeVar("C")
 S = TypeVar("S")
@@ -37,21 +37,53 @@ Viewer = int | None
 
 
 class Outcome(msgspec.Struct, frozen=True):
-    """How a finished game ended. ``winners`` is empty when everybody lost together."""
+    """How a finished game ended: everything a tournament needs to score a table.
+
+    * ``winners``: the seats that won; empty when everybody lost together.
+    * ``summary``: one readable sentence.
+    * ``scores``: per seat, seat 0 first, the game's own final score as its rules count it
+      (Gang of Four: penalty totals, lower is better; Pinched!: points; The Gang: the
+      vaults the gang cracked, the same for every seat).
+    * ``placings``: per seat, 1 = best; seats the rules cannot separate share a place and
+      the next place skips (1, 1, 3). A team game places every seat 1.
+    * ``tiebreaks``: per seat, what separates equal ``scores``, higher is better
+      (Pinched!: gold bars among the sold cards; The Gang: minus the alarms, which also
+      ranks tables of a tournament against each other; Gang of Four: none, zeros).
+    * ``team``: the table wins or loses together (The Gang is cooperative), so the seats
+      are one team rather than opponents.
+    """
 
     winners: tuple[Seat, ...]
     summary: str
+    scores: tuple[int, ...]
+    placings: tuple[int, ...]
+    tiebreaks: tuple[int, ...]
+    team: bool = False
+
+
+def places_of(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Placings from per-seat keys where higher is better: 1 + the seats strictly better,
+    so equal keys share a place.
+
+    >>> places_of([(3,), (5,), (3,), (1,)])
+    (2, 1, 2, 4)
+    """
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
 @dataclass(frozen=True)
 class GameDefinition(Generic[C, S, M, E, V]):
+    """One game as data. The types are what the service decodes stored games with and
+    what a codec derived from them walks: ``move_type`` and ``event_type`` are Unions of
+    tagged msgspec Structs, ``view_type`` the Struct ``view`` returns."""
+
     name: str
-    title: str
     config_type: type[C]
     state_type: type[S]
     view_type: type[V]
     move_type: Any  # a Union of move Structs (msgspec tagged union)
     event_type: Any  # a Union of event Structs
+    view_type: type[V]
     make_config: Callable[[int, dict[str, Any]], C]
     new_game: Callable[[C, bytes], S]
     seat_count: Callable[[S], int]
@@ -94,6 +126,36 @@ def replay(
         state, events = game.apply(state, seat, move)
         steps.append(Step(version, seat, move, events, state))
     return initial, steps
+
+
+def check_seat(seat: object, players: int, *, over: bool = False) -> None:
+    """The preamble of every engine's ``check``, ``legal_moves`` and ``view``.
+
+    ``seat`` must be a seat of this table (a plain int, not a bool), else
+    SEAT_OUT_OF_RANGE; a move (``over`` given) needs a game still running, else GAME_OVER.
+    The seat comes first: a seat that is not at the table learns nothing, not even that
+    the game has ended.
+    """
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
+    if over:
+        raise IllegalMoveError("GAME_OVER", "the game is over")
+
+
+def may_move(seat: object, players: int, *, over: bool) -> bool:
+    """Whether :func:`check_seat` lets ``seat`` move at all: the guard of ``legal_moves``,
+    which lists nothing for a seat that is not at the table or a game that is over."""
+    try:
+        check_seat(seat, players, over=over)
+    except MoveError:
+        return False
+    return True
+
+
+def check_viewer(viewer: Viewer, players: int) -> None:
+    """The preamble of every ``view``: a spectator (None) or a seat of this table."""
+    if viewer is not None:
+        check_seat(viewer, players)
 
 
 def check_table(

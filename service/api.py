@@ -147,7 +147,14 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
         message.seat = view.viewer
     if view.outcome is not None:
         message.outcome.CopyFrom(
-            game_pb2.Outcome(winners=view.outcome.winners, summary=view.outcome.summary)
+            game_pb2.Outcome(
+                winners=view.outcome.winners,
+                summary=view.outcome.summary,
+                scores=view.outcome.scores,
+                placings=view.outcome.placings,
+                tiebreaks=view.outcome.tiebreaks,
+                team=view.outcome.team,
+            )
         )
     codec_for(view.game).fill_view(view.body, message)
     return message
@@ -509,6 +516,13 @@ class RefereeApi:
         )
         if history.outcome is not None:
             response.outcome.CopyFrom(
-                game_pb2.Outcome(winners=history.outcome.winners, summary=history.outcome.summary)
+                game_pb2.Outcome(
+                    winners=history.outcome.winners,
+                    summary=history.outcome.summary,
+                    scores=history.outcome.scores,
+                    placings=history.outcome.placings,
+                    tiebreaks=history.outcome.tiebreaks,
+                    team=history.outcome.team,
+                )
             )
         return response

@@ -12,12 +12,12 @@ from engines.gang_of_four.view import GangOfFourView, view, view_event, view_mov
 GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourView] = (
     GameDefinition(
         name="gang_of_four",
-        title="Gang of Four",
         config_type=GangOfFourConfig,
         state_type=GangOfFourState,
     view_type=GangOfFourView,
         move_type=Move,
         event_type=Event,
+        view_type=GangOfFourView,
         make_config=rules.make_config,
         new_game=rules.new_game,
         seat_count=rules.seat_count,

@@ -8,12 +8,19 @@ module decides whose turn it is and what a play does to the table. One check per
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, check_table
+from engines.base import (
+    Outcome,
+    Seat,
+    accepted,
+    check_seat,
+    check_table,
+    may_move,
+    places_of,
+)
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
 from engines.gang_of_four.combos import (
@@ -128,8 +135,7 @@ def _check_cards_in_hand(hand: Sequence[GofCard], cards: Sequence[GofCard]) -> N
     if not cards:
         raise InvalidMoveError("EMPTY_PLAY", "a play needs at least one card")
     ranks_of(cards)  # UNKNOWN_CARD / TOO_MANY_COPIES: no deck holds these cards
-    have = Counter(hand)
-    if any(have[card] < count for card, count in Counter(cards).items()):
+    if any(hand.count(card) < cards.count(card) for card in cards):
         raise IllegalMoveError("CARDS_NOT_IN_HAND", "you do not hold all of these cards")
 
 
@@ -165,11 +171,8 @@ def _check_play(state: GangOfFourState, seat: int, combo: Combination, announce:
         )
 
 
-def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
-    if not 0 <= seat < state.config.players:
-        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
-    if state.phase is Phase.OVER:
-        raise IllegalMoveError("GAME_OVER", "the game is over")
+def _check_turn(state: GangOfFourState, seat: Seat, move: Move) -> None:
+    """Whose move of which shape it is: the give-back during an exchange, else the turn."""
     if state.phase is Phase.EXCHANGE:
         assert state.exchange is not None
         if not isinstance(move, GiveBack):
@@ -178,13 +181,19 @@ def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
             )
         if seat != state.exchange.winner:
             raise IllegalMoveError("NOT_YOUR_TURN", "only the last hand's winner gives back")
-        _check_cards_in_hand(state.hands[seat], (move.card,))
         return
+    if isinstance(move, GiveBack):
+        raise IllegalMoveError("NO_EXCHANGE", "there is no exchange now")
+    if seat != state.turn:
+        raise IllegalMoveError("NOT_YOUR_TURN", f"it is seat {state.turn}'s turn")
+
+
+def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
+    check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
+    _check_turn(state, seat, move)
     match move:
-        case GiveBack():
-            raise IllegalMoveError("NO_EXCHANGE", "there is no exchange now")
-        case _ if seat != state.turn:
-            raise IllegalMoveError("NOT_YOUR_TURN", f"it is seat {state.turn}'s turn")
+        case GiveBack(card=card):
+            _check_cards_in_hand(state.hands[seat], (card,))
         case Pass():
             if state.current is None:
                 raise IllegalMoveError("MUST_LEAD", "you lead: play any combination")
@@ -195,28 +204,45 @@ def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
             raise InvalidMoveError("UNKNOWN_MOVE", "not a move of Gang of Four")
 
 
+_Listed = tuple[Play, Combination]  # a play the listing built from the hand, and its combination
+
+
+def _check_listed(state: GangOfFourState, seat: Seat, listed: _Listed) -> None:
+    """``check`` for a listed play: the same gates, in the same order, without parsing
+    again what the listing guarantees (the cards are in the hand and form
+    ``combination``). Keeps listing a 16-card hand's thousand plays fast."""
+    check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
+    move, combination = listed
+    _check_turn(state, seat, move)
+    _check_play(state, seat, combination, move.announce_last_card)
+
+
 def legal_moves(state: GangOfFourState, seat: Seat) -> list[Move]:
-    """Every move ``check`` accepts; plays come from the hand's combination listing."""
-    if state.phase is Phase.OVER or not 0 <= seat < state.config.players:
+    """Every move ``check`` accepts: a pass or a give-back through ``check`` itself, the
+    hand's plays through ``_check_listed``."""
+    if not may_move(seat, state.config.players, over=state.phase is Phase.OVER):
         return []
     hand = state.hands[seat]
-    if state.phase is Phase.EXCHANGE:
-        if state.exchange is None or seat != state.exchange.winner:
-            return []
-        return [GiveBack(card) for card in sorted(set(hand))]
-    if seat != state.turn:
+    moves: list[Move] = accepted(check, state, seat, [Pass(), *map(GiveBack, sorted(set(hand)))])
+    plays = accepted(_check_listed, state, seat, _listed(state, seat))
+    return moves + [move for move, _ in plays]
+
+
+def _listed(state: GangOfFourState, seat: Seat) -> list[_Listed]:
+    """The candidate plays: every combination of the hand that beats the table (so weaker
+    plays and non-combinations never reach a check). Both announcing the last card and
+    forgetting it are candidates where the play leaves one card (notes 8: forgetting is
+    legal, and punished). Only the seat to play gets any: ``_check_turn`` refuses the
+    others' plays whatever they are, so listing them would be wasted work."""
+    hand = state.hands[seat]
+    if state.phase is not Phase.PLAY or seat != state.turn:
         return []
-    moves: list[Move] = [] if state.current is None else [Pass()]
+    found: list[_Listed] = []
     for combo in plays_beating(hand, state.current):
-        announce = len(hand) - combo.size == 1
-        try:
-            _check_play(state, seat, combo, announce)
-        except IllegalMoveError:
-            continue
-        moves.append(Play(combo.cards, announce_last_card=announce))
-        if announce:  # forgetting to announce is legal, and punished (notes 8)
-            moves.append(Play(combo.cards, announce_last_card=False))
-    return moves
+        if len(hand) - combo.size == 1:
+            found.append((Play(combo.cards, announce_last_card=True), combo))
+        found.append((Play(combo.cards, announce_last_card=False), combo))
+    return found
 
 
 # --- applying ---------------------------------------------------------------------------
@@ -400,7 +426,14 @@ def _start_hand(
 def outcome(state: GangOfFourState) -> Outcome | None:
     if state.phase is not Phase.OVER:
         return None
-    low = min(state.totals)
-    winners = tuple(seat for seat, total in enumerate(state.totals) if total == low)
-    scores = ", ".join(f"seat {seat}: {total}" for seat, total in enumerate(state.totals))
-    return Outcome(winners, f"Lowest total wins after {state.hand} hands ({scores}).")
+    totals = state.totals
+    placings = places_of([(-total,) for total in totals])
+    winners = tuple(seat for seat, place in enumerate(placings) if place == 1)
+    scores = ", ".join(f"seat {seat}: {total}" for seat, total in enumerate(totals))
+    return Outcome(
+        winners,
+        f"Lowest total wins after {state.hand} hands ({scores}).",
+        scores=totals,
+        placings=placings,
+        tiebreaks=(0,) * len(totals),
+    )

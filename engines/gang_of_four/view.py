@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer
+from engines.base import Viewer, check_viewer
 from engines.gang_of_four.cards import GofCard
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.events import Event, HandDealt
@@ -42,8 +42,7 @@ class GangOfFourView(msgspec.Struct, frozen=True):
 
 
 def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
-    if viewer is not None and not 0 <= viewer < state.config.players:
-        raise ValueError(f"no seat {viewer} at this table")
+    check_viewer(viewer, state.config.players)
     current = state.current
     return GangOfFourView(
         viewer=viewer,

@@ -11,12 +11,12 @@ from engines.pinched.view import PinchedView, view, view_event, view_move
 
 GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = GameDefinition(
     name="pinched",
-    title="Pinched!",
     config_type=PinchedConfig,
     state_type=PinchedState,
     view_type=PinchedView,
     move_type=Move,
     event_type=Event,
+    view_type=PinchedView,
     make_config=setup.make_config,
     new_game=rules.new_game,
     seat_count=rules.seat_count,

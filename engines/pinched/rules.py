@@ -16,7 +16,7 @@ import itertools
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, accepted
+from engines.base import Outcome, Seat, accepted, check_seat, may_move, places_of
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.pinched import night, scoring, stash, supply
 from engines.pinched.components import kinds_of
@@ -170,10 +170,7 @@ def _check_selling(state: PinchedState, seat: Seat, move: Sell | EndSelling) -> 
 
 def check(state: PinchedState, seat: Seat, move: Move) -> None:
     """Raise :class:`InvalidMoveError` or :class:`IllegalMoveError` unless ``move`` is legal."""
-    if type(seat) is not int or not 0 <= seat < state.config.players:
-        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
-    if state.finished:
-        raise IllegalMoveError("GAME_OVER", "the game is over")
+    check_seat(seat, state.config.players, over=state.finished)
     if stash.owes_storing(state, seat) and not isinstance(move, Store):
         raise IllegalMoveError("STORE_FIRST", "store your new valuables first")
     match move:
@@ -262,7 +259,7 @@ def _mansion_refs(state: PinchedState) -> list[FieldRef]:
 
 def legal_moves(state: PinchedState, seat: Seat) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
-    if state.finished or type(seat) is not int or not 0 <= seat < state.config.players:
+    if not may_move(seat, state.config.players, over=state.finished):
         return []
     return accepted(check, state, seat, _candidates(state, seat))
 
@@ -480,10 +477,14 @@ def outcome(state: PinchedState) -> Outcome | None:
     if not state.finished:
         return None
     result = scoring.final(state)
-    best = max(score.total for score in result.scores)
+    scores = sorted(result.scores, key=lambda score: score.seat)
+    best = max(score.total for score in scores)
     return Outcome(
         result.winners,
         f"Richest: {', '.join(f'seat {s}' for s in result.winners)} with {best} points.",
+        scores=tuple(score.total for score in scores),
+        placings=places_of([(score.total, score.tiebreak) for score in scores]),
+        tiebreaks=tuple(score.tiebreak for score in scores),
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer
+from engines.base import Viewer, check_viewer
 from engines.pinched import night, scoring
 from engines.pinched.components import Components
 from engines.pinched.events import (
@@ -87,8 +87,7 @@ class PinchedView(msgspec.Struct, frozen=True):
 
 
 def view(state: PinchedState, viewer: Viewer) -> PinchedView:
-    if viewer is not None and not 0 <= viewer < state.config.players:
-        raise ValueError(f"no seat {viewer} at this table")
+    check_viewer(viewer, state.config.players)
     own = viewer is not None
     letter = state.letter
     knows_letter = letter is not None and (letter.opened or (own and viewer in letter.seen_by))

@@ -11,12 +11,12 @@ from engines.the_gang.view import TheGangView, view, view_event, view_move
 
 GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = GameDefinition(
     name="the_gang",
-    title="The Gang",
     config_type=TheGangConfig,
     state_type=TheGangState,
     view_type=TheGangView,
     move_type=Move,
     event_type=Event,
+    view_type=TheGangView,
     make_config=rules.make_config,
     new_game=rules.new_game,
     seat_count=rules.seat_count,

@@ -268,7 +268,14 @@ def candidates(state: TheGangState, seat: Seat) -> list[Move]:
 # --- applying (after ``check``) ----------------------------------------------------------
 
 
-def apply(state: TheGangState, seat: Seat, move: Move, events: list[Event]) -> TheGangState:
+def apply(state: TheGangState, seat: Seat, move: Move) -> tuple[TheGangState, list[Event]]:
+    """Apply a checked decision move; its events in order. (The helpers below append to
+    one list: a decision settles through several steps that may each tell something.)"""
+    events: list[Event] = []
+    return _apply(state, seat, move, events), events
+
+
+def _apply(state: TheGangState, seat: Seat, move: Move, events: list[Event]) -> TheGangState:
     match move:
         case Propose(decision=decision):
             return _propose(state, seat, decision, events)

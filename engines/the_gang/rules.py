@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, accepted, check_table
+from engines.base import Outcome, Seat, accepted, check_seat, check_table, may_move
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
 from engines.the_gang import decisions, flow, piles, tables
@@ -211,10 +211,7 @@ def _check_confirm(state: TheGangState, seat: Seat) -> None:
 
 def check(state: TheGangState, seat: Seat, move: Move) -> None:
     """Raise :class:`InvalidMoveError` or :class:`IllegalMoveError` unless ``move`` is legal."""
-    if type(seat) is not int or not 0 <= seat < state.config.players:
-        raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
-    if state.finished:
-        raise IllegalMoveError("GAME_OVER", "the game is over")
+    check_seat(seat, state.config.players, over=state.finished)
     match move:
         case TakeChip() | ReturnChip():
             _check_chip(state, seat, move)
@@ -238,7 +235,7 @@ def check(state: TheGangState, seat: Seat, move: Move) -> None:
 
 def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
-    if state.finished or not 0 <= seat < state.config.players:
+    if not may_move(seat, state.config.players, over=state.finished):
         return []
     stars = range(1, state.config.players + 1)
     candidates: list[Move] = [TakeChip(state.round, s) for s in stars]
@@ -252,23 +249,25 @@ def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
 
 
 def apply(state: TheGangState, seat: Seat, move: Move) -> tuple[TheGangState, list[Event]]:
+    """The move's own events, then whatever follows from it (``flow.advance``): each step
+    returns its state and its events, in the order they happened."""
     check(state, seat, move)
-    events: list[Event] = []
     match move:
         case ConfirmRoundEnd():
             state = _replace(state, confirmed=tuple(sorted({*state.confirmed, seat})))
-            events.append(RoundEndConfirmed(seat))
+            events: list[Event] = [RoundEndConfirmed(seat)]
         case TakeChip() | ReturnChip():
-            state = _move_chip(state, seat, move, events)
+            state, events = _move_chip(state, seat, move)
         case _:
-            state = decisions.apply(state, seat, move, events)
+            state, events = decisions.apply(state, seat, move)
     state, more = flow.advance(state)
     return state, events + more
 
 
 def _move_chip(
-    state: TheGangState, seat: Seat, move: TakeChip | ReturnChip, events: list[Event]
-) -> TheGangState:
+    state: TheGangState, seat: Seat, move: TakeChip | ReturnChip
+) -> tuple[TheGangState, list[Event]]:
+    events: list[Event] = []
     row = list(state.chips[state.round])
     if isinstance(move, TakeChip):
         if seat in row:
@@ -283,18 +282,27 @@ def _move_chip(
     chips = list(state.chips)
     chips[state.round] = tuple(row)
     # "any chip change clears confirmations" (confirm_round_end option)
-    return _replace(state, chips=tuple(chips), confirmed=())
+    return _replace(state, chips=tuple(chips), confirmed=()), events
 
 
 def outcome(state: TheGangState) -> Outcome | None:
     if not state.finished:
         return None
+    players = state.config.players
     if state.vaults >= VAULTS_TO_WIN:
-        return Outcome(
-            tuple(range(state.config.players)),
-            f"The gang cracked {state.vaults} vaults in {state.heist} heists.",
-        )
-    return Outcome((), f"The alarm went off {state.alarms} times in {state.heist} heists.")
+        winners = tuple(range(players))
+        summary = f"The gang cracked {state.vaults} vaults in {state.heist} heists."
+    else:
+        winners = ()
+        summary = f"The alarm went off {state.alarms} times in {state.heist} heists."
+    return Outcome(
+        winners,
+        summary,
+        scores=(state.vaults,) * players,
+        placings=(1,) * players,
+        tiebreaks=(-state.alarms,) * players,
+        team=True,
+    )
 
 
 def _replace(state: TheGangState, **changes: object) -> TheGangState:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer
+from engines.base import Viewer, check_viewer
 from engines.cards import Card
 from engines.the_gang import piles, showdown, tables
 from engines.the_gang.events import (
@@ -114,8 +114,7 @@ def _announcement(item: Announcement, viewer: Viewer) -> Announcement:
 
 
 def view(state: TheGangState, viewer: Viewer) -> TheGangView:
-    if viewer is not None and not 0 <= viewer < state.config.players:
-        raise ValueError(f"no seat {viewer} at this table")
+    check_viewer(viewer, state.config.players)
     visible = tables.visible_rounds(state)
     awaiting = state.awaiting_guesses
     challenge_pile, specialist_pile = (

@@ -223,9 +223,7 @@ class Director:
         state = await load_table(self.referee.store, game_id)
         outcome = state.game.outcome(state.state)
         assert outcome is not None
-        results = scoring.seat_results(
-            table.participants, scoring.finish_of(tournament.game, state.state)
-        )
+        results = scoring.seat_results(table.participants, outcome)
         await self.store.update(
             self.tournament_id,
             lambda t: rounds.record_table(

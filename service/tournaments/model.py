@@ -55,6 +55,7 @@ class SeatResult(msgspec.Struct, frozen=True):
     points: float
     score: int
     alarms: int = 0
+    team: bool = False  # the seat played in a team (cooperative) game: see scoring
 
 
 class Table(msgspec.Struct, frozen=True):

@@ -117,12 +117,11 @@ def close_round(tournament: Tournament) -> Tournament:
     current = tournament.current
     assert current is not None
     assert all(t.finished for t in current.tables)
-    ratings = scoring.rate_round(tournament.game, tournament.ratings, current)
+    ratings = scoring.rate_round(tournament.ratings, current)
     done = msgspec.structs.replace(
         current,
         complete=True,
         standings=scoring.standings(
-            tournament.game,
             tournament.seats_per_table,
             len(tournament.participants),
             (*tournament.played[:-1], current),

@@ -1,9 +1,11 @@
 """From finished games to points, standings and openskill ratings.
 
-Competitive games (Gang of Four, Pinched!) place the seats of a table by the game's final
-score; a seat earns one point per opponent it beat and one half per opponent it tied with.
-The Gang is cooperative: a table is one team and every member earns the team's vaults
-(heists won), with its alarms as the tie-break. Ratings are openskill's Plackett-Luce.
+Everything comes from the engine's :class:`~engines.base.Outcome`; nothing here knows a
+game. Competitive tables (opponents) place their seats by the outcome's placings; a seat
+earns one point per opponent it beat and one half per opponent it tied with. A team table
+(a cooperative game such as The Gang) is one team: every member earns the team's score
+(The Gang: its vaults), place 1 if it won and 2 if it lost, and its tie-break (The Gang:
+minus its alarms) ranks tables against each other. Ratings are openskill's Plackett-Luce.
 
 >>> placings([(3,), (5,), (3,), (1,)])
 [(2, 1.5), (1, 3.0), (2, 1.5), (4, 0.0)]
@@ -12,53 +14,13 @@ The Gang is cooperative: a table is one team and every member earns the team's v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
-from engines.pinched import scoring as pinched_scoring
-from engines.the_gang.model import VAULTS_TO_WIN
+from engines.base import Outcome
 from service.tournaments.model import Rating, Round, SeatResult, Standing
 
-TEAM_GAMES = frozenset({"the_gang"})
 MODEL = PlackettLuce()
-
-
-@dataclass(frozen=True)
-class Finish:
-    """What scoring needs of a finished game, per seat."""
-
-    scores: tuple[int, ...]  # the seat's own game score
-    keys: tuple[tuple[int, ...], ...]  # higher is better
-    team: bool = False
-    won: bool = False
-    alarms: int = 0
-
-
-def finish_of(game: str, state: Any) -> Finish:
-    """Read a finished game's final state (the engines' own scores)."""
-    if game == "gang_of_four":
-        totals = tuple(int(total) for total in state.totals)
-        return Finish(totals, tuple((-total,) for total in totals))
-    if game == "pinched":
-        ended = pinched_scoring.final(state)
-        scores = sorted(ended.scores, key=lambda score: score.seat)
-        return Finish(
-            tuple(score.total for score in scores),
-            tuple((score.total, score.tiebreak) for score in scores),
-        )
-    if game == "the_gang":
-        players = int(state.config.players)
-        vaults, alarms = int(state.vaults), int(state.alarms)
-        return Finish(
-            (vaults,) * players,
-            ((vaults, -alarms),) * players,
-            team=True,
-            won=vaults >= VAULTS_TO_WIN,
-            alarms=alarms,
-        )
-    raise ValueError(f"no tournament scoring for {game!r}")
 
 
 def placings(keys: Sequence[tuple[int, ...]]) -> list[tuple[int, float]]:
@@ -73,26 +35,44 @@ def placings(keys: Sequence[tuple[int, ...]]) -> list[tuple[int, float]]:
     return result
 
 
-def seat_results(participants: Sequence[int], finish: Finish) -> tuple[SeatResult, ...]:
-    if finish.team:
-        place = 1 if finish.won else 2
+def seat_results(participants: Sequence[int], outcome: Outcome) -> tuple[SeatResult, ...]:
+    """How each seat of a finished table did, from the game's outcome alone.
+
+    A team's "alarms" column is its tie-break negated (fewer is better), so a team game's
+    tie-break must be a count of setbacks taken negatively, as The Gang's is.
+    """
+    if outcome.team:
+        place = 1 if outcome.winners else 2
         return tuple(
             SeatResult(
-                who, seat, place, float(finish.scores[seat]), finish.scores[seat], finish.alarms
+                who,
+                seat,
+                place,
+                float(outcome.scores[seat]),
+                outcome.scores[seat],
+                -outcome.tiebreaks[seat],
+                team=True,
             )
             for seat, who in enumerate(participants)
         )
+    keys = [(-place,) for place in outcome.placings]
     return tuple(
-        SeatResult(who, seat, place, points, finish.scores[seat])
+        SeatResult(who, seat, place, points, outcome.scores[seat])
         for seat, (who, (place, points)) in enumerate(
-            zip(participants, placings(finish.keys), strict=True)
+            zip(participants, placings(keys), strict=True)
         )
     )
 
 
-def bye_points(game: str, seats_per_table: int) -> float:
-    """A bye: an average result, (seats_per_table - 1) / 2; nothing in The Gang."""
-    return 0.0 if game in TEAM_GAMES else (seats_per_table - 1) / 2
+def bye_points(seats_per_table: int, team: bool) -> float:
+    """A bye: an average result, (seats_per_table - 1) / 2; nothing in a team game (a
+    team has nobody to beat at its table)."""
+    return 0.0 if team else (seats_per_table - 1) / 2
+
+
+def _team(rounds: Sequence[Round]) -> bool:
+    """Whether the tournament's game is a team game, read from its recorded results."""
+    return any(result.team for done in rounds for table in done.tables for result in table.results)
 
 
 def _rated(ratings: Sequence[Rating], teams: list[list[int]], ranks: list[float]) -> list[Rating]:
@@ -107,15 +87,15 @@ def _rated(ratings: Sequence[Rating], teams: list[list[int]], ranks: list[float]
     return new
 
 
-def rate_round(game: str, ratings: Sequence[Rating], played: Round) -> tuple[Rating, ...]:
+def rate_round(ratings: Sequence[Rating], played: Round) -> tuple[Rating, ...]:
     """Ratings after a complete round, its tables taken in table order.
 
-    Competitive: each table rates its seats (one-player teams) by place. The Gang: the
-    round's tables are teams ranked by (vaults, fewer alarms); one table changes nothing.
+    Competitive: each table rates its seats (one-player teams) by place. Team games: the
+    round's tables are teams ranked by (score, fewer alarms); one table changes nothing.
     """
     new = list(ratings)
     tables = [table for table in played.tables if table.results]
-    if game in TEAM_GAMES:
+    if _team([played]):
         if len(tables) < 2:
             return tuple(new)
         keys = [(table.results[0].score, -table.results[0].alarms) for table in tables]
@@ -128,7 +108,6 @@ def rate_round(game: str, ratings: Sequence[Rating], played: Round) -> tuple[Rat
 
 
 def standings(
-    game: str,
     seats_per_table: int,
     players: int,
     rounds: Sequence[Round],
@@ -136,13 +115,13 @@ def standings(
 ) -> tuple[Standing, ...]:
     """Everybody's standing after ``rounds`` (the complete ones), best first.
 
-    Order: points, then (The Gang) fewer alarms, then rating ordinal, then index.
+    Order: points, then (team games) fewer alarms, then rating ordinal, then index.
     """
     points = [0.0] * players
     played = [0] * players
     byes = [0] * players
     alarms = [0] * players
-    bye = bye_points(game, seats_per_table)
+    bye = bye_points(seats_per_table, _team(rounds))
     for done in rounds:
         for who in done.byes:
             byes[who] += 1

@@ -209,3 +209,13 @@ def test_later_hands_the_winner_deals_leads_and_the_direction_alternates() -> No
         assert state.must_include is None, "only hand 1 needs the multicoloured 1"
         state, _ = GAME.apply(state, winner, Play((state.hands[winner][0],)))
         assert state.turn == (winner + direction) % 4
+
+
+def test_every_view_is_the_definitions_view_type() -> None:
+    """engines/base.py: ``view_type`` is the Struct ``view`` returns, for seats and spectators
+    alike (a codec derived from the types relies on it)."""
+    state = new(4)
+    for viewer in (None, 0, 1, 2, 3):
+        seen = GAME.view(state, viewer)
+        assert type(seen) is GAME.view_type
+        assert msgspec.json.decode(msgspec.json.encode(seen), type=GAME.view_type) == seen

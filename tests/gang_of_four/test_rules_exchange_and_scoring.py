@@ -209,3 +209,17 @@ def test_several_players_may_reach_one_hundred_and_tied_lowest_totals_share_the_
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (1, 3)
     assert "seat 1: 35" in outcome.summary
+    assert outcome.placings == (4, 1, 3, 1)  # the tied lowest totals share first place
+
+
+def test_the_outcome_carries_the_totals_and_the_places_of_opponents() -> None:
+    """Seed: "Gewonnen hat dann derjenige, der die niedrigste Punktezahl hat." The outcome's
+    scores are the penalty totals, seat 0 first; the lowest total places first; the seats
+    are opponents, not a team, and there is no tie-break."""
+    state, _ = ended_hand_one(4, 1, {0: 3, 2: 10, 3: 1}, totals=(20, 50, 80, 60))
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.scores == (23, 50, 100, 61)
+    assert outcome.placings == (1, 2, 4, 3)
+    assert outcome.tiebreaks == (0, 0, 0, 0)
+    assert outcome.team is False

@@ -216,10 +216,13 @@ def test_the_order_of_the_cards_in_a_play_does_not_matter() -> None:
 
 
 def test_seats_outside_the_table() -> None:
-    """Only seats 0..players-1 exist."""
+    """Only seats 0..players-1 exist (engines.base.check_seat, shared by every game): a
+    bool or a float is no seat either, for moves, listings and views alike."""
     state = new(3)
-    for seat in (-1, 3, 4):
-        rejects(state, seat, Pass(), InvalidMoveError, "SEAT_OUT_OF_RANGE")
-        assert GAME.legal_moves(state, seat) == []
-    with pytest.raises(ValueError):  # noqa: PT011 - the view refuses with a plain ValueError
-        GAME.view(state, 3)
+    for seat in (-1, 3, 4, True, 1.0):
+        rejects(state, seat, Pass(), InvalidMoveError, "SEAT_OUT_OF_RANGE")  # type: ignore[arg-type]
+        assert GAME.legal_moves(state, seat) == []  # type: ignore[arg-type]
+    for viewer in (3, True):
+        with pytest.raises(InvalidMoveError, match="no seat") as refused:
+            GAME.view(state, viewer)
+        assert refused.value.reason == "SEAT_OUT_OF_RANGE"

@@ -295,6 +295,10 @@ def test_the_final_score_sold_cards_treasures_clues_minus_curses() -> None:
     assert GAME.view(over, None).scores == ended
     outcome = GAME.outcome(over)
     assert outcome is not None and outcome.winners == (1,)
+    assert outcome.scores == (3, 11, 3)  # the totals, seat 0 first
+    assert outcome.tiebreaks == (0, 2, 0)
+    assert outcome.placings == (2, 1, 2)  # equal totals and gold bars share a place
+    assert outcome.team is False
 
 
 def _apply_ends(state: PinchedState) -> PinchedState:
@@ -308,10 +312,15 @@ def test_a_tie_goes_to_the_most_gold_bars_among_the_sold_cards() -> None:
     verkochte kaarten." """
     cards = Cards()
     sold = (cards(COIN, 4), (*cards(GOLD, 1), *cards(COIN, 3)), (*cards(GOLD, 2), cards.one(COIN)))
-    ended = _finish(_ending(sold=sold, diamonds=(0, 0, 1)))
+    state = _ending(sold=sold, diamonds=(0, 0, 1))
+    ended = _finish(state)
     assert [s.total for s in ended.scores] == [4, 4, 4]
     assert [s.tiebreak for s in ended.scores] == [0, 1, 2]
     assert ended.winners == (2,)
+    outcome = GAME.outcome(_apply_ends(state))
+    assert outcome is not None
+    assert (outcome.scores, outcome.tiebreaks) == ((4, 4, 4), (0, 1, 2))
+    assert outcome.placings == (3, 2, 1)  # the gold bars place the equal totals
 
 
 def test_a_tie_in_gold_bars_too_is_a_shared_victory() -> None:
@@ -323,6 +332,7 @@ def test_a_tie_in_gold_bars_too_is_a_shared_victory() -> None:
     assert ended.winners == (0, 1)
     outcome = GAME.outcome(_apply_ends(state))
     assert outcome is not None and outcome.winners == (0, 1)
+    assert outcome.placings == (1, 1, 3)  # the shared victory shares first place
 
 
 def test_cards_are_conserved_through_random_games() -> None:

@@ -443,3 +443,13 @@ def test_a_thief_at_a_bare_location_gets_nothing() -> None:
     assert holdings(after, 4) == holdings(after, 0) == []
     assert of_type(events, CardsDrawn) == [CardsDrawn(1, 1, top[:1], "last_take")]
     assert after.deck[0] == top[1]
+
+
+def test_every_view_is_the_definitions_view_type() -> None:
+    """engines/base.py: ``view_type`` is the Struct ``view`` returns, for seats and spectators
+    alike (a codec derived from the types relies on it)."""
+    state = GAME.new_game(GAME.make_config(2, {}), SEED)
+    for viewer in (None, 0, 1):
+        seen = GAME.view(state, viewer)
+        assert type(seen) is GAME.view_type
+        assert msgspec.json.decode(msgspec.json.encode(seen), type=GAME.view_type) == seen

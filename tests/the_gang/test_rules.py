@@ -527,6 +527,11 @@ def test_three_vaults_win_for_everyone(players: int) -> None:
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == tuple(range(players))
     assert GAME.to_act(after) == frozenset()
+    # one team: every seat shares the vaults, first place and the alarms (negated)
+    assert outcome.team is True
+    assert outcome.scores == (3,) * players
+    assert outcome.placings == (1,) * players
+    assert outcome.tiebreaks == (-2,) * players
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -538,6 +543,11 @@ def test_three_alarms_lose_for_everyone(players: int) -> None:
     assert after.finished and (after.vaults, after.alarms) == (2, 3)
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == ()
+    # losing together: still one team sharing one place, the vaults and the alarms
+    assert outcome.team is True
+    assert outcome.scores == (2,) * players
+    assert outcome.placings == (1,) * players
+    assert outcome.tiebreaks == (-3,) * players
 
 
 def test_no_move_after_the_game_ended() -> None:
@@ -637,3 +647,13 @@ def test_rigged_tables_conserve_the_deck() -> None:
     assert sorted(everything) == sorted(DECK)
     assert state.pockets == (cards("As Kd"), cards("2c 3c"), cards("9h 9s"))
     assert state.board == cards("Td Jd Qd")
+
+
+def test_every_view_is_the_definitions_view_type() -> None:
+    """engines/base.py: ``view_type`` is the Struct ``view`` returns, for seats and spectators
+    alike (a codec derived from the types relies on it)."""
+    state = GAME.new_game(GAME.make_config(3, {}), SEED)
+    for viewer in (None, 0, 1, 2):
+        seen = GAME.view(state, viewer)
+        assert type(seen) is GAME.view_type
+        assert msgspec.json.decode(msgspec.json.encode(seen), type=GAME.view_type) == seen

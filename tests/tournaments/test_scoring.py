@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
+from engines.base import Outcome
 from service.tournaments import rounds, scoring
 from service.tournaments.model import Format, Participant, Rating, Round, SeatResult, Table
 from service.tournaments.model import Tournament as Record
-from service.tournaments.scoring import Finish
 
 
 def test_placings_split_ties() -> None:
@@ -18,7 +18,8 @@ def test_placings_split_ties() -> None:
 
 
 def test_competitive_seat_results() -> None:
-    finish = Finish(scores=(7, 7, 3), keys=((7, 2), (7, 1), (3, 0)))  # Pinched: tie-break
+    # Pinched!: equal scores, separated by the tie-break
+    finish = Outcome((0,), "", scores=(7, 7, 3), placings=(1, 2, 3), tiebreaks=(2, 1, 0))
     results = scoring.seat_results((5, 2, 9), finish)
     assert results == (
         SeatResult(participant=5, seat=0, place=1, points=2.0, score=7),
@@ -28,11 +29,11 @@ def test_competitive_seat_results() -> None:
 
 
 def test_the_gang_table_scores_as_one_team() -> None:
-    won = Finish(scores=(3, 3, 3), keys=((3, -1),) * 3, team=True, won=True, alarms=1)
+    won = Outcome((0, 1, 2), "", (3, 3, 3), (1, 1, 1), (-1, -1, -1), team=True)
     assert scoring.seat_results((0, 1, 2), won) == tuple(
-        SeatResult(p, p, place=1, points=3.0, score=3, alarms=1) for p in range(3)
+        SeatResult(p, p, place=1, points=3.0, score=3, alarms=1, team=True) for p in range(3)
     )
-    lost = Finish(scores=(1, 1, 1), keys=((1, -3),) * 3, team=True, won=False, alarms=3)
+    lost = Outcome((), "", (1, 1, 1), (1, 1, 1), (-3, -3, -3), team=True)
     assert {r.place for r in scoring.seat_results((3, 4, 5), lost)} == {2}
 
 
@@ -56,7 +57,7 @@ def test_standings_and_ratings_of_a_competitive_round_with_a_bye() -> None:
     )
     played = Round(1, (table,), byes=(4,))
     start = tuple(Rating() for _ in range(5))
-    ratings = scoring.rate_round("gang_of_four", start, played)
+    ratings = scoring.rate_round(start, played)
     model = PlackettLuce()
     expected = model.rate(
         [[model.rating()], [model.rating()], [model.rating()], [model.rating()]],
@@ -66,7 +67,7 @@ def test_standings_and_ratings_of_a_competitive_round_with_a_bye() -> None:
         assert ratings[participant].mu == pytest.approx(team[0].mu)
         assert ratings[participant].sigma == pytest.approx(team[0].sigma)
     assert ratings[4] == Rating()  # the bye changes no rating
-    table_of = scoring.standings("gang_of_four", 4, 5, [played], ratings)
+    table_of = scoring.standings(4, 5, [played], ratings)
     # points: 0: 3, 3: 2, 4: bye (4 - 1) / 2 = 1.5, 1 and 2: 0.5 each; 1 before 2 only by
     # rating (equal here), then by index.
     assert [(s.participant, s.points) for s in table_of] == [
@@ -84,31 +85,31 @@ def test_standings_and_ratings_of_a_competitive_round_with_a_bye() -> None:
 def test_the_gang_rates_tables_against_each_other() -> None:
     def team(number: int, members: tuple[int, ...], vaults: int, alarms: int) -> Table:
         results = tuple(
-            SeatResult(p, seat, 1 if vaults == 3 else 2, float(vaults), vaults, alarms)
+            SeatResult(p, seat, 1 if vaults == 3 else 2, float(vaults), vaults, alarms, team=True)
             for seat, p in enumerate(members)
         )
         return Table(number, members, f"g{number}", True, results)
 
     played = Round(1, (team(1, (0, 1, 2), 2, 3), team(2, (3, 4, 5), 3, 1)))
     start = tuple(Rating() for _ in range(6))
-    ratings = scoring.rate_round("the_gang", start, played)
+    ratings = scoring.rate_round(start, played)
     model = PlackettLuce()
     first, second = model.rate(
         [[model.rating() for _ in range(3)], [model.rating() for _ in range(3)]], ranks=[2, 1]
     )
     assert [r.mu for r in ratings] == pytest.approx([r.mu for r in first + second])
     assert [r.sigma for r in ratings] == pytest.approx([r.sigma for r in first + second])
-    table_of = scoring.standings("the_gang", 3, 6, [played], ratings)
+    table_of = scoring.standings(3, 6, [played], ratings)
     assert [s.participant for s in table_of][:3] == [3, 4, 5]  # 3 vaults each
     assert {s.points for s in table_of[:3]} == {3.0}
     assert {s.alarms for s in table_of[3:]} == {3}
     # one table alone in a round: nothing to rate against
-    assert scoring.rate_round("the_gang", start, Round(1, played.tables[:1])) == start
+    assert scoring.rate_round(start, Round(1, played.tables[:1])) == start
 
 
 def test_equal_points_break_on_alarms_then_rating() -> None:
     def one(p: int, vaults: int, alarms: int) -> SeatResult:
-        return SeatResult(p, 0, 2, float(vaults), vaults, alarms)
+        return SeatResult(p, 0, 2, float(vaults), vaults, alarms, team=True)
 
     played = Round(
         1,
@@ -119,7 +120,7 @@ def test_equal_points_break_on_alarms_then_rating() -> None:
         ),
     )
     ratings = (Rating(), Rating(20.0, 5.0), Rating(30.0, 5.0))
-    order = scoring.standings("the_gang", 3, 3, [played], ratings)
+    order = scoring.standings(3, 3, [played], ratings)
     assert [s.participant for s in order] == [2, 1, 0]
 
 

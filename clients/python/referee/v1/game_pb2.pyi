@@ -222,21 +222,54 @@ class Outcome(_message.Message):
 
     WINNERS_FIELD_NUMBER: _builtins.int
     SUMMARY_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    PLACINGS_FIELD_NUMBER: _builtins.int
+    TIEBREAKS_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
     summary: _builtins.str
     """One readable sentence."""
+    team: _builtins.bool
+    """True when the table wins or loses together (The Gang is cooperative):
+    the seats are one team, not opponents.
+    """
     @_builtins.property
     def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats that won; empty when everybody lost (cooperative games lose together)."""
+
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Per seat, seat 0 first: the game's own final score as its rules count it
+        (Gang of Four: penalty totals, lower is better; Pinched!: points;
+        The Gang: the vaults the gang cracked, the same for every seat).
+        """
+
+    @_builtins.property
+    def placings(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Per seat, seat 0 first: 1 is best; seats the rules cannot separate share
+        a place and the next place is skipped (1, 1, 3). A team game places
+        every seat 1.
+        """
+
+    @_builtins.property
+    def tiebreaks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Per seat, seat 0 first: what separates equal scores, higher is better
+        (Pinched!: gold bars among the sold cards; The Gang: minus the alarms;
+        Gang of Four: none, zeros).
+        """
 
     def __init__(
         self,
         *,
         winners: _abc.Iterable[_builtins.int] | None = ...,
         summary: _builtins.str = ...,
+        scores: _abc.Iterable[_builtins.int] | None = ...,
+        placings: _abc.Iterable[_builtins.int] | None = ...,
+        tiebreaks: _abc.Iterable[_builtins.int] | None = ...,
+        team: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["summary", b"summary", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["placings", b"placings", "scores", b"scores", "summary", b"summary", "team", b"team", "tiebreaks", b"tiebreaks", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

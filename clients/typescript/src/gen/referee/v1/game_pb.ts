@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/game.proto.
  */
 export const file_referee_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEirAEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIAEIGCgRnYW1lIm0KCUdhbWVTZXR1cBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEikKB29wdGlvbnMYAyABKAsyGC5yZWZlcmVlLnYxLlRhYmxlT3B0aW9ucxIYChBhbGxvd19zcGVjdGF0b3JzGAQgASgIIpsBCgRNb3ZlEisKCHRoZV9nYW5nGAEgASgLMhcucmVmZXJlZS52MS5UaGVHYW5nTW92ZUgAEjIKDGdhbmdfb2ZfZm91chgCIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ck1vdmVIABIqCgdwaW5jaGVkGAMgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkTW92ZUgAQgYKBGdhbWUinwEKBUV2ZW50EiwKCHRoZV9nYW5nGAEgASgLMhgucmVmZXJlZS52MS5UaGVHYW5nRXZlbnRIABIzCgxnYW5nX29mX2ZvdXIYAiABKAsyGy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudEgAEisKB3BpbmNoZWQYAyABKAsyGC5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudEgAQgYKBGdhbWUisQIKBFZpZXcSDAoEZ2FtZRgBIAEoCRIPCgdnYW1lX2lkGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgBiAEBEg0KBXNlYXRzGAUgASgFEg4KBnRvX2FjdBgGIAMoBRIkCgdvdXRjb21lGAcgASgLMhMucmVmZXJlZS52MS5PdXRjb21lEisKCHRoZV9nYW5nGAogASgLMhcucmVmZXJlZS52MS5UaGVHYW5nVmlld0gAEjIKDGdhbmdfb2ZfZm91chgLIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91clZpZXdIABIqCgdwaW5jaGVkGAwgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkVmlld0gAQgsKCWdhbWVfdmlld0IHCgVfc2VhdCIrCgdPdXRjb21lEg8KB3dpbm5lcnMYASADKAUSDwoHc3VtbWFyeRgCIAEoCSJwCgxIaXN0b3J5RW50cnkSDwoHdmVyc2lvbhgBIAEoAxIMCgRzZWF0GAIgASgFEh4KBG1vdmUYAyABKAsyEC5yZWZlcmVlLnYxLk1vdmUSIQoGZXZlbnRzGAQgAygLMhEucmVmZXJlZS52MS5FdmVudGIGcHJvdG8z", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
+  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEirAEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIAEIGCgRnYW1lIm0KCUdhbWVTZXR1cBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEikKB29wdGlvbnMYAyABKAsyGC5yZWZlcmVlLnYxLlRhYmxlT3B0aW9ucxIYChBhbGxvd19zcGVjdGF0b3JzGAQgASgIIpsBCgRNb3ZlEisKCHRoZV9nYW5nGAEgASgLMhcucmVmZXJlZS52MS5UaGVHYW5nTW92ZUgAEjIKDGdhbmdfb2ZfZm91chgCIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ck1vdmVIABIqCgdwaW5jaGVkGAMgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkTW92ZUgAQgYKBGdhbWUinwEKBUV2ZW50EiwKCHRoZV9nYW5nGAEgASgLMhgucmVmZXJlZS52MS5UaGVHYW5nRXZlbnRIABIzCgxnYW5nX29mX2ZvdXIYAiABKAsyGy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudEgAEisKB3BpbmNoZWQYAyABKAsyGC5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudEgAQgYKBGdhbWUisQIKBFZpZXcSDAoEZ2FtZRgBIAEoCRIPCgdnYW1lX2lkGAIgASgJEg8KB3ZlcnNpb24YAyABKAMSEQoEc2VhdBgEIAEoBUgBiAEBEg0KBXNlYXRzGAUgASgFEg4KBnRvX2FjdBgGIAMoBRIkCgdvdXRjb21lGAcgASgLMhMucmVmZXJlZS52MS5PdXRjb21lEisKCHRoZV9nYW5nGAogASgLMhcucmVmZXJlZS52MS5UaGVHYW5nVmlld0gAEjIKDGdhbmdfb2ZfZm91chgLIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91clZpZXdIABIqCgdwaW5jaGVkGAwgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkVmlld0gAQgsKCWdhbWVfdmlld0IHCgVfc2VhdCJuCgdPdXRjb21lEg8KB3dpbm5lcnMYASADKAUSDwoHc3VtbWFyeRgCIAEoCRIOCgZzY29yZXMYAyADKAUSEAoIcGxhY2luZ3MYBCADKAUSEQoJdGllYnJlYWtzGAUgAygFEgwKBHRlYW0YBiABKAgicAoMSGlzdG9yeUVudHJ5Eg8KB3ZlcnNpb24YASABKAMSDAoEc2VhdBgCIAEoBRIeCgRtb3ZlGAMgASgLMhAucmVmZXJlZS52MS5Nb3ZlEiEKBmV2ZW50cxgEIAMoCzIRLnJlZmVyZWUudjEuRXZlbnRiBnByb3RvMw", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
 
 /**
  * Game-specific table options: set the one for the game you create.
@@ -262,6 +262,41 @@ export type Outcome = Message<"referee.v1.Outcome"> & {
    * @generated from field: string summary = 2;
    */
   summary: string;
+
+  /**
+   * Per seat, seat 0 first: the game's own final score as its rules count it
+   * (Gang of Four: penalty totals, lower is better; Pinched!: points;
+   * The Gang: the vaults the gang cracked, the same for every seat).
+   *
+   * @generated from field: repeated int32 scores = 3;
+   */
+  scores: number[];
+
+  /**
+   * Per seat, seat 0 first: 1 is best; seats the rules cannot separate share
+   * a place and the next place is skipped (1, 1, 3). A team game places
+   * every seat 1.
+   *
+   * @generated from field: repeated int32 placings = 4;
+   */
+  placings: number[];
+
+  /**
+   * Per seat, seat 0 first: what separates equal scores, higher is better
+   * (Pinched!: gold bars among the sold cards; The Gang: minus the alarms;
+   * Gang of Four: none, zeros).
+   *
+   * @generated from field: repeated int32 tiebreaks = 5;
+   */
+  tiebreaks: number[];
+
+  /**
+   * True when the table wins or loses together (The Gang is cooperative):
+   * the seats are one team, not opponents.
+   *
+   * @generated from field: bool team = 6;
+   */
+  team: boolean;
 };
 
 /**
