@@ -80,7 +80,6 @@ class GameDefinition(Generic[C, S, M, E, V]):
     name: str
     config_type: type[C]
     state_type: type[S]
-    view_type: type[V]
     move_type: Any  # a Union of move Structs (msgspec tagged union)
     event_type: Any  # a Union of event Structs
     view_type: type[V]

@@ -14,7 +14,6 @@ GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourV
         name="gang_of_four",
         config_type=GangOfFourConfig,
         state_type=GangOfFourState,
-    view_type=GangOfFourView,
         move_type=Move,
         event_type=Event,
         view_type=GangOfFourView,

@@ -13,7 +13,6 @@ GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = Ga
     name="pinched",
     config_type=PinchedConfig,
     state_type=PinchedState,
-    view_type=PinchedView,
     move_type=Move,
     event_type=Event,
     view_type=PinchedView,

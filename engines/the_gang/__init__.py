@@ -13,7 +13,6 @@ GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = Ga
     name="the_gang",
     config_type=TheGangConfig,
     state_type=TheGangState,
-    view_type=TheGangView,
     move_type=Move,
     event_type=Event,
     view_type=TheGangView,
