@@ -55,7 +55,18 @@ class VersionConflict(RefereeError):
 
 
 class GameNotFound(RefereeError):
+    """No game with this id (never created, or expired); reason ``GAME_NOT_FOUND``."""
+
     code = grpc.StatusCode.NOT_FOUND
+
+
+class TournamentNotFound(RefereeError):
+    """No tournament with this id (never created, or expired)."""
+
+    code = grpc.StatusCode.NOT_FOUND
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__("TOURNAMENT_NOT_FOUND", f"no tournament {tournament_id!r}")
 
 
 class Unauthenticated(RefereeError):

@@ -71,6 +71,17 @@ class Created:
 
 
 @dataclass(frozen=True)
+class FinalResult:
+    """How a finished game ended, for in-process callers (the tournament director): its
+    :class:`~engines.base.Outcome` carries every seat's score and placing."""
+
+    game: str
+    game_id: str
+    version: int
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
 class Submitted:
     version: int
     view: SeatView
@@ -248,6 +259,35 @@ class Referee:
             raise RefereeError("GAME_ID_TAKEN", "could not allocate a game id")
         tokens = [self.signer.issue(game_id, seat) for seat in range(seats)]
         return Created(game_id, 0, meta.seed_sha256, tokens, meta, config)
+
+    # --- for callers inside this process (the tournament director) ------------------------
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        """The seat token of ``seat`` in ``game_id``, as :meth:`create_game` hands out.
+
+        For a caller inside this process that already speaks for the game (the tournament
+        director that created it, whose bots then play through the public API like any
+        player); no RPC reaches it. Signing needs no store, so it costs no round trip.
+        """
+        return self.signer.issue(game_id, seat)
+
+    async def final_result(self, game_id: str) -> FinalResult:
+        """How the game ended; RuleViolation ``GAME_NOT_FINISHED`` while it still runs,
+        GameNotFound once it has expired."""
+        table = await load_table(self.store, game_id)
+        outcome = table.game.outcome(table.state)
+        if outcome is None:
+            raise RuleViolation("GAME_NOT_FINISHED", f"game {game_id!r} has not finished yet")
+        return FinalResult(table.game.name, game_id, table.version, outcome)
+
+    async def discard_game(self, game_id: str) -> None:
+        """Remove every stored key of the game and forget this process's copy of it.
+
+        For a game created but never handed to anybody: a director that lost the race to
+        record its table's game drops its own. A missing game is no error.
+        """
+        self._tables.pop(game_id, None)
+        await self.store.delete(game_id)
 
     # --- reading ---------------------------------------------------------------------------
 

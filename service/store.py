@@ -7,24 +7,33 @@ the watcher stream and the idempotency record change together or not at all, and
 are only notified by the same atomic step that persisted the move.
 
 The store treats states, moves and records as opaque bytes; it knows nothing about games.
+Its client, script loading, compare-and-set reply and outage mapping come from
+:mod:`service.redis_kit`, shared with the tournament store.
 """
 
 from __future__ import annotations
 
-import enum
-import functools
 import time
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from types import TracebackType
-from typing import Any, Concatenate, Final, ParamSpec, Self, TypeVar
+from typing import Any, Final, Self
 
-from redis import exceptions as redis_errors
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 
-from service.errors import StoreFull, Unavailable
+# CommitResult and CommitStatus are part of the game store's interface (its callers name
+# them here); they live in the kit because the tournament store answers alike.
+from service.redis_kit import CommitResult as CommitResult
+from service.redis_kit import CommitStatus as CommitStatus
+from service.redis_kit import (
+    Outage,
+    as_bytes,
+    check_bytes_client,
+    commit_result,
+    connect,
+    script,
+)
 
 DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
@@ -33,78 +42,12 @@ DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 24 * 3600
 # Field of a stream entry that holds the log entry.
 EVENT_FIELD: Final = b"entry"
 
-
-def _script(name: str) -> str:
-    return (resources.files("service") / "lua" / name).read_text(encoding="utf-8")
-
-
-# What Redis raises while it is down, restarting (loading its AOF), failing over, or while
-# a cluster slot moves: nothing was applied that a retry with the same move id would repeat.
-OUTAGE: Final = (
-    redis_errors.ConnectionError,
-    redis_errors.TimeoutError,
-    redis_errors.BusyLoadingError,
-    redis_errors.ReadOnlyError,
-    redis_errors.ClusterDownError,
-    redis_errors.TryAgainError,
-    OSError,
+# A commit whose reply was lost may have been applied: the client's retry with the same
+# ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
+_outage_is_unavailable: Final = Outage(
+    "the game store",
+    "nothing new was applied that a retry with the same client_move_id would repeat",
 )
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _outage_is_unavailable(
-    method: Callable[Concatenate[RedisStore, P], Coroutine[Any, Any, R]],
-) -> Callable[Concatenate[RedisStore, P], Coroutine[Any, Any, R]]:
-    """Turn Redis being unreachable into the referee's UNAVAILABLE (reason STORE_UNAVAILABLE).
-
-    A commit whose reply was lost may have been applied: the client's retry with the same
-    ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
-    """
-
-    name = method.__name__
-
-    @functools.wraps(method)
-    async def wrapper(self: RedisStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        started = time.perf_counter()
-        try:
-            return await method(self, *args, **kwargs)
-        except redis_errors.OutOfMemoryError as error:
-            raise StoreFull("STORE_FULL", "the game store is full; nothing was applied") from error
-        except OUTAGE as error:
-            raise Unavailable(
-                "STORE_UNAVAILABLE",
-                f"the game store is unreachable ({type(error).__name__}); nothing new was "
-                "applied that a retry with the same client_move_id would repeat",
-            ) from error
-        finally:
-            if self.on_call is not None:
-                self.on_call(name, time.perf_counter() - started)
-
-    return wrapper
-
-
-class CommitStatus(enum.Enum):
-    """Outcome of a commit. Only ``OK`` changed anything."""
-
-    OK = "OK"
-    CONFLICT = "CONFLICT"
-    DUPLICATE = "DUPLICATE"
-    MISSING = "MISSING"
-
-
-@dataclass(frozen=True, slots=True)
-class CommitResult:
-    """What a commit did.
-
-    ``version`` is the new version (OK), the current version (CONFLICT, DUPLICATE), or -1
-    (MISSING). ``record`` is the stored move record of a DUPLICATE, else None.
-    """
-
-    status: CommitStatus
-    version: int
-    record: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,23 +74,17 @@ class GameKeys:
         return (self.game, self.log, self.events, self.moves)
 
 
-def _bytes(value: object) -> bytes:
-    if not isinstance(value, bytes):
-        raise TypeError(f"expected bytes from Redis, got {type(value).__name__}")
-    return value
-
-
 def _event_version(entry_id: object) -> int:
-    return int(_bytes(entry_id).split(b"-", 1)[0])
+    return int(as_bytes(entry_id).split(b"-", 1)[0])
 
 
 def _event_payload(fields: object) -> bytes:
     """The log entry of a stream entry; redis-py gives fields as a dict or a flat list."""
     if isinstance(fields, Mapping):
-        return _bytes(fields[EVENT_FIELD])
+        return as_bytes(fields[EVENT_FIELD])
     flat = list(fields) if isinstance(fields, Iterable) else []
     mapping = dict(zip(flat[::2], flat[1::2], strict=True))
-    return _bytes(mapping[EVENT_FIELD])
+    return as_bytes(mapping[EVENT_FIELD])
 
 
 def _events(entries: Iterable[Any]) -> list[tuple[int, bytes]]:
@@ -188,12 +125,7 @@ class RedisStore:
         key_prefix: str = "",
         idle_ttl_seconds: int = DEFAULT_IDLE_TTL_SECONDS,
     ) -> None:
-        if isinstance(client, RedisCluster):
-            connection_kwargs = client.get_connection_kwargs()
-        else:
-            connection_kwargs = client.connection_pool.connection_kwargs
-        if connection_kwargs.get("decode_responses"):
-            raise ValueError("RedisStore needs a client with decode_responses=False")
+        check_bytes_client(client, "RedisStore")
         if finished_ttl_seconds <= 0:
             raise ValueError("finished_ttl_seconds must be positive")
         if stream_maxlen <= 0:
@@ -209,8 +141,8 @@ class RedisStore:
         self._idle_ttl = idle_ttl_seconds
         self._stream_maxlen = stream_maxlen
         self._prefix = key_prefix
-        self._create: AsyncScript = client.register_script(_script("create.lua"))
-        self._commit: AsyncScript = client.register_script(_script("commit.lua"))
+        self._create: AsyncScript = script(client, "create.lua")
+        self._commit: AsyncScript = script(client, "commit.lua")
 
     @classmethod
     def from_url(
@@ -224,18 +156,9 @@ class RedisStore:
         cluster: bool = False,
         **client_kwargs: Any,
     ) -> Self:
-        """A store with its own client for ``url``; extra keywords go to the client.
-
-        ``cluster=True`` makes a Redis Cluster client (``url`` names any node). RESP2 is the
-        default wire protocol: every Redis server and proxy speaks it, and it gives the same
-        reply shapes on every redis-py version the project allows.
-        """
-        client_kwargs.setdefault("protocol", 2)
-        client: Redis | RedisCluster
-        if cluster:
-            client = RedisCluster.from_url(url, decode_responses=False, **client_kwargs)
-        else:
-            client = Redis.from_url(url, decode_responses=False, **client_kwargs)
+        """A store with its own client for ``url`` (:func:`service.redis_kit.connect`);
+        extra keywords go to the client."""
+        client = connect(url, cluster=cluster, **client_kwargs)
         return cls(
             client,
             finished_ttl_seconds=finished_ttl_seconds,
@@ -279,7 +202,7 @@ class RedisStore:
         )
         if version is None:
             return None
-        return GameRecord(version=int(version), state=_bytes(state), meta=_bytes(meta))
+        return GameRecord(version=int(version), state=as_bytes(state), meta=as_bytes(meta))
 
     @_outage_is_unavailable
     async def commit(
@@ -317,20 +240,18 @@ class RedisStore:
                 self._idle_ttl,
             ],
         )
-        status = CommitStatus(_bytes(reply[0]).decode("ascii"))
-        record = _bytes(reply[2]) if status is CommitStatus.DUPLICATE else None
-        return CommitResult(status=status, version=int(reply[1]), record=record)
+        return commit_result(reply)
 
     @_outage_is_unavailable
     async def move_record(self, game_id: str, move_key: str) -> bytes | None:
         record = await self._client.hget(self.keys(game_id).moves, move_key)
-        return None if record is None else _bytes(record)
+        return None if record is None else as_bytes(record)
 
     @_outage_is_unavailable
     async def log(self, game_id: str, start: int = 0, stop: int = -1) -> list[bytes]:
         """Move log slice, LRANGE semantics; entry i produced version i + 1."""
         entries = await self._client.lrange(self.keys(game_id).log, start, stop)
-        return [_bytes(entry) for entry in entries]
+        return [as_bytes(entry) for entry in entries]
 
     @_outage_is_unavailable
     async def read_events(

@@ -7,11 +7,13 @@
 -- Keys with the same TTL do not vanish at the same instant, so a finished game's log,
 -- stream or moves may outlive its hash for a moment. They are dropped here: a new game
 -- must not inherit old moves, and its first event ID 1-0 must not collide with an old stream.
+-- HSET comes before DEL: it is the write a full Redis refuses, and it refuses a script's
+-- write only while the script has written nothing, so a full store creates nothing.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[1], 'version', '0', 'state', ARGV[1], 'meta', ARGV[2])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 if ARGV[3] ~= '0' then
   redis.call('EXPIRE', KEYS[1], ARGV[3])
 end

@@ -5,11 +5,13 @@ its own: every step reads the stored record and writes by compare-and-set
 (:meth:`TournamentStore.update` with a pure transition of :mod:`rounds`), so a second
 director on the same tournament, or a crash between steps, never corrupts it.
 
-Per round: create each table's game (in-process, through the Referee use case), then play
-all tables at once: every bot seat is an asyncio task playing through the public gRPC API
-with its seat token (:func:`referee.bots.play_seat`), and every table is followed as a
-spectator over ``WatchGame`` until the game has an outcome; the final state is then scored
-and recorded. The last table recorded closes the round and pairs the next.
+Per round: create each table's game, then play all tables at once: every bot seat is an
+asyncio task playing through the public gRPC API with its seat token
+(:func:`referee.bots.play_seat`), and every table is followed as a spectator until the game
+has an outcome; its final result is then scored and recorded. The last table recorded
+closes the round and pairs the next. The director reaches games only through the
+:class:`~service.referee.Referee` use cases (``create_game``, ``seat_token``, ``watch``,
+``final_result``, ``discard_game``), never the game store.
 
 One director at a time: a director directs only while it holds the tournament's lease in
 Redis (taken when free, renewed every third of ``LEASE_MS``). A second process asked to
@@ -38,7 +40,6 @@ from referee.v1 import game_pb2
 from service.codecs import CODECS
 from service.errors import Unavailable
 from service.referee import Referee
-from service.tables import load_table
 from service.tournaments import rounds, scoring
 from service.tournaments.model import Status, Table, Tournament
 from service.tournaments.store import TournamentStore
@@ -195,7 +196,7 @@ class Director:
         )
         current = stored.tournament.current
         if current is None or current.tables[table.number - 1].game_id != created.game_id:
-            await self.referee.store.delete(created.game_id)  # another director was first
+            await self.referee.discard_game(created.game_id)  # another director was first
 
     async def _play_table(self, tournament: Tournament, number: int, table: Table) -> None:
         game_id = table.game_id
@@ -205,7 +206,7 @@ class Director:
             if participant.external or (key in self.bots and not self.bots[key].done()):
                 continue
             rng = random.Random(derived(tournament.seed, f"bot/{number}/{table.number}/{seat}"))
-            handle = self.client.seat(game_id, self.referee.signer.issue(game_id, seat))
+            handle = self.client.seat(game_id, self.referee.seat_token(game_id, seat))
             bot = bot_for(tournament.game, participant.bot)
             task = asyncio.create_task(
                 play_seat(
@@ -220,14 +221,12 @@ class Director:
             task.add_done_callback(_report_bot_end)
             self.bots[key] = task
         await self._until_finished(game_id)
-        state = await load_table(self.referee.store, game_id)
-        outcome = state.game.outcome(state.state)
-        assert outcome is not None
-        results = scoring.seat_results(table.participants, outcome)
+        final = await self.referee.final_result(game_id)
+        results = scoring.seat_results(table.participants, final.outcome)
         await self.store.update(
             self.tournament_id,
             lambda t: rounds.record_table(
-                t, number, table.number, game_id, results, outcome.summary
+                t, number, table.number, game_id, results, final.outcome.summary
             ),
         )
         done = [

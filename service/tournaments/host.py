@@ -2,7 +2,7 @@
 
 Callers are identified by the tokens CreateTournament hands out: the admin token, or one
 participant token per external participant. The record keeps only their sha256, and
-seat tokens for a tournament's games are derived on demand with the referee's signer, so
+seat tokens for a tournament's games are signed on demand from the token secret, so
 any process sharing the store and the token secret answers alike.
 """
 

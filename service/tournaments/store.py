@@ -10,6 +10,10 @@ each create, the others when a listing meets them). Each write is one
 Lua script that compares the version, stores the record with version + 1 and appends the
 stream entry, so a change is persisted before anybody is told of it. As for games, a
 finished tournament expires after the finished TTL and any other after the idle TTL.
+
+It is built from the same kit as the game store (:mod:`service.redis_kit`): its scripts are
+``service/lua/tournament_*.lua`` and ``lease_*.lua``, its writes answer with the same
+compare-and-set result, and Redis failures become the same STORE_UNAVAILABLE / STORE_FULL.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, cast
 
@@ -25,8 +29,15 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 
-from service.errors import GameNotFound, StoreFull, Unavailable, VersionConflict
-from service.store import OUTAGE
+from service.errors import TournamentNotFound, VersionConflict
+from service.redis_kit import (
+    CommitStatus,
+    Outage,
+    check_bytes_client,
+    commit_result,
+    connect,
+    script,
+)
 from service.tournaments.model import Status, Tournament, decode, encode
 
 STREAM_MAXLEN: Final = 100
@@ -36,43 +47,11 @@ MAX_EXAMINED: Final = 2000
 # An indexed id without a record is left alone this long: its create may be under way.
 PRUNE_GRACE_SECONDS: Final = 60.0
 
-# KEYS: 1 record hash  2 events stream.  ARGV: 1 record  2 TTL seconds ("0": none)
-# Reply: 1 created, 0 the id exists.
-CREATE: Final = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  return 0
-end
-redis.call('DEL', KEYS[2])
-redis.call('HSET', KEYS[1], 'version', '0', 'record', ARGV[1])
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '0-1', 'v', '0')
-if ARGV[2] ~= '0' then
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  redis.call('EXPIRE', KEYS[2], ARGV[2])
-end
-return 1
-"""
-
-# KEYS: 1 record hash  2 events stream.
-# ARGV: 1 expected version  2 record  3 TTL seconds ("0": none)  4 stream MAXLEN
-# Reply: {"OK", new version} | {"CONFLICT", current version} | {"MISSING", -1}
-WRITE: Final = """
-local current = redis.call('HGET', KEYS[1], 'version')
-if not current then
-  return {'MISSING', -1}
-end
-current = tonumber(current)
-if current ~= tonumber(ARGV[1]) then
-  return {'CONFLICT', current}
-end
-local version = string.format('%d', current + 1)
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], version .. '-1', 'v', version)
-redis.call('HSET', KEYS[1], 'version', version, 'record', ARGV[2])
-if ARGV[3] ~= '0' then
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-  redis.call('EXPIRE', KEYS[2], ARGV[3])
-end
-return {'OK', tonumber(version)}
-"""
+# A write whose reply was lost may have been applied. Every change is a transition of
+# :mod:`service.tournaments.rounds` decided on a fresh load, so a retry finds it done.
+_outage_is_unavailable: Final = Outage(
+    "the tournament store", "try again: a change whose reply was lost may have been applied"
+)
 
 
 @dataclass(frozen=True)
@@ -85,40 +64,8 @@ class Conflict(Exception):
     """The record changed since it was read (compare-and-set lost)."""
 
 
-# The directing lease: KEYS: 1 lease. ARGV: 1 holder  2 lease in ms. Taken when free,
-# renewed by its holder; 1 when the caller holds it now.
-CLAIM = """
-local holder = redis.call('GET', KEYS[1])
-if holder == false or holder == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-return 0
-"""
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-
-@contextlib.contextmanager
-def _store_errors() -> Iterator[None]:
-    try:
-        yield
-    except redis_errors.OutOfMemoryError as error:
-        raise StoreFull("STORE_FULL", "the store is full; nothing was applied") from error
-    except OUTAGE as error:
-        raise Unavailable(
-            "STORE_UNAVAILABLE", f"the store is unreachable ({type(error).__name__})"
-        ) from error
-
-
 def _text(raw: bytes | str) -> str:
     return raw.decode() if isinstance(raw, bytes) else raw
-
-
-def not_found(tournament_id: str) -> GameNotFound:
-    return GameNotFound("TOURNAMENT_NOT_FOUND", f"no tournament {tournament_id!r}")
 
 
 class TournamentStore:
@@ -132,27 +79,28 @@ class TournamentStore:
         idle_ttl_seconds: int,
         max_retries: int = 32,
     ) -> None:
+        check_bytes_client(client, "TournamentStore")
         self._client = client
         self._finished_ttl = finished_ttl_seconds
         self._idle_ttl = idle_ttl_seconds
         self.max_retries = max_retries
-        self._create: AsyncScript = client.register_script(CREATE)
-        self._write: AsyncScript = client.register_script(WRITE)
-        self._claim: AsyncScript = client.register_script(CLAIM)
-        self._release: AsyncScript = client.register_script(RELEASE)
+        self._create: AsyncScript = script(client, "tournament_create.lua")
+        self._commit: AsyncScript = script(client, "tournament_commit.lua")
+        self._claim: AsyncScript = script(client, "lease_claim.lua")
+        self._release: AsyncScript = script(client, "lease_release.lua")
         self.conflicts = 0  # lost compare-and-sets, for tests and metrics
+        # Told the name and duration of every store operation (metrics); None: nobody.
+        self.on_call: Callable[[str, float], None] | None = None
 
     @classmethod
     def from_url(
         cls, url: str, *, cluster: bool, finished_ttl_seconds: int, idle_ttl_seconds: int
     ) -> TournamentStore:
-        client: Redis | RedisCluster
-        if cluster:
-            client = RedisCluster.from_url(url, decode_responses=False, protocol=2)
-        else:
-            client = Redis.from_url(url, decode_responses=False, protocol=2)
+        """A store with its own client for ``url`` (:func:`service.redis_kit.connect`)."""
         return cls(
-            client, finished_ttl_seconds=finished_ttl_seconds, idle_ttl_seconds=idle_ttl_seconds
+            connect(url, cluster=cluster),
+            finished_ttl_seconds=finished_ttl_seconds,
+            idle_ttl_seconds=idle_ttl_seconds,
         )
 
     @staticmethod
@@ -165,49 +113,53 @@ class TournamentStore:
     def _ttl(self, tournament: Tournament) -> int:
         return self._finished_ttl if tournament.status is Status.FINISHED else self._idle_ttl
 
+    @_outage_is_unavailable
     async def create(self, tournament: Tournament) -> bool:
         """Store a new tournament at version 0; False if the id is taken.
 
         The id joins the index first: a crash in between leaves an id without a record,
         which :meth:`newest` prunes, never a record that no listing shows.
         """
-        with _store_errors():
-            if self._finished_ttl and self._idle_ttl:
-                expired = time.time() - max(self._finished_ttl, self._idle_ttl) - 60
-                await self._client.zremrangebyscore(INDEX, "-inf", expired)
-            await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
-            reply = await self._create(
-                keys=self.keys(tournament.tournament_id),
-                args=[encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
-            )
+        if self._finished_ttl and self._idle_ttl:
+            expired = time.time() - max(self._finished_ttl, self._idle_ttl) - 60
+            await self._client.zremrangebyscore(INDEX, "-inf", expired)
+        await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
+        reply = await self._create(
+            keys=self.keys(tournament.tournament_id),
+            args=[encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
+        )
         return bool(reply)
 
+    @_outage_is_unavailable
     async def load(self, tournament_id: str) -> Stored:
-        with _store_errors():
-            version, record = await self._client.hmget(
-                self.keys(tournament_id)[0], ["version", "record"]
-            )
+        """The stored tournament; :class:`TournamentNotFound` if there is none."""
+        version, record = await self._client.hmget(
+            self.keys(tournament_id)[0], ["version", "record"]
+        )
         if version is None or not isinstance(record, bytes):
-            raise not_found(tournament_id)
+            raise TournamentNotFound(tournament_id)
         return Stored(int(version), decode(record))
 
+    @_outage_is_unavailable
     async def write(self, expected_version: int, tournament: Tournament) -> int:
-        """Store ``tournament`` if the stored version is ``expected_version``; the new
-        version. Raises :class:`Conflict` if it is not."""
-        with _store_errors():
-            status, version = await self._write(
+        """Store ``tournament`` if the stored version is ``expected_version`` (see
+        ``tournament_commit.lua``); the new version. Raises :class:`Conflict` if it is not,
+        :class:`TournamentNotFound` if the tournament is gone."""
+        result = commit_result(
+            await self._commit(
                 keys=self.keys(tournament.tournament_id),
                 args=[expected_version, encode(tournament), self._ttl(tournament), STREAM_MAXLEN],
             )
-        status = status.decode() if isinstance(status, bytes) else str(status)
-        if status == "MISSING":
-            raise not_found(tournament.tournament_id)
-        if status == "CONFLICT":
+        )
+        if result.status is CommitStatus.MISSING:
+            raise TournamentNotFound(tournament.tournament_id)
+        if result.status is CommitStatus.CONFLICT:
             self.conflicts += 1
-            raise Conflict(int(version))
-        with contextlib.suppress(redis_errors.RedisError):  # committed: a lost bump only reorders
+            raise Conflict(result.version)
+        # Committed: a lost bump of the index only reorders the listing.
+        with contextlib.suppress(redis_errors.RedisError, OSError):
             await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
-        return int(version)
+        return result.version
 
     async def update(
         self, tournament_id: str, change: Callable[[Tournament], Tournament | None]
@@ -231,6 +183,7 @@ class TournamentStore:
             "CONTENTION", "the tournament kept changing under this change; try again"
         )
 
+    @_outage_is_unavailable
     async def newest(self, limit: int, keep: Callable[[Tournament], bool]) -> list[Stored]:
         """Up to ``limit`` tournaments that ``keep`` accepts, the most recently changed first.
 
@@ -244,10 +197,7 @@ class TournamentStore:
         start, page = 0, max(limit, 32)
         cutoff = time.time() - PRUNE_GRACE_SECONDS
         while len(found) < limit and start < MAX_EXAMINED:
-            with _store_errors():
-                scored = await self._client.zrevrange(
-                    INDEX, start, start + page - 1, withscores=True
-                )
+            scored = await self._client.zrevrange(INDEX, start, start + page - 1, withscores=True)
             if not scored:
                 break
             start += page
@@ -256,13 +206,10 @@ class TournamentStore:
                 if (tid := _text(raw)) not in seen:
                     seen.add(tid)
                     fresh.append((tid, float(score)))
-            with _store_errors():  # concurrently: the ids may live on any cluster node
-                replies = await asyncio.gather(
-                    *(
-                        self._client.hmget(self.keys(tid)[0], ["version", "record"])
-                        for tid, _ in fresh
-                    )
-                )
+            # Concurrently: the ids may live on any cluster node.
+            replies = await asyncio.gather(
+                *(self._client.hmget(self.keys(tid)[0], ["version", "record"]) for tid, _ in fresh)
+            )
             gone: list[str] = []
             for (tid, score), (version, record) in zip(fresh, replies, strict=True):
                 if version is None or not isinstance(record, bytes):
@@ -275,35 +222,35 @@ class TournamentStore:
                     if len(found) == limit:
                         break
             if gone:
-                with _store_errors():
-                    await self._client.zrem(INDEX, *gone)
+                await self._client.zrem(INDEX, *gone)
                 start -= len(gone)
         return found
 
+    @_outage_is_unavailable
     async def wait(self, tournament_id: str, after_version: int, block_ms: int) -> None:
         """Return once a version above ``after_version`` is written, or after ``block_ms``."""
         events = self.keys(tournament_id)[1]
-        with _store_errors():
-            await self._client.xread({events: f"{after_version}-1"}, count=1, block=block_ms)
+        await self._client.xread({events: f"{after_version}-1"}, count=1, block=block_ms)
 
+    @_outage_is_unavailable
     async def claim(self, tournament_id: str, holder: str, lease_ms: int) -> bool:
         """Take or renew the directing lease of the tournament; True when ``holder`` has it."""
-        with _store_errors():
-            reply = await self._claim(keys=[self.lease_key(tournament_id)], args=[holder, lease_ms])
+        reply = await self._claim(keys=[self.lease_key(tournament_id)], args=[holder, lease_ms])
         return bool(reply)
 
+    @_outage_is_unavailable
     async def release(self, tournament_id: str, holder: str) -> None:
-        with _store_errors():
-            await self._release(keys=[self.lease_key(tournament_id)], args=[holder])
+        """Give the directing lease up if ``holder`` still has it."""
+        await self._release(keys=[self.lease_key(tournament_id)], args=[holder])
 
     @classmethod
     def lease_key(cls, tournament_id: str) -> str:
         return f"{cls.keys(tournament_id)[0]}:director"
 
+    @_outage_is_unavailable
     async def delete(self, tournament_id: str) -> None:
-        with _store_errors():
-            await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
-            await self._client.zrem(INDEX, tournament_id)
+        await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
+        await self._client.zrem(INDEX, tournament_id)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -6,10 +6,11 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 
+import grpc
 import pytest
 from redis.asyncio import Redis
 
-from service.errors import GameNotFound
+from service.errors import GameNotFound, TournamentNotFound
 from service.tournaments import rounds
 from service.tournaments.model import Format, Participant, Status, Tournament
 from service.tournaments.store import INDEX, PRUNE_GRACE_SECONDS, Conflict, TournamentStore
@@ -62,8 +63,45 @@ async def test_versions_start_at_zero_and_rise_by_one(
     with pytest.raises(Conflict):
         await two.write(0, record)
     assert (await one.load("versions")).tournament == started.tournament
-    with pytest.raises(GameNotFound):
+    with pytest.raises(TournamentNotFound):
         await one.load("missing")
+
+
+async def test_a_missing_tournament_is_its_own_error(
+    stores: tuple[TournamentStore, TournamentStore],
+) -> None:
+    """NOT_FOUND with reason TOURNAMENT_NOT_FOUND, from a read and from a write alike, and
+    not a GameNotFound: a client tells a gone tournament from a gone game by the error."""
+    one, _ = stores
+    await one.delete("gone")
+    with pytest.raises(TournamentNotFound) as loaded:
+        await one.load("gone")
+    with pytest.raises(TournamentNotFound) as written:
+        await one.write(0, _record("gone"))
+    with pytest.raises(TournamentNotFound):
+        await one.update("gone", rounds.start)
+    for caught in (loaded.value, written.value):
+        assert not isinstance(caught, GameNotFound)
+        assert (caught.code, caught.reason) == (grpc.StatusCode.NOT_FOUND, "TOURNAMENT_NOT_FOUND")
+        assert caught.message == "no tournament 'gone'"
+    assert one.conflicts == 0  # a missing record is no lost race
+
+
+async def test_the_directing_lease_goes_to_one_holder_at_a_time(
+    stores: tuple[TournamentStore, TournamentStore],
+) -> None:
+    """``lease_claim.lua``: taken when free, renewed by its holder, refused to others;
+    ``lease_release.lua``: only the holder gives it up."""
+    one, two = stores
+    await one.delete("leased")
+    assert await one.claim("leased", "first", 60_000)
+    assert not await two.claim("leased", "second", 60_000)
+    assert await one.claim("leased", "first", 60_000)  # renewed
+    await two.release("leased", "second")  # not its lease: nothing happens
+    assert not await two.claim("leased", "second", 60_000)
+    await one.release("leased", "first")
+    assert await two.claim("leased", "second", 60_000)
+    await one.delete("leased")
 
 
 async def test_two_processes_racing_one_change_write_it_once(

@@ -21,6 +21,7 @@ from service.tournaments import director as director_module
 from service.tournaments import pairing
 from service.tournaments.host import TournamentHost
 from tests.servers import settings_for
+from tests.service.table import reason_of
 from tests.tournaments.expected import by_hand
 
 T = tournament_pb2
@@ -425,3 +426,18 @@ async def test_one_director_at_a_time_and_a_standby_takes_over(
         final = await _finished(b_stub, created.tournament_id)
         assert len(final.round_results) == 2
         assert all(table.finished for r in final.round_results for table in r.tables)
+
+
+async def test_a_missing_tournament_is_not_found_on_grpc(
+    tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub,
+) -> None:
+    """Its own reason, TOURNAMENT_NOT_FOUND, not a game's, for a read and for a start."""
+    with pytest.raises(grpc.aio.AioRpcError) as got:
+        await tournaments.GetTournament(T.GetTournamentRequest(tournament_id="nope"))
+    with pytest.raises(grpc.aio.AioRpcError) as started:
+        await tournaments.StartTournament(
+            T.StartTournamentRequest(tournament_id="nope"), metadata=_auth("t1.x")
+        )
+    for caught in (got, started):
+        code, reason, _ = reason_of(caught.value)
+        assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "TOURNAMENT_NOT_FOUND")
