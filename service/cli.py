@@ -62,7 +62,6 @@ def _verify(args: argparse.Namespace) -> int:
 # Commands with options of their own, handed their arguments whole: (module, help).
 DELEGATED = {
     "bot": ("referee.bots.cli", "play one seat of a game with a bot, as an ordinary client"),
-    "loadtest": ("service.loadtest.cli", "drive many games with bots through M referees"),
 }
 
 

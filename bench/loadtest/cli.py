@@ -1,4 +1,4 @@
-"""``referee loadtest``: the command line of the load test (``main`` is the subcommand)."""
+"""``python -m bench.loadtest``: the command line of the load test."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from service.loadtest.config import BOT_KINDS, TRANSPORTS, LoadConfig, NotLoopback
+from bench.loadtest.config import BOT_KINDS, TRANSPORTS, LoadConfig, NotLoopback
 
 DESCRIPTION = (
     "Drive N concurrent games with bots through M referee processes sharing one Redis "
@@ -15,7 +15,7 @@ DESCRIPTION = (
 )
 
 
-def parser(prog: str = "referee loadtest") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m bench.loadtest") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
     p.add_argument("-n", "--concurrency", type=int, default=20, help="games in play at once")
     p.add_argument("-m", "--referees", type=int, default=2, help="referee processes to start")
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"refused: {error}")
     except ValueError as error:
         p.error(str(error))
-    from service.loadtest.runner import run  # grpc, Redis and the bots only when running
+    from bench.loadtest.runner import run  # grpc, Redis and the bots only when running
 
     report = run(config)
     print(report.table(), flush=True)
