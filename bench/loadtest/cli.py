@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from bench.loadtest.config import BOT_KINDS, TRANSPORTS, LoadConfig, NotLoopback
+from service.settings import DEFAULTS, env_name
 
 DESCRIPTION = (
     "Drive N concurrent games with bots through M referee processes sharing one Redis "
@@ -51,7 +52,8 @@ def parser(prog: str = "python -m bench.loadtest") -> argparse.ArgumentParser:
     p.add_argument(
         "--redis-max-connections",
         type=int,
-        help="Redis connection pool size of each referee (default: redis-py's, 100)",
+        help="Redis connection pool size of each referee (default: their own "
+        f"{env_name('redis_max_connections')}, {DEFAULTS.redis_max_connections} unless set)",
     )
     p.add_argument("--rpc-timeout", type=float, default=30.0, help="deadline of each unary call")
     p.add_argument("--no-check", action="store_true", help="skip the end-of-run replay check")

@@ -46,6 +46,7 @@ from bench.e2e import child_env, server_process
 from bench.loadtest.config import LoadConfig
 from bench.loadtest.report import LoadReport
 from bench.loadtest.runner import run_async
+from service.settings import DEFAULTS, env_name
 
 GOAL = 0.6
 SEATS = 4
@@ -309,8 +310,9 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         "--redis-max-connections",
         type=int,
         default=1024,
-        help="each referee's Redis pool (0: redis-py's default, 100: too few for 100+ "
-        "watched games per process)",
+        help="each referee's Redis pool (0: the referee's own "
+        f"{env_name('redis_max_connections')}, {DEFAULTS.redis_max_connections} unless set; "
+        "redis-py's own 100 is too few for 100+ watched games per process)",
     )
     parser.add_argument(
         "--play-sizes",
