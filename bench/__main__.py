@@ -4,15 +4,21 @@
 options: ``python -m bench.engine``, ``python -m bench.evaluator``,
 ``python -m bench.the_gang_modes``, ``python -m bench.gang_of_four``,
 ``python -m bench.pinched``, ``python -m bench.e2e``, ``python -m bench.http_face``.
-``python -m bench.console`` (the web console's calls) runs only on its own.
+``python -m bench.console`` (the web console's calls), the load test ``python -m
+bench.loadtest`` and its figures ``python -m bench.loadtest.figures`` run only on their own.
+
+``python -m bench NAME [options]`` (so ``./dev bench NAME …``) runs the one module
+``bench.NAME`` with those options, e.g. ``./dev bench loadtest -n 200 -m 2 --seconds 60``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import re
+import runpy
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -46,8 +52,29 @@ def evaluator_rows(argv: list[str]) -> list[Row]:
     return rows
 
 
+def run_one(name: str, argv: Sequence[str]) -> None:
+    """``python -m bench.NAME *argv``, in this process (the module exits as it would alone)."""
+    module = f"bench.{name}"
+    try:
+        spec = importlib.util.find_spec(module)
+    except ModuleNotFoundError:  # a dotted name whose parent is not a package
+        spec = None
+    if spec is None:
+        sys.exit(f"python -m bench: no benchmark {module} (see python -m bench --help)")
+    sys.argv = [module, *argv]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-"):
+        run_one(argv[0], argv[1:])
+        return
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+        epilog="python -m bench NAME [options] runs bench.NAME alone (e.g. loadtest, e2e).",
+    )
     parser.add_argument("--quick", action="store_true", help="even shorter runs (smoke test)")
     args = parser.parse_args(argv)
     scale = 0.25 if args.quick else 1.0

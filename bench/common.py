@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.loadtest.metrics import percentile  # one definition, shared with the load test
+from bench.loadtest.metrics import percentile  # one definition, shared with the load test
 from service.settings import Settings
 
 __all__ = [

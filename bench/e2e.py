@@ -63,6 +63,7 @@ from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 from service.redis_server import dying_with_parent
+from service.settings import DEFAULTS, env_name
 
 if TYPE_CHECKING:
     from referee.v1.referee_pb2_grpc import RefereeServiceAsyncStub
@@ -703,7 +704,10 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     parser.add_argument("--seats", type=int, default=4, help="seats per game (3..6)")
     parser.add_argument("--tables", type=int, default=4, help="live games per group of seats")
     parser.add_argument(
-        "--log-level", default="info", help="the referee's REFEREE_LOG_LEVEL (info: a line per RPC)"
+        "--log-level",
+        default=DEFAULTS.log_level,
+        help=f"the referee's {env_name('log_level')} (default {DEFAULTS.log_level}: a line "
+        "per RPC)",
     )
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")

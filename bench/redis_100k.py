@@ -11,7 +11,7 @@ Starts a private redis-server (the embedded one; AOF off: it costs disk, not mem
    ``RESTORE`` with the same TTL) under new game ids of the referee's own format, so every
    held game is byte for byte a real one, finished or live in the templates' proportion;
 3. checks a sample of the copies (the stored state is the replay of the log from the
-   stored seed, the same check as ``referee loadtest``), and reads ``INFO memory``.
+   stored seed, the same check as ``python -m bench.loadtest``), and reads ``INFO memory``.
 
 Bytes per game = (``used_memory`` after - before) / games, with client and AOF buffers left
 out (as ``deploy/measure_redis_size.py`` does), so key names, hash tables, expiry entries and
@@ -35,11 +35,11 @@ from typing import Any
 from redis.asyncio import Redis
 
 from bench.common import machine
+from bench.loadtest.check import GameCheck, compare_replay
 from engines.the_gang import GAME
 from engines.the_gang.moves import TakeChip
 from service import records
 from service.auth import TokenSigner
-from service.loadtest.check import GameCheck, compare_replay
 from service.redis_server import EmbeddedRedis
 from service.referee import Referee
 from service.store import RedisStore

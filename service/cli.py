@@ -1,4 +1,4 @@
-"""`referee` command line: serve, verify."""
+"""`referee` command line: serve, verify, and the bot (`referee.bots.cli`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service import logs
-from service.settings import Settings
+from service.settings import DEFAULTS, Settings, env_name
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -59,10 +59,16 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _setting(field: str, what: str, default: str | None = None) -> str:
+    """The help of a flag that overrides a setting: its variable and its default (from
+    :data:`~service.settings.DEFAULTS`, or ``default`` said in words)."""
+    shown = str(getattr(DEFAULTS, field)) if default is None else default
+    return f"{what} ({env_name(field)}; default {shown})"
+
+
 # Commands with options of their own, handed their arguments whole: (module, help).
 DELEGATED = {
     "bot": ("referee.bots.cli", "play one seat of a game with a bot, as an ordinary client"),
-    "loadtest": ("service.loadtest.cli", "drive many games with bots through M referees"),
 }
 
 
@@ -76,24 +82,34 @@ def main(argv: list[str] | None = None) -> int:
     for name, (_, text) in DELEGATED.items():
         commands.add_parser(name, help=f"{text} (referee {name} --help)")
     serve = commands.add_parser("serve", help="run the gRPC referee")
-    serve.add_argument("--host", help="address to bind (REFEREE_HOST, default 127.0.0.1)")
-    serve.add_argument("--port", type=int, help="gRPC port, 0 = any free (REFEREE_PORT)")
+    serve.add_argument("--host", help=_setting("host", "address to bind"))
+    serve.add_argument("--port", type=int, help=_setting("port", "gRPC port, 0 = any free"))
     serve.add_argument(
-        "--http-port", type=int, help="HTTP/JSON (Connect) port, 0 = any free (REFEREE_HTTP_PORT)"
+        "--http-port",
+        type=int,
+        help=_setting("http_port", "HTTP/JSON (Connect) port, 0 = any free"),
     )
     serve.add_argument(
         "--cors-origin",
         action="append",
-        help="an origin browsers may call the HTTP face from; repeat, or * (REFEREE_CORS_ORIGINS)",
+        help=_setting(
+            "cors_origins", "an origin browsers may call the HTTP face from; repeat, or *", "none"
+        ),
     )
-    serve.add_argument("--redis-url", help="external Redis (REDIS_URL); default: embedded")
-    serve.add_argument("--data-dir", type=Path, help="embedded Redis and secret (.data)")
     serve.add_argument(
-        "--allow-client-seeds", action="store_true", help="accept CreateGame seeds (tests only)"
+        "--redis-url", help=_setting("redis_url", "external Redis", "an embedded one")
+    )
+    serve.add_argument(
+        "--data-dir", type=Path, help=_setting("data_dir", "embedded Redis and secret")
+    )
+    serve.add_argument(
+        "--allow-client-seeds",
+        action="store_true",
+        help=_setting("allow_client_seeds", "accept CreateGame seeds (tests only)", "off"),
     )
     serve.set_defaults(run=_serve)
     verify = commands.add_parser("verify", help="replay a finished game from its seed")
-    verify.add_argument("--address", default="127.0.0.1:50051")
+    verify.add_argument("--address", default=f"{DEFAULTS.host}:{DEFAULTS.port}")
     verify.add_argument("--game-id")
     verify.add_argument("--token", help="a seat token (else as a spectator)")
     verify.add_argument("--file", help="a GetHistoryResponse saved as JSON instead")

@@ -1,18 +1,43 @@
-"""Configuration from environment variables (and the same names as `referee serve` flags)."""
+"""Configuration from environment variables (and the same names as `referee serve` flags).
+
+Every default is written once, on a field of :class:`Settings`. :meth:`Settings.from_env`
+reads only the variables that are set (:data:`ENVIRONMENT` names one per field), and the
+command line, the benchmarks and the tests take theirs from :data:`DEFAULTS` or replace
+fields, so none of them spells a default again.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Final
 
 
-def _flag(value: str | None) -> bool:
-    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+def _flag(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
 def _port_or_off(value: str) -> int | None:
     return None if value.strip().lower() in {"", "off", "none"} else int(value)
+
+
+def _text_or_none(value: str) -> str | None:
+    return value or None
+
+
+def _path_or_none(value: str) -> Path | None:
+    return Path(value) if value else None
+
+
+def _secret(value: str) -> bytes | None:
+    return value.encode() if value else None
+
+
+def _origins(value: str) -> tuple[str, ...]:
+    return tuple(origin.strip() for origin in value.split(",") if origin.strip())
 
 
 @dataclass(frozen=True)
@@ -56,29 +81,42 @@ class Settings:
     console_dir: Path | None = None
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
-        env = dict(os.environ if env is None else env)
-        secret = env.get("REFEREE_TOKEN_SECRET")
-        return cls(
-            redis_url=env.get("REDIS_URL") or None,
-            data_dir=Path(env.get("REFEREE_DATA_DIR", ".data")),
-            host=env.get("REFEREE_HOST", "127.0.0.1"),
-            port=int(env.get("REFEREE_PORT", "50051")),
-            http_port=_port_or_off(env.get("REFEREE_HTTP_PORT", "8080")),
-            cors_origins=tuple(
-                o.strip() for o in env.get("REFEREE_CORS_ORIGINS", "").split(",") if o.strip()
-            ),
-            token_secret=secret.encode() if secret else None,
-            log_level=env.get("REFEREE_LOG_LEVEL", "info"),
-            finished_ttl_seconds=int(env.get("REFEREE_FINISHED_TTL_SECONDS", str(7 * 24 * 3600))),
-            idle_ttl_seconds=int(env.get("REFEREE_IDLE_TTL_SECONDS", str(30 * 24 * 3600))),
-            allow_client_seeds=_flag(env.get("REFEREE_ALLOW_CLIENT_SEEDS")),
-            redis_cluster=_flag(env.get("REDIS_CLUSTER")),
-            redis_max_connections=int(env.get("REDIS_MAX_CONNECTIONS", "4096")),
-            metrics_port=int(env.get("REFEREE_METRICS_PORT", "0")),
-            tracing=env.get("REFEREE_TRACING", "off"),
-            shutdown_grace_seconds=float(env.get("REFEREE_SHUTDOWN_GRACE_SECONDS", "5")),
-            console_dir=Path(env["REFEREE_CONSOLE_DIR"])
-            if env.get("REFEREE_CONSOLE_DIR")
-            else None,
-        )
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The defaults, with each variable of :data:`ENVIRONMENT` that ``env`` sets."""
+        env = os.environ if env is None else env
+        values = {
+            field: read(env[variable])
+            for field, (variable, read) in ENVIRONMENT.items()
+            if variable in env
+        }
+        return dataclasses.replace(cls(), **values)
+
+
+DEFAULTS: Final = Settings()
+
+# Each field's environment variable and how its text is read (into the field's type: the
+# table holds every type, hence Any).
+ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
+    "redis_url": ("REDIS_URL", _text_or_none),
+    "data_dir": ("REFEREE_DATA_DIR", Path),
+    "host": ("REFEREE_HOST", str),
+    "port": ("REFEREE_PORT", int),
+    "http_port": ("REFEREE_HTTP_PORT", _port_or_off),
+    "cors_origins": ("REFEREE_CORS_ORIGINS", _origins),
+    "token_secret": ("REFEREE_TOKEN_SECRET", _secret),
+    "log_level": ("REFEREE_LOG_LEVEL", str),
+    "finished_ttl_seconds": ("REFEREE_FINISHED_TTL_SECONDS", int),
+    "idle_ttl_seconds": ("REFEREE_IDLE_TTL_SECONDS", int),
+    "allow_client_seeds": ("REFEREE_ALLOW_CLIENT_SEEDS", _flag),
+    "redis_max_connections": ("REDIS_MAX_CONNECTIONS", int),
+    "redis_cluster": ("REDIS_CLUSTER", _flag),
+    "metrics_port": ("REFEREE_METRICS_PORT", int),
+    "tracing": ("REFEREE_TRACING", str),
+    "shutdown_grace_seconds": ("REFEREE_SHUTDOWN_GRACE_SECONDS", float),
+    "console_dir": ("REFEREE_CONSOLE_DIR", _path_or_none),
+}
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a field of :class:`Settings` (``port``: REFEREE_PORT)."""
+    return ENVIRONMENT[field][0]

@@ -37,6 +37,7 @@ from kubernetes_validate.utils import all_versions  # type: ignore[import-untype
 
 from service.auth import TokenSigner
 from service.server import Running
+from service.settings import DEFAULTS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -319,7 +320,7 @@ def test_the_deployment_runs_safe_probed_replicas() -> None:
     pre_stop = container["lifecycle"]["preStop"]["exec"]["command"]
     assert pre_stop[0] == "sleep"
     config = _one("ConfigMap", container["envFrom"][0]["configMapRef"]["name"])["data"]
-    grace = float(config.get("REFEREE_SHUTDOWN_GRACE_SECONDS", "5"))
+    grace = float(config.get("REFEREE_SHUTDOWN_GRACE_SECONDS", DEFAULTS.shutdown_grace_seconds))
     assert pod["terminationGracePeriodSeconds"] >= int(pre_stop[1]) + grace + 5
 
     annotations = spec["template"]["metadata"]["annotations"]
@@ -441,7 +442,7 @@ def test_compose_runs_redis_two_referees_and_envoy() -> None:
         assert (context / referee["build"].get("dockerfile", "Dockerfile")) == DOCKERFILE
         depends = referee["depends_on"]
         assert depends["redis"]["condition"] == "service_healthy"
-        grace = float(_environment(referee).get("REFEREE_SHUTDOWN_GRACE_SECONDS", "5"))
+        grace = Settings.from_env(_environment(referee)).shutdown_grace_seconds
         assert referee["stop_signal"] == "SIGTERM"
         assert int(referee["stop_grace_period"].removesuffix("s")) >= grace + 5
     assert services["envoy"]["depends_on"]

@@ -28,9 +28,8 @@ def test_ruff_format_is_clean() -> None:
 
 
 def test_mypy_strict_is_clean() -> None:
-    result = _run(
-        sys.executable, "-m", "mypy", "--strict", "engines", "service", "bench", "scripts", *CLIENT
-    )
+    typed = ["engines", "service", "bench", "scripts", "tests", *CLIENT]
+    result = _run(sys.executable, "-m", "mypy", "--strict", *typed)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -48,11 +48,11 @@ PAGES_SHOWN_FOR = "gang_of_four"  # the README's tournament page and history
 class Setup:
     game: str
     seats: int
-    bots: list[int]  # one strategy per participant
+    bots: list[T.BotStrategy.ValueType]  # one strategy per participant
     delay_ms: int
 
 
-def _bots(heuristic: int, random_: int) -> list[int]:
+def _bots(heuristic: int, random_: int) -> list[T.BotStrategy.ValueType]:
     return [T.BOT_STRATEGY_HEURISTIC] * heuristic + [T.BOT_STRATEGY_RANDOM] * random_
 
 

@@ -13,13 +13,15 @@ import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import redis
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
+from schemathesis.core.jsonschema.types import JsonValue
 from schemathesis.generation.modes import GenerationMode
 
 from tests.servers import referee_process
@@ -34,6 +36,7 @@ OPERATIONS = [
 ]
 FUZZ_DB = 9
 EXAMPLES = 60
+SEED = 1
 
 
 @dataclasses.dataclass
@@ -44,13 +47,13 @@ class Served:
     tokens: list[str]
     other_game_id: str
 
-    def legal_moves(self, token: str) -> list[object]:
+    def legal_moves(self, token: str) -> list[JsonValue]:
         answer = httpx.post(
             f"{self.url}/referee.v1.RefereeService/ListLegalMoves",
             json={"gameId": self.game_id},
             headers={"Authorization": f"Bearer {token}"},
         ).json()
-        moves: list[object] = answer.get("moves", [])
+        moves: list[JsonValue] = answer.get("moves", [])
         return moves
 
     def snapshot(self) -> dict[bytes, bytes | None]:
@@ -90,12 +93,14 @@ def test_no_5xx_and_no_change_on_rejection(served: Served, path: str, mode: Gene
     @settings(
         max_examples=EXAMPLES,
         deadline=None,
-        derandomize=True,
         database=None,
         suppress_health_check=list(HealthCheck),
     )
+    # A fixed seed, not derandomize: that one is a digest of this function's text, so any
+    # edit here (a type annotation) dealt other examples.
+    @seed(SEED)
     @given(case=endpoint.as_strategy(generation_mode=mode), data=st.data())
-    def fuzz(case: schemathesis.Case, data: st.DataObject) -> None:
+    def fuzz(case: schemathesis.Case[Any], data: st.DataObject) -> None:
         token = data.draw(st.sampled_from([None, "forged", *served.tokens]), label="token")
         if isinstance(case.body, dict) and path.startswith(REFEREE):
             _aim(case.body, data, served, operation, token)
@@ -116,7 +121,11 @@ def test_no_5xx_and_no_change_on_rejection(served: Served, path: str, mode: Gene
 
 
 def _aim(
-    body: dict[str, object], data: st.DataObject, served: Served, operation: str, token: str | None
+    body: dict[str, JsonValue],
+    data: st.DataObject,
+    served: Served,
+    operation: str,
+    token: str | None,
 ) -> None:
     """Point a generated body at things that exist, so the fuzz reaches past the first check."""
     body["gameId"] = data.draw(
@@ -133,7 +142,7 @@ def _aim(
         body["seats"] = data.draw(st.integers(0, 7), label="seats")
     if operation in {"SubmitMove", "ValidateMove"} and token in served.tokens:
         legal = served.legal_moves(token)
-        if legal and data.draw(st.booleans(), label="a legal move"):
+        if len(legal) > 0 and data.draw(st.booleans(), label="a legal move"):
             body["move"] = data.draw(st.sampled_from(legal), label="move")
             if operation == "SubmitMove":
                 body["clientMoveId"] = data.draw(st.text("abc123", min_size=1, max_size=8))

@@ -15,12 +15,12 @@ from typing import cast
 import pytest
 from redis.asyncio import Redis
 
+from bench.loadtest.check import GameCheck, check_games
+from bench.loadtest.config import LoadConfig
+from bench.loadtest.metrics import GameLedger, Metrics
+from bench.loadtest.runner import Clients, Load
 from engines.registry import GAMES
 from service import records
-from service.loadtest.check import GameCheck, check_games
-from service.loadtest.config import LoadConfig
-from service.loadtest.metrics import GameLedger, Metrics
-from service.loadtest.runner import Clients, Load
 from service.server import running
 from service.store import RedisStore
 from service.tables import formats

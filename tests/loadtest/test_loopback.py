@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.loadtest.cli import main
-from service.loadtest.config import (
+from bench.loadtest.cli import main
+from bench.loadtest.config import (
     LoadConfig,
     NotLoopback,
     check_redis_url,

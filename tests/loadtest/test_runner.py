@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from service.loadtest.cli import main
-from service.loadtest.config import LoadConfig
-from service.loadtest.runner import run_async
+from bench.loadtest.cli import main
+from bench.loadtest.config import LoadConfig
+from bench.loadtest.runner import run_async
 
 
 @pytest.mark.parametrize("transport", ["unary", "play"])
@@ -78,7 +78,7 @@ def test_main_parses_runs_a_tiny_load_and_writes_json(
     )
     printed = capsys.readouterr().out
     assert code == 0, printed
-    assert "referee loadtest: 1 referee processes" in printed
+    assert "load test: 1 referee processes" in printed
     assert "failed replays 0, lost moves 0, doubled moves 0" in printed
     data = json.loads(out.read_text())
     assert data["ok"] is True

@@ -27,7 +27,7 @@ from google.protobuf import descriptor
 
 from referee.v1 import referee_pb2, the_gang_pb2
 from tests.service.table import Stub
-from tests.service.the_gang_leak_games import (
+from tests.the_gang.the_gang_leak_games import (
     MODE_GAMES,
     REQUIRED,
     SCAN_CARDS,

@@ -32,7 +32,7 @@ from engines.pinched.model import Location, Side
 from engines.pinched.setup import make_config
 from referee.v1 import pinched_pb2 as pb
 from referee.v1 import referee_pb2
-from tests.service.pinched_hidden_fields import (
+from tests.pinched.pinched_hidden_fields import (
     CARD_ID_FIELDS,
     CURSE_FIELDS,
     CURSE_ID_FIELDS,
@@ -43,7 +43,7 @@ from tests.service.pinched_hidden_fields import (
     iter_int_fields,
     paths_to,
 )
-from tests.service.pinched_leak_games import assert_no_leaks, assert_no_oracle, happened, play
+from tests.pinched.pinched_leak_games import assert_no_leaks, assert_no_oracle, happened, play
 from tests.service.table import Stub
 
 

@@ -26,13 +26,13 @@ from engines.pinched.model import Location, Phase, PinchedState, Side
 from engines.pinched.setup import make_config
 from referee.v1 import game_pb2, referee_pb2
 from referee.v1 import pinched_pb2 as pb
-from tests.service.pinched_driver import WEIGHTS, pass_curse, store
-from tests.service.pinched_hidden_fields import PB_LOCATION
-from tests.service.pinched_leak_games import CODEC, seed_for
-from tests.service.pinched_leaks import check
-from tests.service.pinched_received import Received, Viewer
-from tests.service.pinched_truth import Events, Tracker, event_tag, truth_of
-from tests.service.pinched_view_judge import Report
+from tests.pinched.pinched_driver import WEIGHTS, pass_curse, store
+from tests.pinched.pinched_hidden_fields import PB_LOCATION
+from tests.pinched.pinched_leak_games import CODEC, seed_for
+from tests.pinched.pinched_leaks import check
+from tests.pinched.pinched_received import Received, Viewer
+from tests.pinched.pinched_truth import Events, Tracker, event_tag, truth_of
+from tests.pinched.pinched_view_judge import Report
 
 
 def _engine_move(state: PinchedState, seat: int, rng: random.Random) -> mv.Move:

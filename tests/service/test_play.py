@@ -31,9 +31,9 @@ from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.codecs.the_gang import TheGangCodec
 from service.server import Running
 from tests.clients.python_client_proxy import CuttableProxy
-from tests.service.leakcheck import Recorder, check, truth_of
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Metadata, Move, Stub, Table, auth, reason_of, take
+from tests.the_gang.leakcheck import Recorder, check, truth_of
 
 WHITE, YELLOW, ORANGE, RED = COLOURS
 PlayCall: TypeAlias = grpc.aio.StreamStreamCall[referee_pb2.PlayRequest, referee_pb2.PlayResponse]

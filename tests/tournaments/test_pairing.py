@@ -9,8 +9,7 @@ import pytest
 
 from engines.registry import GAMES
 from service.tournaments import pairing, rounds
-from service.tournaments.model import Format, Participant, Round, Standing, Tournament
-from service.tournaments.scoring import Rating
+from service.tournaments.model import Format, Participant, Rating, Round, Standing, Tournament
 
 G4 = frozenset({3, 4})
 GANG = frozenset({3, 4, 5, 6})

@@ -33,14 +33,16 @@ async def tournaments(
     referee_server: Running,
 ) -> AsyncIterator[tournament_pb2_grpc.TournamentServiceAsyncStub]:
     async with grpc.aio.insecure_channel(referee_server.address) as channel:
-        yield tournament_pb2_grpc.TournamentServiceStub(channel)  # type: ignore[misc]
+        yield tournament_pb2_grpc.TournamentServiceStub(channel)
 
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-def _bots(count: int, strategy: int = T.BOT_STRATEGY_RANDOM) -> list[T.ParticipantSpec]:
+def _bots(
+    count: int, strategy: T.BotStrategy.ValueType = T.BOT_STRATEGY_RANDOM
+) -> list[T.ParticipantSpec]:
     return [T.ParticipantSpec(name=f"bot {i}", bot=strategy) for i in range(count)]
 
 
@@ -248,11 +250,11 @@ async def test_a_second_referee_reads_the_same_tournament(
         grpc.aio.insecure_channel(second.address) as channel,
     ):
         other = tournament_pb2_grpc.TournamentServiceStub(channel)
-        there = (await other.GetTournament(request)).tournament  # type: ignore[misc]
+        there = (await other.GetTournament(request)).tournament
         assert there == here
         assert there.version >= 2  # created 0, started 1, game recorded 2
         # Starting again from the second process is idempotent: same round, same game.
-        again = await other.StartTournament(  # type: ignore[misc]
+        again = await other.StartTournament(
             T.StartTournamentRequest(tournament_id=created.tournament_id),
             metadata=_auth(created.admin_token),
         )
@@ -412,10 +414,10 @@ async def test_one_director_at_a_time_and_a_standby_takes_over(
             grpc.aio.insecure_channel(a.address) as a_channel,
         ):
             a_stub = tournament_pb2_grpc.TournamentServiceStub(a_channel)
-            created = await a_stub.CreateTournament(request)  # type: ignore[misc]
+            created = await a_stub.CreateTournament(request)
             start = T.StartTournamentRequest(tournament_id=created.tournament_id)
-            await a_stub.StartTournament(start, metadata=_auth(created.admin_token))  # type: ignore[misc]
-            await b_stub.StartTournament(start, metadata=_auth(created.admin_token))  # type: ignore[misc]
+            await a_stub.StartTournament(start, metadata=_auth(created.admin_token))
+            await b_stub.StartTournament(start, metadata=_auth(created.admin_token))
             assert a.tournaments is not None and b.tournaments is not None
             first = a.tournaments.host.directors[created.tournament_id]
             standby = b.tournaments.host.directors[created.tournament_id]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import grpc
 from google.protobuf.message import Message
 
+from tests.pinched.pinched_hidden_fields import LOCATION_ENUM
 from tests.service import received
-from tests.service.pinched_hidden_fields import LOCATION_ENUM
 from tests.service.received import Received, Viewer
 
 __all__ = ["Received", "Recorder", "Viewer", "locations_named"]

@@ -63,7 +63,7 @@ from engines.pinched import events as ev
 from engines.pinched.model import Location, PinchedState
 from referee.v1 import game_pb2
 from referee.v1 import pinched_pb2 as pb
-from tests.service.pinched_hidden_fields import (
+from tests.pinched.pinched_hidden_fields import (
     ANY,
     CARD_ID_FIELDS,
     COMPONENTS,
@@ -80,9 +80,9 @@ from tests.service.pinched_hidden_fields import (
     VALUABLE,
     VIEW,
 )
-from tests.service.pinched_received import Received
-from tests.service.pinched_truth import Events, event_cards, event_tag
-from tests.service.pinched_view_judge import At, Report, ViewJudge, who
+from tests.pinched.pinched_received import Received
+from tests.pinched.pinched_truth import Events, event_cards, event_tag
+from tests.pinched.pinched_view_judge import At, Report, ViewJudge, who
 
 
 class Judge(ViewJudge):

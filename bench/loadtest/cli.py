@@ -1,4 +1,4 @@
-"""``referee loadtest``: the command line of the load test (``main`` is the subcommand)."""
+"""``python -m bench.loadtest``: the command line of the load test."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from service.loadtest.config import BOT_KINDS, TRANSPORTS, LoadConfig, NotLoopback
+from bench.loadtest.config import BOT_KINDS, TRANSPORTS, LoadConfig, NotLoopback
+from service.settings import DEFAULTS, env_name
 
 DESCRIPTION = (
     "Drive N concurrent games with bots through M referee processes sharing one Redis "
@@ -15,7 +16,7 @@ DESCRIPTION = (
 )
 
 
-def parser(prog: str = "referee loadtest") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m bench.loadtest") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
     p.add_argument("-n", "--concurrency", type=int, default=20, help="games in play at once")
     p.add_argument("-m", "--referees", type=int, default=2, help="referee processes to start")
@@ -51,7 +52,8 @@ def parser(prog: str = "referee loadtest") -> argparse.ArgumentParser:
     p.add_argument(
         "--redis-max-connections",
         type=int,
-        help="Redis connection pool size of each referee (default: redis-py's, 100)",
+        help="Redis connection pool size of each referee (default: their own "
+        f"{env_name('redis_max_connections')}, {DEFAULTS.redis_max_connections} unless set)",
     )
     p.add_argument("--rpc-timeout", type=float, default=30.0, help="deadline of each unary call")
     p.add_argument("--no-check", action="store_true", help="skip the end-of-run replay check")
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"refused: {error}")
     except ValueError as error:
         p.error(str(error))
-    from service.loadtest.runner import run  # grpc, Redis and the bots only when running
+    from bench.loadtest.runner import run  # grpc, Redis and the bots only when running
 
     report = run(config)
     print(report.table(), flush=True)

@@ -20,9 +20,9 @@ from engines.pinched.components import JOKER, kinds_of
 from engines.pinched.model import Location, Phase, PinchedState
 from referee.v1 import game_pb2
 from referee.v1 import pinched_pb2 as pb
-from tests.service.pinched_hidden_fields import LOCATION_OF, PB_LOCATION
-from tests.service.pinched_received import Received, Viewer
-from tests.service.pinched_truth import DECK, Events, Tracker
+from tests.pinched.pinched_hidden_fields import LOCATION_OF, PB_LOCATION
+from tests.pinched.pinched_received import Received, Viewer
+from tests.pinched.pinched_truth import DECK, Events, Tracker
 
 SEALED = (Phase.DOGS, Phase.PLAN)
 

@@ -26,10 +26,10 @@ from engines.the_gang import events as ev
 from engines.the_gang.model import AnnouncementKind, Challenge, Specialist, TheGangState
 from referee.v1 import referee_pb2, the_gang_pb2
 from service.codecs.the_gang import TheGangCodec
-from tests.service.leakcheck import Events, Recorder, Report, Viewer, check, truth_of
 from tests.service.table import COLOURS, Stub, Table, mode_options, pile, take
-from tests.service.the_gang_driver import Driver, aio_stub
-from tests.service.the_gang_mode_driver import ModeDriver
+from tests.the_gang.leakcheck import Events, Recorder, Report, Viewer, check, truth_of
+from tests.the_gang.the_gang_driver import Driver, aio_stub
+from tests.the_gang.the_gang_mode_driver import ModeDriver
 
 Pb = the_gang_pb2
 CODEC = TheGangCodec()

@@ -1,10 +1,10 @@
 """The load-test figures: many games through 2 referees beside a plain gRPC echo, same run.
 
-``python -m bench.loadtest [--games 200] [--seconds 60] [--transport unary play]``
+``python -m bench.loadtest.figures [--games 200] [--seconds 60] [--transport unary play]``
 
 For each transport, in one run on this machine:
 
-1. ``referee loadtest`` (:mod:`service.loadtest`): ``--games`` concurrent games of The Gang
+1. the load test (:mod:`bench.loadtest`): ``--games`` concurrent games of The Gang
    (4 seats, heuristic bots) through ``--referees`` ``referee serve`` processes on one
    embedded Redis, ``--warmup`` seconds unmeasured then the rest of ``--seconds`` measured,
    then the full check (every game against Redis, finished ones replayed from their
@@ -43,9 +43,10 @@ import grpc.aio
 from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile
 from bench.e2e import child_env, server_process
-from service.loadtest.config import LoadConfig
-from service.loadtest.report import LoadReport
-from service.loadtest.runner import run_async
+from bench.loadtest.config import LoadConfig
+from bench.loadtest.report import LoadReport
+from bench.loadtest.runner import run_async
+from service.settings import DEFAULTS, env_name
 
 GOAL = 0.6
 SEATS = 4
@@ -207,7 +208,7 @@ def fmt_ms(value: float) -> str:
 
 def markdown(pairs: Sequence[Pair], args: argparse.Namespace, seconds: float) -> str:
     lines = [
-        f"`python -m bench.loadtest {' '.join(args.argv)}`".replace(" `", "`"),
+        f"`python -m bench.loadtest.figures {' '.join(args.argv)}`".replace(" `", "`"),
         "",
         f"machine: {machine()}; whole run {seconds:.0f} s",
         "",
@@ -291,7 +292,9 @@ async def run_pair(
 
 
 def main(argv: Sequence[str] | None = None) -> list[Row]:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.loadtest.figures", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--games", type=int, default=200, help="concurrent games")
     parser.add_argument("--referees", type=int, default=2, help="referee (and echo) processes")
     parser.add_argument("--seconds", type=float, default=60.0, help="load test time per transport")
@@ -307,8 +310,9 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         "--redis-max-connections",
         type=int,
         default=1024,
-        help="each referee's Redis pool (0: redis-py's default, 100: too few for 100+ "
-        "watched games per process)",
+        help="each referee's Redis pool (0: the referee's own "
+        f"{env_name('redis_max_connections')}, {DEFAULTS.redis_max_connections} unless set; "
+        "redis-py's own 100 is too few for 100+ watched games per process)",
     )
     parser.add_argument(
         "--play-sizes",

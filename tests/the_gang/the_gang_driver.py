@@ -19,8 +19,8 @@ import grpc
 import pytest
 
 from referee.v1 import game_pb2, referee_pb2
-from tests.service.leakcheck import Recorder, Viewer
 from tests.service.table import COLOURS, TG, Metadata, Table, give_back, reason_of, take
+from tests.the_gang.leakcheck import Recorder, Viewer
 
 Move = game_pb2.Move
 CONFIRM = Move(the_gang=TG(confirm_round_end=TG.ConfirmRoundEnd()))

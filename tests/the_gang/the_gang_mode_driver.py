@@ -16,7 +16,6 @@ import grpc
 from engines.cards import Card
 from engines.poker import evaluate, showdown_key
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from tests.service.leakcheck import Viewer
 from tests.service.table import (
     TG,
     Table,
@@ -31,7 +30,8 @@ from tests.service.table import (
 )
 from tests.service.table import discard_card as discard_move
 from tests.service.table import pass_card as pass_move
-from tests.service.the_gang_driver import CONFIRM, INVALID, REFUSED, Driver, Rejection, action
+from tests.the_gang.leakcheck import Viewer
+from tests.the_gang.the_gang_driver import CONFIRM, INVALID, REFUSED, Driver, Rejection, action
 
 Move = game_pb2.Move
 Pb = the_gang_pb2

@@ -22,11 +22,11 @@ from engines.pinched import GAME
 from engines.pinched.model import PinchedState
 from referee.v1 import referee_pb2
 from service.codecs.pinched import PinchedCodec
-from tests.service.pinched_driver import REFUSED, Driver, Probe, PTable, store
-from tests.service.pinched_leaks import check
-from tests.service.pinched_received import Recorder, Viewer
-from tests.service.pinched_truth import DECK, Events, Tracker, truth_of
-from tests.service.pinched_view_judge import Report
+from tests.pinched.pinched_driver import REFUSED, Driver, Probe, PTable, store
+from tests.pinched.pinched_leaks import check
+from tests.pinched.pinched_received import Recorder, Viewer
+from tests.pinched.pinched_truth import DECK, Events, Tracker, truth_of
+from tests.pinched.pinched_view_judge import Report
 from tests.service.table import Stub
 
 CODEC = PinchedCodec()

@@ -24,7 +24,7 @@ import pytest
 
 from referee.v1 import game_pb2, referee_pb2
 from referee.v1 import pinched_pb2 as pb
-from tests.service.pinched_received import Recorder, Viewer
+from tests.pinched.pinched_received import Recorder, Viewer
 from tests.service.table import Metadata, Stub, auth, reason_of
 
 Move = game_pb2.Move

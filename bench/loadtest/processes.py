@@ -21,7 +21,7 @@ from typing import Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import service
-from service.loadtest.config import LoadConfig, check_redis_url, check_referee_target
+from bench.loadtest.config import LoadConfig, check_redis_url, check_referee_target
 from service.redis_server import EmbeddedRedis, dying_with_parent
 
 HOST: Final = "127.0.0.1"

@@ -14,13 +14,13 @@ import random
 import time
 from typing import Protocol
 
+from bench.loadtest.metrics import IN_DOUBT, GameLedger, Metrics
 from referee.bots import Bot, play_seat
 from referee.client import AsyncSeat, RefereeError
 from referee.client.calls import new_move_id
 from referee.client.play import AsyncPlay
 from referee.v1 import game_pb2
 from referee.v1.referee_pb2 import ListLegalMovesResponse
-from service.loadtest.metrics import IN_DOUBT, GameLedger, Metrics
 
 ANSWER_TIMEOUT = 30.0
 """How long a seat whose game is over waits for the answers to its moves in flight."""

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from service.loadtest.check import CheckSummary
-from service.loadtest.metrics import Metrics, RpcStats
+from bench.loadtest.check import CheckSummary
+from bench.loadtest.metrics import Metrics, RpcStats
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class LoadReport:
 
     def table(self) -> str:
         lines = [
-            f"referee loadtest: {self.setup}",
+            f"load test: {self.setup}",
             f"machine: {self.machine}",
             f"referees {', '.join(self.referees)}; redis {self.redis}",
             "",

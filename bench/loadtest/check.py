@@ -29,12 +29,12 @@ from typing import Any
 import grpc
 import grpc.aio
 
+from bench.loadtest.metrics import GameLedger, Key, describe
 from engines.base import replay
 from engines.errors import MoveError
 from engines.registry import GAMES
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service import records
-from service.loadtest.metrics import GameLedger, Key, describe
 from service.store import RedisStore
 from service.tables import formats
 from service.verify import verify_history

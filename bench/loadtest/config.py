@@ -78,7 +78,7 @@ class LoadConfig:
     seed: int = 1
     log_level: str = "warning"  # the referees' REFEREE_LOG_LEVEL
     # Redis connections per referee process (``?max_connections=`` on their REDIS_URL);
-    # None: redis-py's default (100 in redis-py 8).
+    # None: the referees' own setting (REDIS_MAX_CONNECTIONS, passed on from this process).
     redis_max_connections: int | None = None
     drain_seconds: float = 30.0  # after the time is up, how long games get to stop
     rpc_timeout: float = 30.0

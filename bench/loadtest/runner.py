@@ -1,6 +1,6 @@
 """Running a load test: servers up, N games at a time with bots, stop, check, report.
 
-:func:`run` is the whole test for a :class:`~service.loadtest.config.LoadConfig`. Each of
+:func:`run` is the whole test for a :class:`~bench.loadtest.config.LoadConfig`. Each of
 ``concurrency`` workers plays games one after another (create, then every seat at once
 until the game ends or the time is up) until the games or the time run out. The seats of a
 game are spread over the referee processes, so moves of one game race each other through
@@ -26,21 +26,21 @@ from redis.asyncio import Redis
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from referee.bots import bot_for
-from referee.client import AsyncRefereeClient, RefereeError
-from referee.v1 import referee_pb2_grpc
-from service.loadtest.check import CheckSummary, check_games
-from service.loadtest.config import LoadConfig
-from service.loadtest.drivers import DRIVERS
-from service.loadtest.metrics import (
+from bench.loadtest.check import CheckSummary, check_games
+from bench.loadtest.config import LoadConfig
+from bench.loadtest.drivers import DRIVERS
+from bench.loadtest.metrics import (
     GameLedger,
     MeasuredStub,
     Metrics,
     cpu_seconds,
     machine_busy_seconds,
 )
-from service.loadtest.processes import Servers, servers
-from service.loadtest.report import LoadReport, machine, rpc_figures
+from bench.loadtest.processes import Servers, servers
+from bench.loadtest.report import LoadReport, machine, rpc_figures
+from referee.bots import bot_for
+from referee.client import AsyncRefereeClient, RefereeError
+from referee.v1 import referee_pb2_grpc
 from service.store import RedisStore
 
 # One HTTP/2 connection per client, as separate players would have: without a local

@@ -1,0 +1,73 @@
+"""The settings' defaults are written once, on the fields of ``Settings``; the rest derives."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from service import cli
+from service.settings import DEFAULTS, ENVIRONMENT, Settings, env_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_setting_has_one_environment_variable() -> None:
+    fields = [field.name for field in dataclasses.fields(Settings)]
+    assert sorted(ENVIRONMENT) == sorted(fields)
+    names = [variable for variable, _ in ENVIRONMENT.values()]
+    assert len(set(names)) == len(names)
+    assert env_name("port") == "REFEREE_PORT"
+
+
+def test_an_empty_environment_gives_the_defaults() -> None:
+    assert Settings.from_env({}) == DEFAULTS == Settings()
+
+
+def test_each_variable_overrides_only_its_field() -> None:
+    env = {
+        "REDIS_URL": "redis://127.0.0.1:6379/3",
+        "REFEREE_HTTP_PORT": "off",
+        "REFEREE_CORS_ORIGINS": "https://a.example, ,https://b.example",
+        "REFEREE_TOKEN_SECRET": "s3cret",
+        "REFEREE_ALLOW_CLIENT_SEEDS": "yes",
+        "REFEREE_SHUTDOWN_GRACE_SECONDS": "2.5",
+        "REFEREE_CONSOLE_DIR": "/srv/console",
+    }
+    expected = dataclasses.replace(
+        DEFAULTS,
+        redis_url="redis://127.0.0.1:6379/3",
+        http_port=None,
+        cors_origins=("https://a.example", "https://b.example"),
+        token_secret=b"s3cret",
+        allow_client_seeds=True,
+        shutdown_grace_seconds=2.5,
+        console_dir=Path("/srv/console"),
+    )
+    assert Settings.from_env(env) == expected
+
+
+@pytest.mark.parametrize(
+    ("variable", "field"),
+    [("REDIS_URL", "redis_url"), ("REFEREE_TOKEN_SECRET", "token_secret")],
+)
+def test_a_variable_set_empty_means_none(variable: str, field: str) -> None:
+    assert getattr(Settings.from_env({variable: ""}), field) is None
+
+
+def test_the_command_line_shows_the_defaults_of_settings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"(REFEREE_PORT; default {DEFAULTS.port})" in shown
+    assert f"(REFEREE_HOST; default {DEFAULTS.host})" in shown
+
+
+def test_the_readme_documents_every_variable() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    for variable, _ in ENVIRONMENT.values():
+        assert f"`{variable}`" in section, variable
