@@ -36,7 +36,7 @@ def example(info: mi.Type, contract: Contract, *, filled: bool) -> Any:
             return "x"
         case mi.BytesType():
             return b"x"
-        case mi.EnumType(cls=cls) | mi.IntEnumType(cls=cls) | mi.StrEnumType(cls=cls):
+        case mi.EnumType(cls=cls):
             return next(iter(cls))
         case mi.VarTupleType(item_type=item) | mi.ListType(item_type=item):
             return (example(item, contract, filled=filled),)
