@@ -1,34 +1,28 @@
 """The gRPC face: reads the caller's token from metadata and ends failed calls with a status.
 
-Everything else (checks, logging, translation) is :class:`service.api.RefereeApi`; the
-one mapping of errors to statuses is :func:`service.errors.to_rpc_status`.
+A servicer is the generated base class with one method per row of an RPC table
+(:mod:`service.rpcs`), each running its API method under :func:`service.calls.answering`
+(limits, the call's log line, metrics); the one mapping of errors to statuses is
+:func:`service.errors.to_rpc_status`.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import AsyncIterator, Callable
+from typing import Any, ClassVar
 
 import grpc
 from google.protobuf.message import Message
 
-from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.api import Counted, RefereeApi, answering
+from referee.v1 import referee_pb2_grpc
+from service.api import RPCS
 from service.auth import bearer_token
+from service.calls import Counted, answering
 from service.errors import RefereeError, to_rpc_status
+from service.rpcs import Kind, Rpc, RpcTable
 
-Req = TypeVar("Req", bound=Message)
-Resp = TypeVar("Resp", bound=Message)
 Context = grpc.aio.ServicerContext[Any, Any]
-Servicer = TypeVar("Servicer", bound="Face")
-
-
-class Face(Protocol):
-    """A servicer of either service: it translates for an API."""
-
-    @property
-    def api(self) -> Counted: ...
+PROTOCOL = "grpc"
 
 
 async def _abort(context: Context, error: RefereeError) -> None:
@@ -36,100 +30,84 @@ async def _abort(context: Context, error: RefereeError) -> None:
     await context.abort_with_status(to_rpc_status(error))  # type: ignore[attr-defined]
 
 
-def edge(
-    method: Callable[[Servicer, Req, Context], Awaitable[Resp]],
-) -> Callable[[Servicer, Req, Context], Awaitable[Resp]]:
-    @functools.wraps(method)
-    async def wrapper(self: Servicer, request: Req, context: Context) -> Resp:
-        try:
-            async with answering(self.api.metrics, method.__name__, request, "grpc"):
-                return await method(self, request, context)
-        except RefereeError as error:
-            await _abort(context, error)
-        raise AssertionError("unreachable: abort_with_status raises")
-
-    return wrapper
-
-
-def edge_stream(
-    method: Callable[[Servicer, Req, Context], AsyncIterator[Resp]],
-) -> Callable[[Servicer, Req, Context], AsyncIterator[Resp]]:
-    @functools.wraps(method)
-    async def wrapper(self: Servicer, request: Req, context: Context) -> AsyncIterator[Resp]:
-        try:
-            async with answering(self.api.metrics, method.__name__, request, "grpc"):
-                async for item in method(self, request, context):
-                    yield item
-        except RefereeError as error:
-            await _abort(context, error)
-
-    return wrapper
-
-
 def token(context: Context) -> str | None:
     """The caller's seat (or tournament) token from the call's metadata."""
     return bearer_token(context.invocation_metadata())  # type: ignore[arg-type]
 
 
-class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
-    def __init__(self, api: RefereeApi) -> None:
-        self.api = api
-
-    @edge
-    async def CreateGame(
-        self, request: referee_pb2.CreateGameRequest, context: Context
-    ) -> referee_pb2.CreateGameResponse:
-        return await self.api.create_game(request)
-
-    @edge
-    async def GetView(
-        self, request: referee_pb2.GetViewRequest, context: Context
-    ) -> referee_pb2.GetViewResponse:
-        return await self.api.get_view(request, token(context))
-
-    @edge
-    async def ListLegalMoves(
-        self, request: referee_pb2.ListLegalMovesRequest, context: Context
-    ) -> referee_pb2.ListLegalMovesResponse:
-        return await self.api.list_legal_moves(request, token(context))
-
-    @edge
-    async def SubmitMove(
-        self, request: referee_pb2.SubmitMoveRequest, context: Context
-    ) -> referee_pb2.SubmitMoveResponse:
-        return await self.api.submit_move(request, token(context))
-
-    @edge
-    async def ValidateMove(
-        self, request: referee_pb2.ValidateMoveRequest, context: Context
-    ) -> referee_pb2.ValidateMoveResponse:
-        return await self.api.validate_move(request, token(context))
-
-    @edge_stream
-    async def WatchGame(
-        self, request: referee_pb2.WatchGameRequest, context: Context
-    ) -> AsyncIterator[referee_pb2.WatchGameResponse]:
-        async for update in self.api.watch_game(request, token(context)):
-            yield update
-
-    async def Play(
-        self, request_iterator: AsyncIterator[referee_pb2.PlayRequest], context: Context
-    ) -> AsyncIterator[referee_pb2.PlayResponse]:
+def _unary(rpc: Rpc) -> Callable[..., Any]:
+    async def method(self: Servicer, request: Message, context: Context) -> Message:
         try:
-            async with answering(self.api.metrics, "Play", referee_pb2.PlayRequest(), "grpc"):
-                async for response in self.api.play(request_iterator, token(context), "grpc"):
-                    yield response
+            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+                response: Message = await rpc.call(self.api, request, token(context))
+                return response
+        except RefereeError as error:
+            await _abort(context, error)
+        raise AssertionError("unreachable: abort_with_status raises")
+
+    return method
+
+
+def _server_stream(rpc: Rpc) -> Callable[..., Any]:
+    async def method(self: Servicer, request: Message, context: Context) -> AsyncIterator[Message]:
+        try:
+            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+                async for item in rpc.call(self.api, request, token(context)):
+                    yield item
         except RefereeError as error:
             await _abort(context, error)
 
-    @edge
-    async def GetHistory(
-        self, request: referee_pb2.GetHistoryRequest, context: Context
-    ) -> referee_pb2.GetHistoryResponse:
-        return await self.api.get_history(request, token(context))
+    return method
 
-    @edge
-    async def VerifyHistory(
-        self, request: referee_pb2.VerifyHistoryRequest, context: Context
-    ) -> referee_pb2.VerifyHistoryResponse:
-        return await self.api.verify_history(request, token(context))
+
+def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
+    async def method(
+        self: Servicer, requests: AsyncIterator[Message], context: Context
+    ) -> AsyncIterator[Message]:
+        try:
+            async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
+                async for item in rpc.call(self.api, requests, token(context), PROTOCOL):
+                    yield item
+        except RefereeError as error:
+            await _abort(context, error)
+
+    return method
+
+
+_METHODS = {Kind.UNARY: _unary, Kind.SERVER_STREAM: _server_stream, Kind.BIDI_STREAM: _bidi_stream}
+
+
+class Servicer:
+    """A servicer whose methods are its ``table``'s rows, answered by ``api``.
+
+    A subclass names its table, the generated servicer base class it implements
+    (``class RefereeServicer(Servicer, RefereeServiceServicer)``) and the generated function
+    that adds it to a server: each RPC's method replaces the base's UNIMPLEMENTED one,
+    under the RPC's own name.
+    """
+
+    table: ClassVar[RpcTable]
+    add_to_server: ClassVar[Callable[[Any, grpc.aio.Server], None]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for rpc in cls.table.rpcs:
+            name = rpc.name
+            if not callable(getattr(cls, name, None)):
+                raise TypeError(f"{cls.__name__} implements no generated servicer of {rpc.name}")
+            method = _METHODS[rpc.kind](rpc)
+            method.__name__, method.__qualname__ = name, f"{cls.__qualname__}.{name}"
+            setattr(cls, name, method)
+
+    def __init__(self, api: Counted) -> None:
+        self.api = api
+
+    @classmethod
+    def register(cls, api: Counted, server: grpc.aio.Server) -> None:
+        """Serve every RPC of the table on ``server``, answered by ``api``."""
+        cls.add_to_server(cls(api), server)
+
+
+class RefereeServicer(Servicer, referee_pb2_grpc.RefereeServiceServicer):
+    table = RPCS
+    add_to_server = referee_pb2_grpc.add_RefereeServiceServicer_to_server

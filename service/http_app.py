@@ -27,7 +27,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from referee.v1.referee_connect import RefereeServiceASGIApplication
-from service.api import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES, RefereeApi
+from service.api import RefereeApi
+from service.calls import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
 from service.http_api import RefereeConnect
 
 OPENAPI = Path(__file__).with_name("openapi.json")

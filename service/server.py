@@ -14,9 +14,9 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.api import MAX_VERIFY_BYTES, RefereeApi
+from service.api import RPCS, RefereeApi
 from service.auth import TokenSigner, load_or_create_secret
+from service.calls import MAX_VERIFY_BYTES
 from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
 from service.http_app import build_app, serving_http
@@ -30,7 +30,7 @@ from service.tournaments.serving import TournamentService, tournament_service
 
 log = structlog.get_logger("referee")
 
-SERVICE_NAME = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name
+SERVICE_NAME = RPCS.full_name
 # gRPC's own transport limit; requests above MAX_REQUEST_BYTES but below this get a typed
 # INVALID_ARGUMENT with reason REQUEST_TOO_LARGE from the servicer.
 TRANSPORT_LIMIT = MAX_VERIFY_BYTES + 1024 * 1024  # VerifyHistory carries whole games
@@ -101,7 +101,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             ]
         )
         api = RefereeApi(referee, metrics)
-        referee_pb2_grpc.add_RefereeServiceServicer_to_server(RefereeServicer(api), server)
+        RefereeServicer.register(api, server)
         tournaments = tournament_service(referee, redis_url, settings, metrics)
         tournaments.register(server)
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]

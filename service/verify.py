@@ -24,6 +24,7 @@ from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS, GameCodec
 from service.errors import RefereeError
 from service.referee import seat_view
+from service.translate import view_to_proto  # the one projection to protobuf
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
 
@@ -175,6 +176,4 @@ def _replayed_view(
     viewer: int | None,
     game_id: str,
 ) -> game_pb2.View:
-    from service.api import view_to_proto  # the one projection to protobuf
-
     return view_to_proto(seat_view(game, game_id, history.setup.seats, state, version, viewer))

@@ -1,4 +1,8 @@
-"""TournamentService in protobuf terms: request in, use case, response out (both faces)."""
+"""TournamentService in protobuf terms: request in, use case, response out (both faces).
+
+:data:`RPCS` routes each RPC to its method; the gRPC and HTTP faces are built from it as
+the referee's are (:mod:`service.rpcs`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from service.auth import TokenSigner
 from service.codecs import CODECS
 from service.errors import BadRequest
 from service.observability import Metrics
+from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
 from service.tournaments.model import Format, Rating, Standing, Status, Table, Tournament
 from service.tournaments.store import Stored
@@ -143,8 +148,9 @@ class TournamentApi:
         return self.host.referee.signer
 
     async def create_tournament(
-        self, request: tournament_pb2.CreateTournamentRequest
+        self, request: tournament_pb2.CreateTournamentRequest, _token: str | None
     ) -> tournament_pb2.CreateTournamentResponse:
+        """Anyone may create one: no token is asked for."""
         codec = CODECS.get(request.game)
         if codec is None:
             raise BadRequest("GAME_UNKNOWN", f"unknown game {request.game!r}")
@@ -213,3 +219,16 @@ class TournamentApi:
             yield tournament_pb2.WatchTournamentResponse(
                 tournament=tournament_to_proto(stored, caller, self.signer)
             )
+
+
+RPCS = RpcTable(
+    tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"],
+    (
+        unary("CreateTournament", TournamentApi.create_tournament),
+        unary("StartTournament", TournamentApi.start_tournament),
+        unary("GetTournament", TournamentApi.get_tournament),
+        unary("ListTournaments", TournamentApi.list_tournaments),
+        server_stream("WatchTournament", TournamentApi.watch_tournament),
+    ),
+)
+"""Every RPC of ``referee.v1.TournamentService``: both faces serve exactly these."""

@@ -7,17 +7,16 @@ from dataclasses import dataclass
 import grpc
 from starlette.routing import Mount
 
-from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from service.observability import Metrics
 from service.referee import Referee
 from service.settings import Settings
 from service.tournaments import http_api
-from service.tournaments.api import TournamentApi
+from service.tournaments.api import RPCS, TournamentApi
 from service.tournaments.grpc_api import TournamentServicer
 from service.tournaments.host import TournamentHost
 from service.tournaments.store import TournamentStore
 
-SERVICE_NAME = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
+SERVICE_NAME = RPCS.full_name
 
 
 @dataclass
@@ -26,9 +25,7 @@ class TournamentService:
     api: TournamentApi
 
     def register(self, server: grpc.aio.Server) -> None:
-        tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
-            TournamentServicer(self.api), server
-        )
+        TournamentServicer.register(self.api, server)
 
     def http_mount(self) -> Mount:
         return http_api.mount(self.api)

@@ -14,7 +14,7 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.api import MAX_VERIFY_BYTES
+from service.calls import MAX_VERIFY_BYTES
 from service.server import Running
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Table, reason_of, take

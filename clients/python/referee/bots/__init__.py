@@ -1,8 +1,9 @@
 """Bots for every game: ordinary clients of the public API.
 
 A bot sees only its seat's view and that seat's legal moves (``ListLegalMoves``) and
-returns one of those moves (or None: nothing now). :func:`play_seat` plays a seat with a
-bot over the watch stream; :func:`run_bot` and :func:`main` are ``referee bot``.
+returns one of those moves (or None: nothing now). :func:`bot_for` picks a game's bot by
+strategy (:mod:`referee.bots.strategies`); :func:`play_seat` plays a seat with a bot over
+the watch stream; :func:`run_bot` and :func:`main` are ``referee bot``.
 
 >>> bot = bot_for("gang_of_four", "heuristic")
 >>> bot.name
@@ -11,35 +12,13 @@ bot over the watch stream; :func:`run_bot` and :func:`main` are ``referee bot``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 from referee.bots.base import Bot
+from referee.bots.cli import main, run_bot
 from referee.bots.gang_of_four import GangOfFourHeuristic, GangOfFourRandom
 from referee.bots.pinched import PinchedHeuristic, PinchedRandom
 from referee.bots.play import play_seat
+from referee.bots.strategies import STRATEGIES, bot_for
 from referee.bots.the_gang import TheGangHeuristic, TheGangRandom
-
-STRATEGIES: Mapping[str, Mapping[str, Callable[[], Bot]]] = {
-    "the_gang": {"random": TheGangRandom, "heuristic": TheGangHeuristic},
-    "gang_of_four": {"random": GangOfFourRandom, "heuristic": GangOfFourHeuristic},
-    "pinched": {"random": PinchedRandom, "heuristic": PinchedHeuristic},
-}
-
-
-def bot_for(game: str, strategy: str) -> Bot:
-    """A fresh bot for one seat; ValueError (listing the choices) for an unknown pair."""
-    strategies = STRATEGIES.get(game)
-    if strategies is None:
-        raise ValueError(f"no bots for game {game!r}; games: {', '.join(sorted(STRATEGIES))}")
-    factory = strategies.get(strategy)
-    if factory is None:
-        raise ValueError(
-            f"no strategy {strategy!r} for {game}; strategies: {', '.join(sorted(strategies))}"
-        )
-    return factory()
-
-
-from referee.bots.cli import main, run_bot  # noqa: E402  (uses bot_for)
 
 __all__ = [
     "STRATEGIES",

@@ -8,6 +8,7 @@ import random
 import sys
 
 from referee.bots.play import play_seat
+from referee.bots.strategies import bot_for
 from referee.client import AsyncRefereeClient, RefereeError
 from referee.v1 import game_pb2
 
@@ -24,11 +25,8 @@ async def run_bot(
     ``strategy`` of that game ("random", "heuristic"); returns the final view.
 
     ``seed`` makes the bot's own choices reproducible (None: from the system); ``think_ms``
-    is a pause before each move. ValueError
-    for a strategy the game has no bot for.
+    is a pause before each move. ValueError for a strategy the game has no bot for.
     """
-    from referee.bots import bot_for
-
     async with AsyncRefereeClient(target) as client:
         seat = client.seat(game_id, token)
         view = await seat.view()

@@ -190,7 +190,8 @@ class AsyncSeat:
         every unanswered request, moves with their same ``client_move_id``. See
         :class:`referee.client.play.AsyncPlay`.
         """
-        return AsyncPlay(self, after_version, resume or self.client.resume)
+        resume = resume or self.client.resume
+        return AsyncPlay(self.client.stub, self.game_id, self.token, after_version, resume)
 
     async def watch(
         self, after_version: int | None = None, *, resume: Resume | None = None

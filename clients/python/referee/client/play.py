@@ -26,11 +26,9 @@ import grpc.aio
 from referee.client.calls import WatchCursor, auth_metadata, new_move_id
 from referee.client.errors import OtherError, RefereeError, from_rejection, from_rpc_error
 from referee.client.policy import Resume
-from referee.v1 import game_pb2, referee_pb2
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
 if TYPE_CHECKING:
-    from referee.client.aio import AsyncSeat
-
     PlayCall: TypeAlias = grpc.aio.StreamStreamCall[
         referee_pb2.PlayRequest, referee_pb2.PlayResponse
     ]
@@ -62,11 +60,21 @@ class AsyncPlay:
     ``view`` and ``version`` are the last update's; ``finished`` is set once an update
     brought the game's outcome. Leaving the ``async with`` (or :meth:`close`) ends the
     stream; requests still unanswered then raise :class:`OtherError` ``SESSION_CLOSED``.
+    ``stub``, ``game_id`` and ``token`` are the seat's (:meth:`AsyncSeat.play` passes them).
     """
 
-    def __init__(self, seat: AsyncSeat, after_version: int | None, resume: Resume) -> None:
-        self.seat = seat
-        self.cursor = WatchCursor(seat.game_id, after_version, resume)
+    def __init__(
+        self,
+        stub: referee_pb2_grpc.RefereeServiceAsyncStub,
+        game_id: str,
+        token: str | None,
+        after_version: int | None,
+        resume: Resume,
+    ) -> None:
+        self.stub = stub
+        self.game_id = game_id
+        self.token = token
+        self.cursor = WatchCursor(game_id, after_version, resume)
         self.view: game_pb2.View | None = None
         self.failure: RefereeError | None = None
         self._pending: collections.deque[_Pending] = collections.deque()
@@ -156,7 +164,7 @@ class AsyncPlay:
 
     def _start(self) -> None:
         if self._task is None and not self._closed:
-            self._task = asyncio.create_task(self._run(), name=f"play:{self.seat.game_id}")
+            self._task = asyncio.create_task(self._run(), name=f"play:{self.game_id}")
 
     async def _ask(self, request: referee_pb2.PlayRequest) -> Any:
         self._start()
@@ -173,16 +181,16 @@ class AsyncPlay:
         return await pending.answer
 
     def _join(self) -> referee_pb2.PlayRequest:
-        join = referee_pb2.PlayRequest.Join(game_id=self.seat.game_id)
+        join = referee_pb2.PlayRequest.Join(game_id=self.game_id)
         if self.cursor.last_version is not None:
             join.after_version = self.cursor.last_version
         return referee_pb2.PlayRequest(join=join)
 
     async def _connect(self) -> PlayCall:
         """A new stream: the join, then every unanswered request again, in order."""
-        metadata = auth_metadata(self.seat.token)
+        metadata = auth_metadata(self.token)
         async with self._lock:
-            call: PlayCall = self.seat.client.stub.Play(None, metadata=metadata)
+            call: PlayCall = self.stub.Play(None, metadata=metadata)
             # A write fails only when the call has: reading it then raises its status.
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await call.write(self._join())

@@ -1,0 +1,177 @@
+"""``Play``: one bidirectional stream per seat, its watch and its requests side by side.
+
+Each request of the stream goes through the very use case (and :func:`answering`) of its
+unary call; a refused one is answered in-band with a ``rejection``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+from referee.v1 import referee_pb2
+from service.calls import answering, check_request
+from service.errors import BadRequest, RefereeError
+from service.observability import Metrics
+from service.referee import Submitted, Update
+from service.translate import rejection, update_to_proto
+
+
+class Seated(Protocol):
+    """The unary use cases a Play session answers its requests with (RefereeApi's)."""
+
+    @property
+    def metrics(self) -> Metrics | None: ...
+
+    async def submitted(
+        self, request: referee_pb2.SubmitMoveRequest, token: str | None
+    ) -> tuple[str, Submitted]: ...
+
+    async def list_legal_moves(
+        self, request: referee_pb2.ListLegalMovesRequest, token: str | None
+    ) -> referee_pb2.ListLegalMovesResponse: ...
+
+
+async def join(requests: AsyncIterator[referee_pb2.PlayRequest]) -> referee_pb2.PlayRequest.Join:
+    """The first message of a Play stream, which must be a well-formed join."""
+    first = await anext(requests, None)
+    if first is None or first.WhichOneof("kind") != "join":
+        raise BadRequest("PLAY_JOIN_FIRST", "the first message of Play must be a join")
+    check_request(first.join)
+    return first.join
+
+
+class _Delivered:
+    """The last version whose update is queued for the seat, and who waits for one."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.finished = False
+        self._moved = asyncio.Condition()
+
+    async def advance(self, version: int) -> None:
+        async with self._moved:
+            self.version = version
+            self._moved.notify_all()
+
+    async def finish(self) -> None:
+        """No update will follow (the game is over): nobody needs to wait any more."""
+        async with self._moved:
+            self.finished = True
+            self._moved.notify_all()
+
+    async def reach(self, version: int) -> None:
+        async with self._moved:
+            await self._moved.wait_for(lambda: self.finished or self.version >= version)
+
+
+def _failure(tasks: list[asyncio.Task[None]]) -> BaseException | None:
+    """The error of the first task that failed, if one did."""
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            error = task.exception()
+            if error is not None:
+                return error
+    return None
+
+
+_ENDED = object()
+"""Queued by each of a session's two tasks when it ends (its own messages all before)."""
+
+
+class PlaySession:
+    """One Play stream after its join: the seat's watch and its requests, side by side.
+
+    Two tasks feed one queue that the stream sends from, in order: the watch puts each
+    update, the request reader each answer. The reader answers requests one at a time, in
+    the order received, each through its unary call's use case under :func:`answering` (one
+    log line and the metrics per move, as SubmitMove); it queues the answer to a move that
+    made version v, or to a list made at v, only once the update of v is queued, so a seat
+    holds the view a result speaks of before the result. The stream ends when both tasks
+    have: the watch when the game is over, the reader when the client closes its side. A
+    task that fails ends the stream with its error; the other is cancelled.
+    """
+
+    def __init__(
+        self, api: Seated, game_id: str, token: str | None, protocol: str, after: int | None
+    ) -> None:
+        self.api = api
+        self.game_id = game_id
+        self.token = token
+        self.protocol = protocol
+        self.delivered = _Delivered(-1 if after is None else after)
+        self._out: asyncio.Queue[referee_pb2.PlayResponse | object] = asyncio.Queue()
+
+    async def run(
+        self,
+        updates: AsyncIterator[Update],
+        requests: AsyncIterator[referee_pb2.PlayRequest],
+    ) -> AsyncIterator[referee_pb2.PlayResponse]:
+        tasks = [
+            asyncio.create_task(self._forward(updates), name=f"play-watch:{self.game_id}"),
+            asyncio.create_task(self._answer(requests), name=f"play-answer:{self.game_id}"),
+        ]
+        for task in tasks:
+            task.add_done_callback(lambda _: self._out.put_nowait(_ENDED))
+        running = len(tasks)
+        try:
+            while running:
+                item = await self._out.get()
+                if isinstance(item, referee_pb2.PlayResponse):
+                    yield item
+                    continue
+                running -= 1
+                failure = _failure(tasks)
+                if failure is not None:
+                    raise failure
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _forward(self, updates: AsyncIterator[Update]) -> None:
+        async for update in updates:
+            self._out.put_nowait(referee_pb2.PlayResponse(update=update_to_proto(update)))
+            await self.delivered.advance(update.version)
+        await self.delivered.finish()
+
+    async def _answer(self, requests: AsyncIterator[referee_pb2.PlayRequest]) -> None:
+        async for request in requests:
+            kind = request.WhichOneof("kind")
+            if kind == "submit":
+                answer = await self._submit(request.submit)
+            elif kind == "list_legal_moves":
+                answer = await self._legal_moves()
+            elif kind == "join":
+                answer = rejection("", BadRequest("PLAY_JOINED", "this stream has joined already"))
+            else:
+                answer = rejection("", BadRequest("PLAY_REQUEST_EMPTY", "the request is empty"))
+            self._out.put_nowait(answer)
+
+    async def _submit(self, submit: referee_pb2.PlayRequest.Submit) -> referee_pb2.PlayResponse:
+        request = referee_pb2.SubmitMoveRequest(
+            game_id=self.game_id, move=submit.move, client_move_id=submit.client_move_id
+        )
+        if submit.HasField("expected_version"):
+            request.expected_version = submit.expected_version
+        try:
+            async with answering(self.api.metrics, "Play.SubmitMove", request, self.protocol):
+                _, done = await self.api.submitted(request, self.token)
+        except RefereeError as error:
+            return rejection(submit.client_move_id, error)
+        await self.delivered.reach(done.version)
+        result = referee_pb2.PlayResponse.MoveResult(
+            client_move_id=submit.client_move_id, version=done.version, duplicate=done.duplicate
+        )
+        return referee_pb2.PlayResponse(move_result=result)
+
+    async def _legal_moves(self) -> referee_pb2.PlayResponse:
+        request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
+        try:
+            async with answering(self.api.metrics, "Play.ListLegalMoves", request, self.protocol):
+                moves = await self.api.list_legal_moves(request, self.token)
+        except RefereeError as error:
+            return rejection("", error)
+        await self.delivered.reach(moves.version)
+        return referee_pb2.PlayResponse(legal_moves=moves)

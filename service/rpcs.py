@@ -1,0 +1,90 @@
+"""A service's RPCs as one table: each RPC's name, its kind, and the API method answering it.
+
+Both faces are built from the same table (:class:`service.grpc_api.Servicer`,
+:class:`service.http_api.ConnectService`), so an RPC is wired once, not once per face.
+A table is checked against the service's descriptor when it is made: it names every RPC
+of the proto, no other, each with the kind of stream the proto declares.
+
+An API method takes the request and the caller's token (``None``: none was sent); a
+bidirectional one takes the request stream, the token and the protocol's name (its
+requests are logged one by one, under that protocol).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
+from google.protobuf.message import Message
+
+Api = TypeVar("Api")
+Req = TypeVar("Req", bound=Message)
+Resp = TypeVar("Resp", bound=Message)
+
+
+class Kind(enum.Enum):
+    UNARY = "unary"
+    SERVER_STREAM = "server stream"
+    BIDI_STREAM = "bidirectional stream"
+
+    @classmethod
+    def of(cls, method: MethodDescriptor) -> Kind:
+        if method.client_streaming:
+            if not method.server_streaming:
+                raise ValueError(f"{method.full_name}: client streams are not served")
+            return cls.BIDI_STREAM
+        return cls.SERVER_STREAM if method.server_streaming else cls.UNARY
+
+
+@dataclass(frozen=True)
+class Rpc:
+    """One row: ``call`` is the API's method, unbound (``RefereeApi.get_view``)."""
+
+    name: str
+    kind: Kind
+    call: Callable[..., Any]
+
+    @property
+    def snake_name(self) -> str:
+        """The name of its method in a Connect service (``GetView``: ``get_view``)."""
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", self.name).lower()
+
+
+def unary(name: str, call: Callable[[Api, Req, str | None], Awaitable[Resp]]) -> Rpc:
+    return Rpc(name, Kind.UNARY, call)
+
+
+def server_stream(name: str, call: Callable[[Api, Req, str | None], AsyncIterator[Resp]]) -> Rpc:
+    return Rpc(name, Kind.SERVER_STREAM, call)
+
+
+def bidi_stream(
+    name: str, call: Callable[[Api, AsyncIterator[Req], str | None, str], AsyncIterator[Resp]]
+) -> Rpc:
+    return Rpc(name, Kind.BIDI_STREAM, call)
+
+
+@dataclass(frozen=True)
+class RpcTable:
+    """Every RPC of one service; it must match the service's descriptor exactly."""
+
+    service: ServiceDescriptor
+    rpcs: tuple[Rpc, ...]
+
+    def __post_init__(self) -> None:
+        declared = {method.name: Kind.of(method) for method in self.service.methods}
+        listed = {rpc.name: rpc.kind for rpc in self.rpcs}
+        if len(listed) != len(self.rpcs) or listed != declared:
+            raise ValueError(
+                f"the RPC table of {self.service.full_name} must list each of its RPCs once "
+                f"with its kind: the proto declares {declared}, the table lists {listed}"
+            )
+
+    @property
+    def full_name(self) -> str:
+        """The service's name, as health checks and reflection know it."""
+        return str(self.service.full_name)

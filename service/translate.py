@@ -1,0 +1,159 @@
+"""Protobuf in, engine values out, and back: the edge's one translation.
+
+Every game's own messages go through its codec (``CODECS[game]``: options, moves, views,
+events); this module builds the messages the service itself defines around them. It is
+the one projection to protobuf: the verifier builds the views it compares with through
+:func:`view_to_proto` too, so a replayed view equals a served one byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.rpc import code_pb2
+
+from engines.base import Outcome
+from referee.v1 import game_pb2, referee_pb2
+from service.codecs import CODECS
+from service.errors import BadRequest, RefereeError
+from service.records import GameMeta
+from service.referee import Created, History, SeatView, Submitted, Update
+
+
+def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:
+    """A table's options for ``game``'s engine; none for a game the referee does not know
+    (creating it then fails with ``GAME_UNKNOWN``)."""
+    codec = CODECS.get(game)
+    return codec.options_from_proto(options) if codec else {}
+
+
+def move_from_proto(move: game_pb2.Move) -> tuple[str, Any]:
+    """The game a move is for (its oneof) and the engine move."""
+    game = move.WhichOneof("game")
+    if game is None:
+        raise BadRequest("MOVE_EMPTY", "the move names no game")
+    return game, CODECS[game].move_from_proto(move)
+
+
+def moves_to_proto(game: str, moves: list[Any]) -> list[game_pb2.Move]:
+    codec = CODECS[game]
+    return [codec.move_to_proto(move) for move in moves]
+
+
+def outcome_to_proto(outcome: Outcome) -> game_pb2.Outcome:
+    return game_pb2.Outcome(
+        winners=outcome.winners,
+        summary=outcome.summary,
+        scores=outcome.scores,
+        placings=outcome.placings,
+        tiebreaks=outcome.tiebreaks,
+        team=outcome.team,
+    )
+
+
+def view_to_proto(view: SeatView) -> game_pb2.View:
+    message = game_pb2.View(
+        game=view.game,
+        game_id=view.game_id,
+        version=view.version,
+        seats=view.seats,
+        to_act=sorted(view.to_act),
+    )
+    if view.viewer is not None:
+        message.seat = view.viewer
+    if view.outcome is not None:
+        message.outcome.CopyFrom(outcome_to_proto(view.outcome))
+    CODECS[view.game].fill_view(view.body, message)
+    return message
+
+
+def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:
+    codec = CODECS[game]
+    return [codec.event_to_proto(event) for event in events]
+
+
+def update_to_proto(update: Update) -> referee_pb2.WatchGameResponse:
+    return referee_pb2.WatchGameResponse(
+        version=update.version,
+        events=events_to_proto(update.view.game, update.events),
+        view=view_to_proto(update.view),
+        snapshot=update.snapshot,
+    )
+
+
+def setup_to_proto(meta: GameMeta, config: Any) -> game_pb2.GameSetup:
+    """How a table was set up: its game, seats, options (as the engine read them)."""
+    return game_pb2.GameSetup(
+        game=meta.game,
+        seats=meta.seats,
+        options=CODECS[meta.game].options_to_proto(config),
+        allow_spectators=meta.allow_spectators,
+    )
+
+
+def created_to_proto(created: Created) -> referee_pb2.CreateGameResponse:
+    return referee_pb2.CreateGameResponse(
+        game_id=created.game_id,
+        version=created.version,
+        seed_sha256=created.seed_sha256,
+        seat_tokens=[
+            referee_pb2.SeatToken(seat=seat, token=token)
+            for seat, token in enumerate(created.tokens)
+        ],
+        setup=setup_to_proto(created.meta, created.config),
+    )
+
+
+def submitted_to_proto(game: str, done: Submitted) -> referee_pb2.SubmitMoveResponse:
+    return referee_pb2.SubmitMoveResponse(
+        version=done.version,
+        view=view_to_proto(done.view),
+        events=events_to_proto(game, done.events),
+        duplicate=done.duplicate,
+    )
+
+
+def validated_to_proto(
+    version: int, error: RefereeError | None
+) -> referee_pb2.ValidateMoveResponse:
+    if error is None:
+        return referee_pb2.ValidateMoveResponse(version=version, legal=True)
+    return referee_pb2.ValidateMoveResponse(
+        version=version, legal=False, reason=error.reason, message=error.message
+    )
+
+
+def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
+    game = history.meta.game
+    codec = CODECS[game]
+    response = referee_pb2.GetHistoryResponse(
+        setup=setup_to_proto(history.meta, history.config),
+        version=history.version,
+        seed_sha256=history.meta.seed_sha256,
+        seed=history.seed or b"",
+        entries=[
+            game_pb2.HistoryEntry(
+                version=item.version,
+                seat=item.seat,
+                move=codec.move_to_proto(item.move) if item.move is not None else None,
+                events=events_to_proto(game, item.events),
+            )
+            for item in history.items
+        ],
+    )
+    if history.outcome is not None:
+        response.outcome.CopyFrom(outcome_to_proto(history.outcome))
+    return response
+
+
+def rejection(client_move_id: str, error: RefereeError) -> referee_pb2.PlayResponse:
+    """A refused Play request, in-band: what its unary call's status would have said."""
+    return referee_pb2.PlayResponse(
+        rejection=referee_pb2.PlayResponse.Rejection(
+            client_move_id=client_move_id,
+            code=getattr(code_pb2, error.code.name),
+            reason=error.reason,
+            message=error.message,
+            metadata=error.metadata,
+        )
+    )
