@@ -30,7 +30,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     "`referee verify` needs no server stack (gRPC server, HTTP, Redis)",
     ("service.cli", "service.verify"): "each `referee` command loads only what it runs: "
     "`referee serve --help` needs no engines",
-    "grpc, Redis and the bots load",
     ("service.observability", "opentelemetry"): "tracing is off by default: its SDK and "
     "instrumentations load only when it is turned on",
     ("referee.bots.poker", "eval7"): "an optional dependency of the client package (the "
