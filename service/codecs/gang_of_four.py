@@ -9,7 +9,7 @@ from engines.gang_of_four import events as ev
 from engines.gang_of_four.cards import DECK, Colour, GofCard
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.model import (
-    CLOCKWISE,
+    Direction,
     Exchange,
     GangOfFourConfig,
     HandResult,
@@ -25,13 +25,13 @@ _COLOURS = {
     Colour.GREEN: pb.GANG_OF_FOUR_COLOUR_GREEN,
     Colour.YELLOW: pb.GANG_OF_FOUR_COLOUR_YELLOW,
     Colour.RED: pb.GANG_OF_FOUR_COLOUR_RED,
-    Colour.MULTI: pb.GANG_OF_FOUR_COLOUR_MULTICOLOURED,
+    Colour.MULTICOLOURED: pb.GANG_OF_FOUR_COLOUR_MULTICOLOURED,
 }
 _COLOURS_BACK = {value: colour for colour, value in _COLOURS.items()}
 _KINDS = {
     Kind.SINGLE: pb.GANG_OF_FOUR_COMBINATION_SINGLE,
     Kind.PAIR: pb.GANG_OF_FOUR_COMBINATION_PAIR,
-    Kind.TRIPLE: pb.GANG_OF_FOUR_COMBINATION_THREE_OF_A_KIND,
+    Kind.THREE_OF_A_KIND: pb.GANG_OF_FOUR_COMBINATION_THREE_OF_A_KIND,
     Kind.STRAIGHT: pb.GANG_OF_FOUR_COMBINATION_STRAIGHT,
     Kind.FLUSH: pb.GANG_OF_FOUR_COMBINATION_FLUSH,
     Kind.FULL_HOUSE: pb.GANG_OF_FOUR_COMBINATION_FULL_HOUSE,
@@ -45,8 +45,10 @@ _PHASES = {
 }
 
 
-def _direction(direction: int) -> pb.Direction.ValueType:
-    return pb.DIRECTION_CLOCKWISE if direction == CLOCKWISE else pb.DIRECTION_COUNTER_CLOCKWISE
+def _direction(direction: Direction) -> pb.Direction.ValueType:
+    if direction == Direction.CLOCKWISE:
+        return pb.DIRECTION_CLOCKWISE
+    return pb.DIRECTION_COUNTER_CLOCKWISE
 
 
 def card_to_proto(card: GofCard) -> pb.GangOfFourCard:
