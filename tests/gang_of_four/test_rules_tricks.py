@@ -208,9 +208,11 @@ def test_a_card_that_does_not_exist_is_an_invalid_move(move: Any, reason: str) -
 
 def test_the_order_of_the_cards_in_a_play_does_not_matter() -> None:
     """A combination is a set of cards: the engine sorts them; the event shows them sorted.
-    (The codec passes a play's cards on in the order the client sent them.)"""
+    (The codec passes a play's cards on in the order the client sent them; a ``Play`` keeps
+    them in single-card order, so its history record is the same either way.)"""
     state = table(["g9 r9", "r8 g8 y8 r10", "g7 y7"], turn=1)
     backwards = Play(cards("r8 y8 g8"))
+    assert backwards == Play(hand("g8 y8 r8"))
     assert reason_of(state, 1, backwards) is None
     after, events = GAME.apply(state, 1, backwards)
     assert events[0] == Played(1, hand("g8 y8 r8"), Kind.THREE_OF_A_KIND, 1)
