@@ -16,7 +16,7 @@ from service.codecs.derive import Contract, Leaf, enum_table
 from service.errors import BadRequest
 
 _COLOURS = enum_table(Colour, pb.GangOfFourColour.DESCRIPTOR)
-_COLOURS_BACK = {number: colour for colour, number in _COLOURS.items()}
+_COLOUR_NUMBERS = frozenset(_COLOURS.values())
 
 _MESSAGES = {
     card: pb.GangOfFourCard(
@@ -29,15 +29,17 @@ _MESSAGES = {
 """Each distinct card's message, built once: a message field copies what it is given."""
 
 
+_BY_NUMBERS = {(card.value, _COLOURS[card.colour]): card for card in COPIES}
+
+
 def card_from_proto(card: pb.GangOfFourCard) -> GofCard:
     """The card named by its value and colour (its ``code`` is for reading only)."""
-    colour = _COLOURS_BACK.get(card.colour)
-    if colour is None:
+    found = _BY_NUMBERS.get((card.value, card.colour))
+    if found is not None:
+        return found
+    if card.colour not in _COLOUR_NUMBERS:
         raise BadRequest("CARD_COLOUR_MISSING", "a card needs its colour")
-    made = GofCard(card.value, colour)
-    if made not in _MESSAGES:
-        raise BadRequest("UNKNOWN_CARD", f"there is no card {card.value} of that colour")
-    return made
+    raise BadRequest("UNKNOWN_CARD", f"there is no card {card.value} of that colour")
 
 
 CARD = Leaf(
