@@ -31,12 +31,12 @@ DRAGON = 12
 
 
 class Colour(IntEnum):
-    """Card colours in their tie-break order; MULTI is only ever the multicoloured 1."""
+    """Card colours in their tie-break order; MULTICOLOURED is only ever the multicoloured 1."""
 
     GREEN = 0
     YELLOW = 1
     RED = 2
-    MULTI = 3
+    MULTICOLOURED = 3
 
 
 COLOUR_CODES = "gyrm"
@@ -62,7 +62,7 @@ class GofCard(msgspec.Struct, frozen=True, order=True, array_like=True, gc=False
 
     @property
     def is_multicoloured_one(self) -> bool:
-        return self.colour == Colour.MULTI
+        return self.colour == Colour.MULTICOLOURED
 
     @property
     def rank(self) -> int:
@@ -86,7 +86,7 @@ class GofCard(msgspec.Struct, frozen=True, order=True, array_like=True, gc=False
         return card
 
 
-MULTICOLOURED_ONE = GofCard(1, Colour.MULTI)
+MULTICOLOURED_ONE = GofCard(1, Colour.MULTICOLOURED)
 GREEN_PHOENIX = GofCard(PHOENIX, Colour.GREEN)
 YELLOW_PHOENIX = GofCard(PHOENIX, Colour.YELLOW)
 THE_DRAGON = GofCard(DRAGON, Colour.RED)

@@ -61,7 +61,7 @@ __all__ = [
     "plays_beating",
 ]
 
-_SIZE_KIND = {2: Kind.PAIR, 3: Kind.TRIPLE}
+_SIZE_KIND = {2: Kind.PAIR, 3: Kind.THREE_OF_A_KIND}
 
 
 def classify(cards: Sequence[GofCard]) -> Combination:

@@ -6,7 +6,7 @@ import msgspec
 
 from engines.gang_of_four.cards import GofCard
 from engines.gang_of_four.combos import Kind
-from engines.gang_of_four.model import HandResult
+from engines.gang_of_four.model import Direction, HandResult
 
 
 class HandDealt(msgspec.Struct, frozen=True, tag="hand_dealt"):
@@ -20,7 +20,7 @@ class HandDealt(msgspec.Struct, frozen=True, tag="hand_dealt"):
 class HandStarted(msgspec.Struct, frozen=True, tag="hand_started"):
     hand: int
     dealer: int
-    direction: int
+    direction: Direction
     leader: int
 
 

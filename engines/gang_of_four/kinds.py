@@ -27,7 +27,7 @@ class Kind(IntEnum):
 
     SINGLE = 0
     PAIR = 1
-    TRIPLE = 2
+    THREE_OF_A_KIND = 2
     STRAIGHT = 3
     FLUSH = 4
     FULL_HOUSE = 5
@@ -55,7 +55,7 @@ class Combination(msgspec.Struct, frozen=True, gc=False):
 # None; only ranks that ``ranks_of`` produced are ever looked up.
 CARD_AT = cast("list[GofCard]", [BY_RANK.get(rank) for rank in range(DRAGON * 4 + 4)])
 RANK_OF: dict[GofCard, int] = {card: card.rank for card in COPIES}
-MULTI_ONE_RANK = 4 + Colour.MULTI
+MULTI_ONE_RANK = 4 + Colour.MULTICOLOURED
 PHOENIX_PAIR = (PHOENIX * 4 + Colour.GREEN, PHOENIX * 4 + Colour.YELLOW)
 FIRST_PHOENIX_RANK = PHOENIX * 4
 DRAGON_RANK = DRAGON * 4 + Colour.RED

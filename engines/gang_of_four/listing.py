@@ -63,7 +63,7 @@ def plays_beating(hand: Sequence[GofCard], current: Combination | None) -> list[
         if size in (0, 2):
             found += _same_value(by_value, 2, Kind.PAIR, floor)
         if size in (0, 3):
-            found += _same_value(by_value, 3, Kind.TRIPLE, floor)
+            found += _same_value(by_value, 3, Kind.THREE_OF_A_KIND, floor)
         if size in (0, 5):
             found += _five_card(by_value, Kind.STRAIGHT if current is None else current.kind, floor)
         floor = NO_FLOOR

@@ -17,8 +17,6 @@ from engines.rng import Rng
 MIN_PLAYERS = 3
 MAX_PLAYERS = 4
 GAME_END_SCORE = 100
-COUNTER_CLOCKWISE = -1
-CLOCKWISE = 1
 
 
 def points_for(cards_left: int) -> int:
@@ -34,6 +32,13 @@ def points_for(cards_left: int) -> int:
     else:
         factor = 5
     return cards_left * factor
+
+
+class Direction(IntEnum):
+    """Which way turns go; the value is the step from one seat to the next."""
+
+    COUNTER_CLOCKWISE = -1  # to the seat with the next lower number (hands 1, 3, 5...)
+    CLOCKWISE = 1  # to the seat with the next higher number (hands 2, 4...)
 
 
 class Phase(IntEnum):
@@ -81,7 +86,7 @@ class GangOfFourState(msgspec.Struct, frozen=True):
     rng: Rng
     hand: int
     dealer: int
-    direction: int
+    direction: Direction
     phase: Phase
     hands: tuple[tuple[GofCard, ...], ...]
     set_aside: tuple[GofCard, ...]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+import msgspec.structs
 
 from engines.gang_of_four.cards import GofCard
 
@@ -13,6 +14,16 @@ class Play(msgspec.Struct, frozen=True, tag="play"):
 
     cards: tuple[GofCard, ...]
     announce_last_card: bool = False
+
+    def __post_init__(self) -> None:
+        """A combination is a set of cards: a play keeps them in single-card order, however
+        they were sent, so the history records (and a retry repeats) one form of it. Values
+        that do not even compare are left as they are, for ``check`` to refuse."""
+        try:
+            ordered = tuple(sorted(self.cards))
+        except TypeError:
+            return
+        msgspec.structs.force_setattr(self, "cards", ordered)
 
 
 class Pass(msgspec.Struct, frozen=True, tag="pass"):

@@ -47,10 +47,10 @@ from engines.gang_of_four.events import (
 )
 from engines.gang_of_four.kinds import ranks_of
 from engines.gang_of_four.model import (
-    COUNTER_CLOCKWISE,
     GAME_END_SCORE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    Direction,
     Exchange,
     GangOfFourConfig,
     GangOfFourState,
@@ -82,7 +82,7 @@ def new_game(config: GangOfFourConfig, seed: bytes) -> GangOfFourState:
         rng=Rng(seed),
         hand=0,
         dealer=0,
-        direction=COUNTER_CLOCKWISE,
+        direction=Direction.COUNTER_CLOCKWISE,
         phase=Phase.PLAY,
         hands=(),
         set_aside=(),
@@ -394,7 +394,7 @@ def _start_hand(
     if previous is None:
         holders = [seat for seat in range(players) if MULTICOLOURED_ONE in hands[seat]]
         # 3 players and nobody holds it: "der Spieler, der rechts vom Kartenverteiler sitzt"
-        leader = holders[0] if holders else (state.dealer + COUNTER_CLOCKWISE) % players
+        leader = holders[0] if holders else (state.dealer + Direction.COUNTER_CLOCKWISE) % players
         state = _replace(
             state,
             phase=Phase.PLAY,
@@ -411,7 +411,7 @@ def _start_hand(
     state = _replace(
         state,
         dealer=winner,
-        direction=-state.direction,
+        direction=Direction(-state.direction),
         phase=Phase.EXCHANGE,
         turn=winner,
         exchange=Exchange(loser=loser, winner=winner, given=given),

@@ -13,7 +13,7 @@ from engines.base import Viewer, check_viewer
 from engines.gang_of_four.cards import GofCard
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.events import Event, HandDealt
-from engines.gang_of_four.model import Exchange, GangOfFourState, HandResult, Phase
+from engines.gang_of_four.model import Direction, Exchange, GangOfFourState, HandResult, Phase
 from engines.gang_of_four.moves import Move
 
 
@@ -23,7 +23,7 @@ class GangOfFourView(msgspec.Struct, frozen=True):
     auto_announce_last_card: bool
     hand: int
     dealer: int
-    direction: int
+    direction: Direction
     phase: Phase
     turn: int
     cards: tuple[GofCard, ...]  # the viewer's own hand; empty for a spectator

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from engines.registry import GAMES
+from service.codecs import gang_of_four
 from service.codecs.base import GameCodec
-from service.codecs.gang_of_four import GangOfFourCodec
+from service.codecs.game import DerivedCodec
 from service.codecs.pinched import PinchedCodec
 from service.codecs.the_gang import TheGangCodec
 
 CODECS: dict[str, GameCodec] = {
     "the_gang": TheGangCodec(),
-    "gang_of_four": GangOfFourCodec(),
+    "gang_of_four": DerivedCodec(GAMES["gang_of_four"], gang_of_four.CONTRACT),
     "pinched": PinchedCodec(),
 }
 

@@ -30,7 +30,7 @@ from engines.gang_of_four import (
 from engines.gang_of_four.cards import COPIES, DECK, GofCard, cards
 from engines.gang_of_four.combos import classify, combinations_in, plays_beating
 from engines.gang_of_four.events import CardGiven, CardReturned, Event, HandDealt, Played
-from engines.gang_of_four.model import COUNTER_CLOCKWISE, Phase
+from engines.gang_of_four.model import Direction, Phase
 
 SEED = bytes.fromhex("0f4e2d9c7b3a6158")
 
@@ -65,7 +65,7 @@ def table(
     turn: int,
     current: str | None = None,
     current_by: int | None = None,
-    direction: int = COUNTER_CLOCKWISE,
+    direction: Direction = Direction.COUNTER_CLOCKWISE,
     auto: bool = False,
     seed: bytes = SEED,
     **changes: Any,

@@ -99,7 +99,7 @@ def test_the_deck_has_sixty_four_cards() -> None:
     for value in range(1, 11):
         for colour in (Colour.GREEN, Colour.YELLOW, Colour.RED):
             assert counts[GofCard(value, colour)] == 2
-    specials = [card for card in DECK if card.value > 10 or card.colour == Colour.MULTI]
+    specials = [card for card in DECK if card.value > 10 or card.colour == Colour.MULTICOLOURED]
     assert [str(card) for card in specials] == ["m1", "gP", "yP", "rD"]
     assert list(DECK) == sorted(DECK)
 
@@ -158,9 +158,9 @@ def test_any_one_card_is_a_single(card: GofCard) -> None:
         ("gP yP", Kind.PAIR),
         ("g3 y3", Kind.PAIR),
         ("m1 g1", Kind.PAIR),
-        ("g2 y2 r2", Kind.TRIPLE),
-        ("r4 r4 y4", Kind.TRIPLE),
-        ("y1 r1 m1", Kind.TRIPLE),
+        ("g2 y2 r2", Kind.THREE_OF_A_KIND),
+        ("r4 r4 y4", Kind.THREE_OF_A_KIND),
+        ("y1 r1 m1", Kind.THREE_OF_A_KIND),
     ],
 )
 def test_pairs_and_triples(text: str, kind: Kind) -> None:
@@ -303,7 +303,7 @@ def test_bad_shapes_are_refused_with_a_reason(text: str, reason: str) -> None:
 
 def test_things_that_are_no_cards_are_refused() -> None:
     """engines/errors.py: "An engine never raises anything else for bad input."."""
-    for bad in [[GofCard(5, Colour.MULTI)], [GofCard(13, Colour.RED)], ["g5"], [None]]:
+    for bad in [[GofCard(5, Colour.MULTICOLOURED)], [GofCard(13, Colour.RED)], ["g5"], [None]]:
         with pytest.raises(InvalidMoveError) as info:
             classify(bad)  # type: ignore[arg-type]
         assert info.value.reason == "UNKNOWN_CARD"

@@ -27,7 +27,7 @@ from engines.gang_of_four import GAME, GangOfFourConfig, GiveBack, Pass, Play
 from engines.gang_of_four.cards import DECK, MULTICOLOURED_ONE
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.events import HandDealt, HandStarted, Played
-from engines.gang_of_four.model import CLOCKWISE, COUNTER_CLOCKWISE, Phase
+from engines.gang_of_four.model import Direction, Phase
 from tests.gang_of_four.rules_support import PLAYERS, plays, rejects, three_without_m1
 from tests.gang_of_four.support import (
     SEED,
@@ -185,7 +185,7 @@ def test_three_players_without_the_multicoloured_one_the_player_right_of_the_dea
 def test_hand_one_is_played_counter_clockwise(players: int) -> None:
     """Seed: "In der ersten Runde wird gegen den Uhrzeigersinn gespielt" (seat s, then s - 1)."""
     state = table(["g2 g3", "y2 y3", "r2 r3", "g4 g5"][:players], turn=1)
-    assert state.direction == COUNTER_CLOCKWISE
+    assert state.direction == Direction.COUNTER_CLOCKWISE
     state, _ = GAME.apply(state, 1, play("y2"))
     assert state.turn == 0
     state, _ = GAME.apply(state, 0, play("g3"))
@@ -198,7 +198,10 @@ def test_later_hands_the_winner_deals_leads_and_the_direction_alternates() -> No
     Vorrunde." "In der ersten Runde wird gegen den Uhrzeigersinn gespielt, in der zweiten im
     Uhrzeigersinn, dann wieder gegen den Uhrzeigersinn, usw."."""
     state = new(4)
-    for hand_number, winner, direction in [(2, 1, CLOCKWISE), (3, 2, COUNTER_CLOCKWISE)]:
+    for hand_number, winner, direction in [
+        (2, 1, Direction.CLOCKWISE),
+        (3, 2, Direction.COUNTER_CLOCKWISE),
+    ]:
         state = msgspec.structs.replace(state, totals=(0, 0, 0, 0))  # no game end yet
         state, events = finish_hand(state, winner)
         assert HandStarted(hand_number, winner, direction, winner) in events

@@ -28,7 +28,7 @@ from engines.gang_of_four.events import (
     Played,
     TrickWon,
 )
-from engines.gang_of_four.model import CLOCKWISE, COUNTER_CLOCKWISE, HandResult
+from engines.gang_of_four.model import Direction, HandResult
 from tests.gang_of_four.rules_support import rejects
 from tests.gang_of_four.support import apply_all, hand, play, reason_of, table
 
@@ -205,11 +205,12 @@ def test_the_duty_follows_the_direction_of_play() -> None:
     eine einzige Karte auf der Hand hat." In a clockwise hand seat 1 plays right before seat
     2, and seat 0 (before him counter-clockwise) is free."""
     hands = ["g5 y7 r9", "g5 y7 r9", "r2", "g7 r7 y8"]
-    clockwise = table(hands, turn=1, direction=CLOCKWISE, current="g3", current_by=0)
+    cw, ccw = Direction.CLOCKWISE, Direction.COUNTER_CLOCKWISE
+    clockwise = table(hands, turn=1, direction=cw, current="g3", current_by=0)
     assert set(GAME.legal_moves(clockwise, 1)) == {Pass(), play("r9")}
-    counter = table(hands, turn=1, direction=COUNTER_CLOCKWISE, current="g3", current_by=0)
+    counter = table(hands, turn=1, direction=ccw, current="g3", current_by=0)
     assert set(GAME.legal_moves(counter, 1)) == {Pass(), play("g5"), play("y7"), play("r9")}
-    seat_three = table(hands, turn=3, direction=COUNTER_CLOCKWISE, current="g3", current_by=0)
+    seat_three = table(hands, turn=3, direction=ccw, current="g3", current_by=0)
     assert set(GAME.legal_moves(seat_three, 3)) == {Pass(), play("y8")}
 
 

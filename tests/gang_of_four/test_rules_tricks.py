@@ -187,7 +187,7 @@ def test_cards_that_form_no_combination_are_refused(text: str, reason: str) -> N
     ("move", "reason"),
     [
         (Play((GofCard(13, Colour.RED),)), "UNKNOWN_CARD"),
-        (Play((GofCard(2, Colour.MULTI),)), "UNKNOWN_CARD"),
+        (Play((GofCard(2, Colour.MULTICOLOURED),)), "UNKNOWN_CARD"),
         (Play((GofCard(0, Colour.GREEN),)), "UNKNOWN_CARD"),
         (GiveBack(GofCard(11, Colour.RED)), "UNKNOWN_CARD"),
         (Play(cards("g5 g5 g5")), "TOO_MANY_COPIES"),
@@ -207,12 +207,16 @@ def test_a_card_that_does_not_exist_is_an_invalid_move(move: Any, reason: str) -
 
 
 def test_the_order_of_the_cards_in_a_play_does_not_matter() -> None:
-    """A combination is a set of cards: the engine sorts them; the event shows them sorted."""
+    """A combination is a set of cards: the engine sorts them; the event shows them sorted.
+    (The codec passes a play's cards on in the order the client sent them; a ``Play`` keeps
+    them in single-card order, so its history record is the same either way.)"""
     state = table(["g9 r9", "r8 g8 y8 r10", "g7 y7"], turn=1)
     backwards = Play(cards("r8 y8 g8"))
+    assert backwards == Play(hand("g8 y8 r8"))
     assert reason_of(state, 1, backwards) is None
-    _, events = GAME.apply(state, 1, backwards)
-    assert events[0] == Played(1, hand("g8 y8 r8"), Kind.TRIPLE, 1)
+    after, events = GAME.apply(state, 1, backwards)
+    assert events[0] == Played(1, hand("g8 y8 r8"), Kind.THREE_OF_A_KIND, 1)
+    assert (after, events) == GAME.apply(state, 1, Play(hand("g8 y8 r8")))
 
 
 def test_seats_outside_the_table() -> None:
