@@ -214,7 +214,10 @@ class Deriver:
         by_class = self._variants(variants, descriptor.oneofs[0].fields, descriptor)
 
         def encode(value: Any) -> Message:
-            tag, inner = by_class[type(value)]
+            try:
+                tag, inner = by_class[type(value)]
+            except KeyError:
+                raise _not_a_variant(value, descriptor) from None
             return make(**{tag: inner(value)})
 
         return encode
@@ -244,7 +247,7 @@ class Deriver:
                 variants = _tagged(item.type)
                 assert variants is not None
                 table = self._variants(variants, descriptor.oneofs_by_name[name].fields, descriptor)
-                helper = self._bind(scope, _spread(table))
+                helper = self._bind(scope, _spread(table, descriptor))
                 spread.append(f"**{helper}({get})")
                 continue
             fd = descriptor.fields_by_name[name]
@@ -416,11 +419,20 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _spread(table: dict[type, tuple[str, Encode]]) -> Callable[[Any], dict[str, Any]]:
+def _not_a_variant(value: Any, descriptor: Descriptor) -> TypeError:
+    return TypeError(f"{value!r} is none of the variants of {descriptor.full_name}")
+
+
+def _spread(
+    table: dict[type, tuple[str, Encode]], descriptor: Descriptor
+) -> Callable[[Any], dict[str, Any]]:
     """A union-typed Struct field -> the one oneof member it sets."""
 
     def spread(value: Any) -> dict[str, Any]:
-        tag, encode = table[type(value)]
+        try:
+            tag, encode = table[type(value)]
+        except KeyError:
+            raise _not_a_variant(value, descriptor) from None
         return {tag: encode(value)}
 
     return spread
