@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from engines.registry import GAMES
+from service.codecs import the_gang
 from service.codecs.base import GameCodec
+from service.codecs.game import DerivedCodec
 from service.codecs.gang_of_four import GangOfFourCodec
 from service.codecs.pinched import PinchedCodec
-from service.codecs.the_gang import TheGangCodec
 
 CODECS: dict[str, GameCodec] = {
-    "the_gang": TheGangCodec(),
+    "the_gang": DerivedCodec(GAMES["the_gang"], the_gang.CONTRACT),
     "gang_of_four": GangOfFourCodec(),
     "pinched": PinchedCodec(),
 }
