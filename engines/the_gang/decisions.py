@@ -61,6 +61,7 @@ from engines.the_gang.model import (
     Pending,
     PendingKind,
     Proposal,
+    ScanGuess,
     Specialist,
     TheGangState,
     UseSpecialist,
@@ -131,7 +132,7 @@ def _check_specialist_use(state: TheGangState, use: UseSpecialist) -> None:
         raise IllegalMoveError(
             "SPECIALIST_AUTOMATIC", f"the {specialist.name.lower()} works for everyone"
         )
-    if state.used is not None:
+    if state.specialist_use is not None:
         raise IllegalMoveError("SPECIALIST_USED", "the specialist has been used this heist")
     if state.awaiting_guesses:
         raise IllegalMoveError(
@@ -158,7 +159,7 @@ def _check_guess(state: TheGangState, seat: Seat, decision: Decision) -> None:
         raise IllegalMoveError("NO_SUCH_SCAN", f"{matter.name.lower()} is not active")
     if not state.awaiting_guesses:
         raise IllegalMoveError("GUESS_NOT_DUE", "the guesses are made once the red chips are final")
-    if any(challenge == matter for challenge, _ in state.guesses):
+    if any(guess.challenge == matter for guess in state.guesses):
         raise IllegalMoveError("ALREADY_GUESSED", "the gang has already agreed on this guess")
     if seat == tables.top_red_seat(state):
         raise IllegalMoveError(
@@ -326,7 +327,7 @@ def _settle(state: TheGangState, proposal: Proposal, events: list[Event]) -> The
     matter = matter_of(decision)
     assert matter is not None
     value = decision.rank if isinstance(decision, GuessRank) else decision.category
-    return _replace(state, guesses=(*state.guesses, (matter, value)))
+    return _replace(state, guesses=(*state.guesses, ScanGuess(matter, value)))
 
 
 def _id(proposal: Proposal) -> int:
@@ -334,7 +335,7 @@ def _id(proposal: Proposal) -> int:
 
 
 def _use(state: TheGangState, use: UseSpecialist, events: list[Event]) -> TheGangState:
-    state = _replace(state, used=use)
+    state = _replace(state, specialist_use=use)
     seat, pocket = use.seat, state.pockets[use.seat]
     match state.specialist:
         case Specialist.INFORMANT:

@@ -80,7 +80,7 @@ class CardsActive(msgspec.Struct, frozen=True, tag="cards_active"):
 class PileShuffled(msgspec.Struct, frozen=True, tag="pile_shuffled"):
     """ "Kom je voor de tweede keer bij kaart 1 uit, schud de stapel dan." """
 
-    specialists: bool  # False: the challenge pile
+    specialist_pile: bool  # False: the challenge pile
 
 
 class PocketsGathered(msgspec.Struct, frozen=True, tag="pockets_gathered"):

@@ -66,7 +66,7 @@ def _round_over(state: TheGangState) -> bool:
     """Everyone holds a chip, no card action is owed, and (option) everyone confirmed."""
     if state.awaiting_guesses or state.pending or state.passes or not all_hold_a_chip(state):
         return False
-    return not state.config.confirm_round_end or len(state.confirmed) == state.config.players
+    return not state.config.confirm_round_end or len(state.confirmed_seats) == state.config.players
 
 
 def _scans(state: TheGangState) -> tuple[Challenge, ...]:
@@ -74,7 +74,7 @@ def _scans(state: TheGangState) -> tuple[Challenge, ...]:
 
 
 def _showdown_due(state: TheGangState) -> bool:
-    guessed = {challenge for challenge, _ in state.guesses}
+    guessed = {guess.challenge for guess in state.guesses}
     return state.awaiting_guesses and not state.pending and guessed >= set(_scans(state))
 
 
@@ -102,13 +102,13 @@ def _end_round(state: TheGangState) -> tuple[TheGangState, list[Event]]:
         state = _replace(
             state,
             awaiting_guesses=True,
-            confirmed=(),
+            confirmed_seats=(),
             proposals=tuple(p for p in state.proposals if p not in lapsed),
         )
         events.append(GuessesDue(seat, scans, showdown.shown_before_guessing(state)))
         return state, events
     visible_before = tables.visible_rounds(state)
-    skipped = state.skipped()
+    skipped = state.skipped_colours()
     colour = Colour(state.round + 1)
     while True:
         state, dealt = _deal_street(state, colour)
@@ -116,7 +116,7 @@ def _end_round(state: TheGangState) -> tuple[TheGangState, list[Event]]:
         if colour not in skipped:
             break
         colour = Colour(colour + 1)
-    state = _replace(state, round=colour, confirmed=())
+    state = _replace(state, round=colour, confirmed_seats=())
     if colour == Colour.YELLOW:
         state = _alarm_sensors(state, events)
     events += [ChipsSetAside(c) for c in visible_before if c not in tables.visible_rounds(state)]
@@ -132,7 +132,7 @@ def _deal_street(state: TheGangState, colour: Colour) -> tuple[TheGangState, Boa
 
 def _alarm_sensors(state: TheGangState, events: list[Event]) -> TheGangState:
     """Motion Detector and Laser Tripwires, at the start of round 2."""
-    if Colour.WHITE in state.skipped():
+    if Colour.WHITE in state.skipped_colours():
         return state
     faces = any(card.rank in _FACES for card in state.board)
     white = state.chips[Colour.WHITE]
@@ -165,13 +165,13 @@ def _finish_heist(state: TheGangState) -> tuple[TheGangState, list[Event]]:
         state,
         vaults=vaults,
         alarms=alarms,
-        history=(*state.history, result),
+        heists=(*state.heists, result),
         awaiting_guesses=False,
     )
     events: list[Event] = [HeistEnded(result, vaults, alarms)]
     if vaults >= VAULTS_TO_WIN or alarms >= state.alarms_to_lose:
         events.append(GameEnded(won=vaults >= VAULTS_TO_WIN))
-        return _replace(state, finished=True, confirmed=(), proposals=(), pending=()), events
+        return _replace(state, finished=True, confirmed_seats=(), proposals=(), pending=()), events
     state, more = start_heist(state, success=result.success)
     return state, events + more
 
@@ -197,9 +197,9 @@ def start_heist(state: TheGangState, success: bool | None) -> tuple[TheGangState
         pockets=pockets,
         board=(),
         chips=((None,) * players,) * len(Colour),
-        confirmed=(),
+        confirmed_seats=(),
         discards=(),
-        used=None,
+        specialist_use=None,
         pending=(),
         passes=(),
         proposals=(),
@@ -210,7 +210,7 @@ def start_heist(state: TheGangState, success: bool | None) -> tuple[TheGangState
     events += piles.cards_active(state)
     events += [PocketDealt(heist, seat, pockets[seat]) for seat in range(players)]
     state = _specialist_at_deal(state, events)
-    if Colour.WHITE in state.skipped():
+    if Colour.WHITE in state.skipped_colours():
         state, dealt = _deal_street(state, Colour.YELLOW)
         state = _replace(state, round=Colour.YELLOW)
         events.append(dealt)

@@ -3,6 +3,7 @@ msgspec Structs)."""
 
 from __future__ import annotations
 
+import functools
 from enum import IntEnum, StrEnum
 
 import msgspec
@@ -201,15 +202,59 @@ class Pending(msgspec.Struct, frozen=True):
     to_seat: int | None = None
 
 
+class Chip(msgspec.Struct, frozen=True):
+    """One chip and the seat holding it (None while it lies in the centre)."""
+
+    colour: Colour
+    stars: int
+    holder: int | None
+
+
+class ChipRow(msgspec.Struct, frozen=True):
+    """The chips of one round's colour, by stars (1 first)."""
+
+    colour: Colour
+    chips: tuple[Chip, ...]
+
+    @property
+    def holders(self) -> tuple[int | None, ...]:
+        """The seat holding each chip, by stars; None in the centre."""
+        return tuple(chip.holder for chip in self.chips)
+
+    @staticmethod
+    def of(colour: Colour, holders: tuple[int | None, ...]) -> ChipRow:
+        """The row whose ``s``-star chip ``holders[s - 1]`` holds (built once per value:
+        every view repeats the rows of the rounds played)."""
+        return _chip_row(colour, holders)
+
+
+@functools.lru_cache(maxsize=4096)
+def _chip_row(colour: Colour, holders: tuple[int | None, ...]) -> ChipRow:
+    chips = tuple(Chip(colour, stars, holder) for stars, holder in enumerate(holders, start=1))
+    return ChipRow(colour, chips)
+
+
+class DarkChip(msgspec.Struct, frozen=True):
+    """A chip turned to its dark side (Noise Sensors, Ventilation Shaft): once taken from
+    the centre it can no longer change owner."""
+
+    colour: Colour
+    stars: int
+
+
 class Reveal(msgspec.Struct, frozen=True):
-    """One seat's hand shown at the showdown, in red-chip order."""
+    """One seat's hand shown at the showdown, in red-chip order.
+
+    ``category`` is the poker hand (1 high card .. 10 royal flush), ``ranks`` its tie-break
+    ranks (the engine's to compare hands), ``best_five`` the five cards that make it.
+    """
 
     seat: int
     red_stars: int
     pocket: tuple[Card, ...]
     category: int
     ranks: tuple[int, ...]
-    best: tuple[Card, ...]
+    best_five: tuple[Card, ...]
     description: str
     in_order: bool  # at least as strong as every hand revealed before it
     muscle: bool = False
@@ -225,16 +270,23 @@ class ScanResult(msgspec.Struct, frozen=True):
     correct: bool
 
 
+class ScanGuess(msgspec.Struct, frozen=True):
+    """A scan's guess agreed on by the gang: Retina Scan a rank 2..14, Fingerprint Scan a
+    poker hand category 1..10."""
+
+    challenge: Challenge
+    value: int
+
+
 class HeistResult(msgspec.Struct, frozen=True):
     heist: int
     success: bool
     board: tuple[Card, ...]
     reveals: tuple[Reveal, ...]
-    chips: tuple[tuple[int, ...], ...]  # per round played: holder seat of each chip, by stars
+    chips: tuple[ChipRow, ...]  # one row per round played (skipped rounds have none)
     challenges: tuple[Challenge, ...] = ()
     specialist: Specialist | None = None
     scans: tuple[ScanResult, ...] = ()
-    colours: tuple[Colour, ...] = ()  # the colour of each row of ``chips``
 
 
 class TheGangState(msgspec.Struct, frozen=True):
@@ -245,9 +297,9 @@ class TheGangState(msgspec.Struct, frozen=True):
     face-down draw pile, top card first; ``discards`` the face-down discard pile.
 
     Cards of the modes: ``challenges`` and ``specialist`` are active this heist;
-    ``standing`` is Professional's challenge active all game. ``used`` is the decision that
-    put the specialist to use, ``pending`` the card actions owed, ``passes`` the
-    Coordinator's sealed choices, ``guesses`` the agreed scan guesses, and
+    ``standing_challenges`` is Professional's challenge active all game. ``specialist_use``
+    is the decision that put the specialist to use, ``pending`` the card actions owed,
+    ``passes`` the Coordinator's sealed choices, ``guesses`` the agreed scan guesses, and
     ``awaiting_guesses`` is set between the red round's end and the showdown.
     """
 
@@ -261,22 +313,22 @@ class TheGangState(msgspec.Struct, frozen=True):
     pockets: tuple[tuple[Card, ...], ...]
     board: tuple[Card, ...]
     chips: tuple[tuple[int | None, ...], ...]
-    confirmed: tuple[int, ...] = ()
-    history: tuple[HeistResult, ...] = ()
+    confirmed_seats: tuple[int, ...] = ()
+    heists: tuple[HeistResult, ...] = ()
     finished: bool = False
     challenge_pile: Pile = Pile((), known=True)
     specialist_pile: Pile = Pile((), known=True)
     challenges: tuple[Challenge, ...] = ()
-    standing: tuple[Challenge, ...] = ()
+    standing_challenges: tuple[Challenge, ...] = ()
     specialist: Specialist | None = None
     discards: tuple[Card, ...] = ()
-    used: UseSpecialist | None = None
+    specialist_use: UseSpecialist | None = None
     pending: tuple[Pending, ...] = ()
     passes: tuple[Card | None, ...] = ()
     proposals: tuple[Proposal, ...] = ()
     next_proposal: int = 1
     announcements: tuple[Announcement, ...] = ()
-    guesses: tuple[tuple[Challenge, int], ...] = ()
+    guesses: tuple[ScanGuess, ...] = ()
     awaiting_guesses: bool = False
 
     @property
@@ -289,7 +341,7 @@ class TheGangState(msgspec.Struct, frozen=True):
     def active(self, challenge: Challenge) -> bool:
         return challenge in self.challenges
 
-    def skipped(self) -> tuple[Colour, ...]:
+    def skipped_colours(self) -> tuple[Colour, ...]:
         """Rounds without chips this heist (Quick Access, Hasty Getaway)."""
         out: list[Colour] = []
         if Challenge.QUICK_ACCESS in self.challenges:
@@ -300,7 +352,7 @@ class TheGangState(msgspec.Struct, frozen=True):
 
     def rounds_played(self) -> tuple[Colour, ...]:
         """The colours handed out this heist so far, the current round's last."""
-        skipped = self.skipped()
+        skipped = self.skipped_colours()
         return tuple(c for c in Colour if c <= self.round and c not in skipped)
 
     def pocket_size(self) -> int:

@@ -84,7 +84,7 @@ def _turn(pile: Pile, rng: Rng, events: list[Event], specialists: bool) -> tuple
     if pile.known and pile.card_one_turned and cards[0] == 1:
         cards, rng = rng.shuffled(cards)
         pile = Pile(cards, known=False, card_one_turned=True)
-        events.append(PileShuffled(specialists=specialists))
+        events.append(PileShuffled(specialist_pile=specialists))
     card = cards[0]
     return card, Pile(cards[1:], pile.known, pile.card_one_turned or card == 1), rng
 
@@ -124,7 +124,7 @@ def next_heist(state: TheGangState, success: bool) -> tuple[TheGangState, list[E
     rng = state.rng
     challenges, specialists = put_back(state)
     mode = state.config.mode
-    active: tuple[Challenge, ...] = state.standing
+    active: tuple[Challenge, ...] = state.standing_challenges
     specialist: Specialist | None = None
     if mode is Mode.MASTER_THIEF:
         lowest, kept = min(state.challenges), tuple(sorted(state.challenges))[1:]
@@ -138,7 +138,9 @@ def next_heist(state: TheGangState, success: bool) -> tuple[TheGangState, list[E
         else:
             card, specialists, rng = _turn(specialists, rng, events, specialists=True)
             specialist = Specialist(card)
-    return _with(state, rng, challenges, specialists, state.standing, active, specialist), events
+    return _with(
+        state, rng, challenges, specialists, state.standing_challenges, active, specialist
+    ), events
 
 
 def put_back(state: TheGangState) -> tuple[Pile, Pile]:
@@ -146,7 +148,7 @@ def put_back(state: TheGangState) -> tuple[Pile, Pile]:
     overval leg je de uitdagings- of specialistkaart onderop de stapel")."""
     if state.config.mode is Mode.MASTER_THIEF:
         return state.challenge_pile, state.specialist_pile
-    flipped = tuple(c for c in state.challenges if c not in state.standing)
+    flipped = tuple(c for c in state.challenges if c not in state.standing_challenges)
     specialists = state.specialist_pile
     if state.specialist is not None:
         specialists = _bottom(specialists, state.specialist)
@@ -159,7 +161,7 @@ def continued(state: TheGangState) -> tuple[Pile, Pile]:
     challenges, specialists = put_back(state)
     if state.config.mode is Mode.MASTER_THIEF:
         challenges = _bottom(challenges, *sorted(state.challenges))
-    return _bottom(challenges, *state.standing), specialists
+    return _bottom(challenges, *state.standing_challenges), specialists
 
 
 def cards_active(state: TheGangState) -> list[Event]:
@@ -182,7 +184,7 @@ def _with(
         rng=rng,
         challenge_pile=challenge_pile,
         specialist_pile=specialist_pile,
-        standing=standing,
+        standing_challenges=standing,
         challenges=challenges,
         specialist=specialist,
     )

@@ -205,7 +205,7 @@ def _check_confirm(state: TheGangState, seat: Seat) -> None:
         raise IllegalMoveError(
             "ROUND_INCOMPLETE", "the round can end only once everyone holds a chip"
         )
-    if seat in state.confirmed:
+    if seat in state.confirmed_seats:
         raise IllegalMoveError("ALREADY_CONFIRMED", "you have already confirmed")
 
 
@@ -254,7 +254,7 @@ def apply(state: TheGangState, seat: Seat, move: Move) -> tuple[TheGangState, li
     check(state, seat, move)
     match move:
         case ConfirmRoundEnd():
-            state = _replace(state, confirmed=tuple(sorted({*state.confirmed, seat})))
+            state = _replace(state, confirmed_seats=tuple(sorted({*state.confirmed_seats, seat})))
             events: list[Event] = [RoundEndConfirmed(seat)]
         case TakeChip() | ReturnChip():
             state, events = _move_chip(state, seat, move)
@@ -282,7 +282,7 @@ def _move_chip(
     chips = list(state.chips)
     chips[state.round] = tuple(row)
     # "any chip change clears confirmations" (confirm_round_end option)
-    return _replace(state, chips=tuple(chips), confirmed=()), events
+    return _replace(state, chips=tuple(chips), confirmed_seats=()), events
 
 
 def outcome(state: TheGangState) -> Outcome | None:

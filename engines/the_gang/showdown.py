@@ -19,6 +19,7 @@ from engines.poker import ShowdownKey, evaluate, showdown_key
 from engines.the_gang import tables
 from engines.the_gang.model import (
     Challenge,
+    ChipRow,
     Colour,
     HeistResult,
     Reveal,
@@ -29,8 +30,8 @@ from engines.the_gang.model import (
 
 
 def _muscle(state: TheGangState) -> int | None:
-    if state.specialist is Specialist.MUSCLE and state.used is not None:
-        return state.used.seat
+    if state.specialist is Specialist.MUSCLE and state.specialist_use is not None:
+        return state.specialist_use.seat
     return None
 
 
@@ -59,7 +60,7 @@ def reveal(state: TheGangState, seats: list[int]) -> tuple[tuple[Reveal, ...], b
                 pocket=state.pockets[seat],
                 category=int(value.category),
                 ranks=value.ranks,
-                best=value.best,
+                best_five=value.best,
                 description=value.describe(),
                 in_order=in_order,
                 muscle=seat == muscle,
@@ -78,20 +79,15 @@ def judge(state: TheGangState) -> HeistResult:
     reveals, success = reveal(state, red_order(state))
     categories = {r.seat: r.category for r in reveals}
     scans = _scans(state, categories)
-    colours = state.rounds_played()
     return HeistResult(
         heist=state.heist,
         success=success and all(scan.correct for scan in scans),
         board=state.board,
         reveals=reveals,
-        chips=tuple(
-            tuple(holder for holder in state.chips[colour] if holder is not None)
-            for colour in colours
-        ),
+        chips=tuple(ChipRow.of(colour, state.chips[colour]) for colour in state.rounds_played()),
         challenges=state.challenges,
         specialist=state.specialist,
         scans=scans,
-        colours=colours,
     )
 
 
@@ -100,7 +96,8 @@ def _scans(state: TheGangState, categories: dict[int, int]) -> tuple[ScanResult,
     if seat is None:
         return ()
     out: list[ScanResult] = []
-    for challenge, guess in state.guesses:
+    for scan in state.guesses:
+        challenge, guess = scan.challenge, scan.value
         if challenge is Challenge.RETINA_SCAN:
             actual = tuple(sorted({card.rank for card in state.pockets[seat]}))
             out.append(ScanResult(challenge, seat, guess, actual, guess in actual))

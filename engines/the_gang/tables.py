@@ -6,7 +6,7 @@ from collections import Counter
 
 from engines.cards import Card
 from engines.poker import Category, evaluate
-from engines.the_gang.model import Challenge, Colour, Mode, TheGangState
+from engines.the_gang.model import Challenge, Colour, DarkChip, Mode, TheGangState
 
 _DARK_COLOURS = (Colour.WHITE, Colour.YELLOW, Colour.ORANGE)
 _FACES = (11, 12, 13)
@@ -24,8 +24,8 @@ def visible_rounds(state: TheGangState) -> tuple[Colour, ...]:
     return played
 
 
-def locked_chips(state: TheGangState) -> tuple[tuple[Colour, int], ...]:
-    """The chips turned to their dark side: (colour, stars).
+def dark_chips(state: TheGangState) -> tuple[DarkChip, ...]:
+    """The chips turned to their dark side.
 
     Noise Sensors: "Draai na het delen de fiches met één ster van ronde 1, 2 en 3 om naar de
     donkere kant." Ventilation Shaft: "[...] de fiches met de meeste sterren van ronde 1, 2
@@ -38,13 +38,13 @@ def locked_chips(state: TheGangState) -> tuple[tuple[Colour, int], ...]:
         stars.append(1)
     if state.active(Challenge.VENTILATION_SHAFT):
         stars.append(state.config.players)
-    skipped = state.skipped()
-    return tuple((c, s) for c in _DARK_COLOURS if c not in skipped for s in stars)
+    skipped = state.skipped_colours()
+    return tuple(DarkChip(c, s) for c in _DARK_COLOURS if c not in skipped for s in stars)
 
 
 def is_locked(state: TheGangState, colour: Colour, stars: int) -> bool:
     """A dark chip someone took from the centre "kan het niet meer van eigenaar wisselen"."""
-    dark = (colour, stars) in locked_chips(state)
+    dark = DarkChip(colour, stars) in dark_chips(state)
     return dark and state.chips[colour][stars - 1] is not None
 
 

@@ -30,13 +30,16 @@ from engines.the_gang.model import (
     VAULTS_TO_WIN,
     Announcement,
     Challenge,
+    ChipRow,
     Colour,
+    DarkChip,
     HeistResult,
     Mode,
     Pending,
     Pile,
     Proposal,
     Reveal,
+    ScanGuess,
     Specialist,
     TheGangState,
     UseSpecialist,
@@ -53,11 +56,6 @@ class PileView(msgspec.Struct, frozen=True):
     card_one_turned: bool
 
 
-class ChipRow(msgspec.Struct, frozen=True):
-    colour: Colour
-    holders: tuple[int | None, ...]  # by stars: the seat holding it, None in the centre
-
-
 class TheGangView(msgspec.Struct, frozen=True):
     viewer: int | None
     players: int
@@ -71,30 +69,30 @@ class TheGangView(msgspec.Struct, frozen=True):
     board: tuple[Card, ...]
     pocket: tuple[Card, ...]  # empty for a spectator and once the game is over
     chips: tuple[ChipRow, ...]  # the rounds played whose chips are still on the table
-    confirmed: tuple[int, ...]
+    confirmed_seats: tuple[int, ...]  # confirm_round_end tables: seats that confirmed
     deck_size: int
-    history: tuple[HeistResult, ...]
+    heists: tuple[HeistResult, ...]  # every finished heist of this game
     finished: bool
     mode: Mode = Mode.BASIC
     challenges: tuple[Challenge, ...] = ()
-    standing: tuple[Challenge, ...] = ()
+    standing_challenges: tuple[Challenge, ...] = ()  # Professional's, active all game
     specialist: Specialist | None = None
-    used: UseSpecialist | None = None
+    specialist_use: UseSpecialist | None = None
     challenge_pile: PileView = PileView(0, (), True, False)
     specialist_pile: PileView = PileView(0, (), True, False)
-    skipped: tuple[Colour, ...] = ()
-    set_aside: tuple[Colour, ...] = ()
-    locked: tuple[tuple[Colour, int], ...] = ()  # dark chips: (colour, stars)
+    skipped_colours: tuple[Colour, ...] = ()
+    set_aside_colours: tuple[Colour, ...] = ()  # Blackout: earlier rounds off the table
+    dark_chips: tuple[DarkChip, ...] = ()
     proposals: tuple[Proposal, ...] = ()
     announcements: tuple[Announcement, ...] = ()
     pending: tuple[Pending, ...] = ()
-    passed: tuple[int, ...] = ()  # Coordinator: seats that chose their card
+    passed_seats: tuple[int, ...] = ()  # Coordinator: seats that chose their card
     my_pass: Card | None = None
     awaiting_guesses: bool = False
     guessed_seat: int | None = None  # the top red chip's holder, once guesses are due
     shown: tuple[Reveal, ...] = ()  # while guesses are due: every other hand, in red order
-    guesses: tuple[tuple[Challenge, int], ...] = ()
-    discards: int = 0
+    guesses: tuple[ScanGuess, ...] = ()
+    discard_count: int = 0
     pocket_sizes: tuple[int, ...] = ()  # every seat's, public: how many cards each holds
 
 
@@ -133,31 +131,31 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         board=state.board,
         pocket=state.pockets[viewer] if viewer is not None and not state.finished else (),
         pocket_sizes=tuple(len(pocket) for pocket in state.pockets),
-        chips=tuple(ChipRow(colour, state.chips[colour]) for colour in visible),
-        confirmed=state.confirmed,
+        chips=tuple(ChipRow.of(colour, state.chips[colour]) for colour in visible),
+        confirmed_seats=state.confirmed_seats,
         deck_size=len(state.deck),
-        history=state.history,
+        heists=state.heists,
         finished=state.finished,
         mode=state.config.mode,
         challenges=state.challenges,
-        standing=state.standing,
+        standing_challenges=state.standing_challenges,
         specialist=state.specialist,
-        used=state.used,
+        specialist_use=state.specialist_use,
         challenge_pile=_pile(challenge_pile),
         specialist_pile=_pile(specialist_pile),
-        skipped=state.skipped(),
-        set_aside=tuple(c for c in state.rounds_played() if c not in visible),
-        locked=tables.locked_chips(state),
+        skipped_colours=state.skipped_colours(),
+        set_aside_colours=tuple(c for c in state.rounds_played() if c not in visible),
+        dark_chips=tables.dark_chips(state),
         proposals=state.proposals,
         announcements=tuple(_announcement(a, viewer) for a in state.announcements),
         pending=state.pending,
-        passed=tuple(seat for seat, card in enumerate(state.passes) if card is not None),
+        passed_seats=tuple(seat for seat, card in enumerate(state.passes) if card is not None),
         my_pass=state.passes[viewer] if viewer is not None and state.passes else None,
         awaiting_guesses=awaiting,
         guessed_seat=tables.top_red_seat(state) if awaiting else None,
         shown=showdown.shown_before_guessing(state) if awaiting else (),
         guesses=state.guesses,
-        discards=len(state.discards),
+        discard_count=len(state.discards),
     )
 
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from engines.registry import GAMES
-from service.codecs import gang_of_four
+from service.codecs import gang_of_four, the_gang
 from service.codecs.base import GameCodec
 from service.codecs.game import DerivedCodec
 from service.codecs.pinched import PinchedCodec
-from service.codecs.the_gang import TheGangCodec
 
 CODECS: dict[str, GameCodec] = {
-    "the_gang": TheGangCodec(),
+    "the_gang": DerivedCodec(GAMES["the_gang"], the_gang.CONTRACT),
     "gang_of_four": DerivedCodec(GAMES["gang_of_four"], gang_of_four.CONTRACT),
     "pinched": PinchedCodec(),
 }

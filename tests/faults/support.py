@@ -39,7 +39,6 @@ from engines.the_gang.model import TheGangConfig
 from referee.v1 import game_pb2, referee_pb2
 from service import records
 from service.codecs import CODECS
-from service.codecs.the_gang import TheGangCodec
 from service.tables import formats
 from service.verify import verify_history
 from tests.service.table import Metadata, Stub, auth
@@ -49,7 +48,7 @@ SECRET: Final = "fault-tests-secret-0123456789abcdef"
 DOMAIN: Final = "referee.v1"
 # Per call: a replica that does not answer within this is treated as gone.
 RPC_TIMEOUT: Final = 5.0
-THE_GANG: Final = TheGangCodec()
+THE_GANG: Final = CODECS["the_gang"]
 
 
 def free_port() -> int:

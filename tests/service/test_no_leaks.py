@@ -51,7 +51,7 @@ async def test_no_message_shows_a_hidden_card(stub: Stub, seats: int, confirm: b
     played = await play(stub, seats, confirm, f"game-{seats}-{confirm}")
     assert_no_leaks(played)
     assert played.rejections, "the game provoked no rejection"
-    assert len(played.states[-1].history) >= 3  # several heists: old showdowns are public
+    assert len(played.states[-1].heists) >= 3  # several heists: old showdowns are public
 
 
 # --- the modes ---------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def test_the_mode_games_cover_the_private_cards() -> None:
 async def test_no_message_shows_a_hidden_card_in_the_modes(stub: Stub, game: ModeGame) -> None:
     played = await play(stub, game.seats, game.confirm, game.name, game)
     report = assert_no_leaks(played)
-    results = played.states[-1].history
+    results = played.states[-1].heists
     outcomes = "".join("W" if result.success else "L" for result in results)
     planned = "".join(game.plan[min(i, len(game.plan) - 1)] for i in range(len(results)))
     assert outcomes == planned, "the driver did not play the heists to their plan"

@@ -28,7 +28,7 @@ from bench import echo
 from engines.base import replay
 from engines.the_gang import GAME
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
-from service.codecs.the_gang import TheGangCodec
+from service.codecs import CODECS
 from service.server import Running
 from tests.clients.python_client_proxy import CuttableProxy
 from tests.service.players import play_to_end
@@ -39,7 +39,7 @@ WHITE, YELLOW, ORANGE, RED = COLOURS
 PlayCall: TypeAlias = grpc.aio.StreamStreamCall[referee_pb2.PlayRequest, referee_pb2.PlayResponse]
 Answer = referee_pb2.PlayResponse
 Status = tuple[grpc.StatusCode, str, dict[str, str]]
-CODEC = TheGangCodec()
+CODEC = CODECS["the_gang"]
 TIMEOUT = 10
 # gRPC's own reconnect backoff starts at a second; the tests' outages are shorter. (Not
 # grpc.min_reconnect_backoff_ms: it is also the time a connection attempt gets, and 20 ms

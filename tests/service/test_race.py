@@ -34,7 +34,7 @@ from engines.the_gang.moves import Move as EngineMove
 from engines.the_gang.moves import TakeChip
 from referee.v1 import game_pb2, referee_pb2
 from service import records
-from service.codecs.the_gang import TheGangCodec
+from service.codecs import CODECS
 from service.server import Running, running
 from service.store import CommitResult, GameRecord
 from service.tables import load_table
@@ -42,7 +42,7 @@ from tests.servers import settings_for
 from tests.service.table import COLOURS, Metadata, Stub, Table, auth, reason_of, take
 
 Move = game_pb2.Move
-CODEC = TheGangCodec()
+CODEC = CODECS["the_gang"]
 CHANNELS_PER_SERVER = 3
 WHITE = COLOURS[0]
 # Rejections a racing client may rightly get: its view went stale under it.

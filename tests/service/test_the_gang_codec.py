@@ -1,4 +1,5 @@
-"""The Gang's codec: every move, event, view field and option through ``referee.v1``.
+"""The Gang's codec (derived from the contract): every move, event, view field and option
+through ``referee.v1``.
 
 Engine values are built directly here (no rules engine), so these tests pin the wire
 contract on their own.
@@ -20,7 +21,9 @@ from engines.the_gang.model import (
     Announcement,
     AnnouncementKind,
     Challenge,
+    ChipRow,
     Colour,
+    DarkChip,
     GuessHand,
     GuessRank,
     HeistResult,
@@ -30,18 +33,20 @@ from engines.the_gang.model import (
     PileStart,
     Proposal,
     Reveal,
+    ScanGuess,
     ScanResult,
     Specialist,
     TheGangConfig,
     UseSpecialist,
 )
-from engines.the_gang.view import ChipRow, PileView, TheGangView
+from engines.the_gang.rules import make_config
+from engines.the_gang.view import PileView, TheGangView
 from referee.v1 import game_pb2, gang_of_four_pb2
 from referee.v1 import the_gang_pb2 as pb
-from service.codecs.the_gang import TheGangCodec, heist_to_proto
+from service.codecs import CODECS
 from service.errors import BadRequest
 
-CODEC = TheGangCodec()
+CODEC = CODECS["the_gang"]
 M = pb.TheGangMove
 E = pb.TheGangEvent
 
@@ -139,16 +144,16 @@ def test_seat_zero_and_unset_optionals_stay_apart() -> None:
 @pytest.mark.parametrize(
     ("move", "reason"),
     [
-        (game_pb2.Move(), "MOVE_FOR_OTHER_GAME"),
+        (game_pb2.Move(), "MOVE_EMPTY"),
         (
             game_pb2.Move(gang_of_four=gang_of_four_pb2.GangOfFourMove()),
             "MOVE_FOR_OTHER_GAME",
         ),
         (_move(), "MOVE_EMPTY"),
         (_move(take_chip=M.TakeChip(stars=2)), "CHIP_COLOUR_MISSING"),
-        (_move(return_chip=M.ReturnChip(colour=17, stars=2)), "CHIP_COLOUR_MISSING"),  # type: ignore[arg-type]
+        (_move(return_chip=M.ReturnChip(colour=17, stars=2)), "UNKNOWN_CHIP_COLOUR"),  # type: ignore[arg-type]
         (_move(propose=M.Propose()), "DECISION_MISSING"),
-        (_move(propose=M.Propose(guess_hand=pb.GuessHand())), "GUESS_HAND_MISSING"),
+        (_move(propose=M.Propose(guess_hand=pb.GuessHand())), "POKER_HAND_MISSING"),
         (_move(show_card=M.ShowCard()), "CARD_MISSING"),
         (_move(discard_card=M.DiscardCard(card=pb.PlayingCard())), "CARD_MISSING"),
         (_move(pass_card=M.PassCard()), "CARD_MISSING"),
@@ -209,11 +214,10 @@ RESULT = HeistResult(
         Reveal(2, 2, cards("3c 4c"), 1, (14,), cards("Ac Qs Jh 7d 4c"), "ace", False, True),
         Reveal(1, 3, cards("Ad Kd"), 2, (14,), cards("Ad Ac Kd Qs Jh"), "aces", True),
     ),
-    chips=((1, 0, 2), (0, 2, 1)),
+    chips=(ChipRow.of(Colour.YELLOW, (1, 0, 2)), ChipRow.of(Colour.RED, (0, 2, 1))),
     challenges=(Challenge.QUICK_ACCESS, Challenge.RETINA_SCAN, Challenge.HASTY_GETAWAY),
     specialist=Specialist.MUSCLE,
     scans=(ScanResult(Challenge.RETINA_SCAN, 1, 13, (14, 13), True),),
-    colours=(Colour.YELLOW, Colour.RED),
 )
 
 EVENTS: list[ev.Event] = [
@@ -229,8 +233,8 @@ EVENTS: list[ev.Event] = [
     ev.GameEnded(won=True),
     ev.CardsActive(2, (Challenge.NOISE_SENSORS,), None),
     ev.CardsActive(3, (), Specialist.COORDINATOR),
-    ev.PileShuffled(specialists=True),
-    ev.PileShuffled(specialists=False),
+    ev.PileShuffled(specialist_pile=True),
+    ev.PileShuffled(specialist_pile=False),
     ev.PocketsGathered(2),
     ev.PocketRedrawn(1, Challenge.MOTION_DETECTOR, cards("9h 9s")),
     ev.PocketRedrawn(1, Challenge.LASER_TRIPWIRES, ()),
@@ -328,6 +332,10 @@ def test_card_numbers_are_the_printed_numbers() -> None:
         )
 
 
+def heist_to_proto(result: HeistResult) -> pb.HeistResult:
+    return _event(ev.HeistEnded(result, vaults=0, alarms=0)).heist_ended.result
+
+
 def test_heist_result_rows_carry_their_colours() -> None:
     message = heist_to_proto(RESULT)
     assert [row.colour for row in message.chips] == [pb.CHIP_COLOUR_YELLOW, pb.CHIP_COLOUR_RED]
@@ -347,8 +355,9 @@ def test_heist_result_rows_carry_their_colours() -> None:
     )
 
 
-def test_a_basic_heist_result_without_colours_is_white_to_red() -> None:
-    basic = HeistResult(1, True, cards("2c 3c 4c 5c 9d"), (), ((0, 1, 2),) * 4)
+def test_a_basic_heist_result_is_white_to_red() -> None:
+    rows = tuple(ChipRow.of(colour, (0, 1, 2)) for colour in Colour)
+    basic = HeistResult(1, True, cards("2c 3c 4c 5c 9d"), (), rows)
     message = heist_to_proto(basic)
     assert [row.colour for row in message.chips] == [
         pb.CHIP_COLOUR_WHITE,
@@ -374,10 +383,10 @@ BASIC_VIEW = TheGangView(
     alarms_to_lose=3,
     board=cards("2c 7d Jh"),
     pocket=cards("As Kd"),
-    chips=(ChipRow(Colour.WHITE, (0, 1, 2)), ChipRow(Colour.YELLOW, (None, 2, None))),
-    confirmed=(),
+    chips=(ChipRow.of(Colour.WHITE, (0, 1, 2)), ChipRow.of(Colour.YELLOW, (None, 2, None))),
+    confirmed_seats=(),
     deck_size=44,
-    history=(),
+    heists=(),
     finished=False,
 )
 
@@ -408,18 +417,20 @@ def test_a_view_with_every_mode_field() -> None:
             **{f: getattr(BASIC_VIEW, f) for f in BASIC_VIEW.__struct_fields__},
             "round": Colour.RED,
             "pocket": (ACE_SPADES, JACK_CARD, SEVEN_CLUBS),
-            "chips": (ChipRow(Colour.RED, (1, None, 0)),),
-            "history": (RESULT,),
+            "chips": (ChipRow.of(Colour.RED, (1, None, 0)),),
+            "heists": (RESULT,),
             "mode": Mode.PROFESSIONAL,
             "challenges": (Challenge.NOISE_SENSORS, Challenge.BLACKOUT),
-            "standing": (Challenge.BLACKOUT,),
+            "standing_challenges": (Challenge.BLACKOUT,),
             "specialist": Specialist.INFORMANT,
-            "used": UseSpecialist(2, viewer=0),
+            "specialist_use": UseSpecialist(2, viewer=0),
             "challenge_pile": PileView(7, (9, 10, 2, 3, 4, 5, 6), True, True),
             "specialist_pile": PileView(9, (), False, True),
-            "skipped": (Colour.WHITE,),
-            "set_aside": (Colour.YELLOW, Colour.ORANGE),
-            "locked": ((Colour.WHITE, 1), (Colour.YELLOW, 1), (Colour.ORANGE, 1)),
+            "skipped_colours": (Colour.WHITE,),
+            "set_aside_colours": (Colour.YELLOW, Colour.ORANGE),
+            "dark_chips": tuple(
+                DarkChip(colour, 1) for colour in (Colour.WHITE, Colour.YELLOW, Colour.ORANGE)
+            ),
             "proposals": (PROPOSAL, Proposal(7, 0, GuessRank(9), (0,))),
             "announcements": (
                 Announcement(AnnouncementKind.MATH_WHIZ, 0, number=21),
@@ -431,12 +442,15 @@ def test_a_view_with_every_mode_field() -> None:
                 Pending(2, PendingKind.SHOW_CARD, to_seat=0),
                 Pending(1, PendingKind.DISCARD),
             ),
-            "passed": (0, 2),
+            "passed_seats": (0, 2),
             "my_pass": JACK_CARD,
             "awaiting_guesses": True,
             "guessed_seat": 0,
-            "guesses": ((Challenge.RETINA_SCAN, 14), (Challenge.FINGERPRINT_SCAN, 3)),
-            "discards": 3,
+            "guesses": (
+                ScanGuess(Challenge.RETINA_SCAN, 14),
+                ScanGuess(Challenge.FINGERPRINT_SCAN, 3),
+            ),
+            "discard_count": 3,
         }
     )
     message = _view(view)
@@ -510,13 +524,15 @@ def test_options_round_trip(config: TheGangConfig) -> None:
     assert made == config
 
 
-def test_basic_tables_give_the_options_they_always_gave() -> None:
+def test_basic_tables_leave_every_default_to_the_engine() -> None:
+    """Only the options set are passed on, so a basic table's config is exactly what it was
+    before the modes existed."""
     assert CODEC.options_from_proto(game_pb2.TableOptions()) == {}
-    assert CODEC.options_from_proto(_options()) == {"confirm_round_end": False}
+    assert CODEC.options_from_proto(_options()) == {}
     for mode in (pb.THE_GANG_MODE_UNSPECIFIED, pb.THE_GANG_MODE_BASIC):
-        assert CODEC.options_from_proto(_options(confirm_round_end=True, mode=mode)) == {
-            "confirm_round_end": True
-        }
+        given = CODEC.options_from_proto(_options(confirm_round_end=True, mode=mode))
+        assert given.get("confirm_round_end") is True and given.get("mode", "basic") == "basic"
+        assert make_config(3, given) == TheGangConfig(players=3, confirm_round_end=True)
     basic = CODEC.options_to_proto(TheGangConfig(players=3)).the_gang
     assert basic.mode == pb.THE_GANG_MODE_BASIC
     assert not basic.HasField("challenge_pile") and not basic.HasField("specialist_pile")
@@ -529,7 +545,6 @@ def test_mode_options_are_the_engine_values() -> None:
         specialist_pile=pb.PileStart(cards=[3, 1, 2], card_one_turned=True),
     )
     assert CODEC.options_from_proto(given) == {
-        "confirm_round_end": False,
         "mode": "master_thief",
         "shuffle_piles": True,
         "specialist_pile": PileStart(cards=(3, 1, 2), card_one_turned=True),
@@ -540,7 +555,6 @@ def test_mode_options_are_the_engine_values() -> None:
         assert found.get("mode", "basic") == mode.value
     text = '{"theGang": {"mode": "THE_GANG_MODE_ADVANCED", "challengePile": {"cards": [2, 1]}}}'
     assert CODEC.options_from_proto(json_format.Parse(text, game_pb2.TableOptions())) == {
-        "confirm_round_end": False,
         "mode": "advanced",
         "challenge_pile": PileStart(cards=(2, 1)),
     }
@@ -549,7 +563,7 @@ def test_mode_options_are_the_engine_values() -> None:
 def test_bad_options() -> None:
     with pytest.raises(BadRequest) as caught:
         CODEC.options_from_proto(_options(mode=9))
-    assert caught.value.reason == "UNKNOWN_MODE"
+    assert caught.value.reason == "UNKNOWN_THE_GANG_MODE"
     other = game_pb2.TableOptions(gang_of_four=gang_of_four_pb2.GangOfFourOptions())
     with pytest.raises(BadRequest) as caught:
         CODEC.options_from_proto(other)

@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from engines.errors import InvalidConfigError
 from engines.the_gang import GAME
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from service.codecs.the_gang import TheGangCodec
+from service.codecs import CODECS
 from service.server import Running
 from tests.service.table import (
     Move,
@@ -34,7 +34,7 @@ from tests.service.table import (
 )
 
 Pb = the_gang_pb2
-CODEC = TheGangCodec()
+CODEC = CODECS["the_gang"]
 ADVANCED = Pb.THE_GANG_MODE_ADVANCED
 PROFESSIONAL = Pb.THE_GANG_MODE_PROFESSIONAL
 MASTER_THIEF = Pb.THE_GANG_MODE_MASTER_THIEF
@@ -223,7 +223,7 @@ async def test_pile_options_need_a_mode(
 async def test_an_unknown_mode_is_refused(stub: Stub, raw_redis: Redis) -> None:
     options = Pb.TheGangOptions(mode=99)  # type: ignore[arg-type]
     code, reason, details = await _refused(stub, raw_redis, options)
-    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_MODE")
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_THE_GANG_MODE")
     assert "99" in details
 
 

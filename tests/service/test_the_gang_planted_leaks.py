@@ -172,7 +172,7 @@ def _use(game: EngineGame, decided: UseSpecialist) -> int:
     version = game.move(0, Propose(decided))
     for seat in range(1, game.config.players):
         version = game.move(seat, Accept(game.state.proposals[0].id))
-    assert game.state.used == decided
+    assert game.state.specialist_use == decided
     return version
 
 

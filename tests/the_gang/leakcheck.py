@@ -135,14 +135,14 @@ def public_in(state: TheGangState) -> set[Card]:
 
 def revealed_by(state: TheGangState, heist: int) -> set[Card] | None:
     """Cards the showdown of ``heist`` made public, None if it is not over at ``state``."""
-    if not 1 <= heist <= len(state.history):
+    if not 1 <= heist <= len(state.heists):
         return None
-    result = state.history[heist - 1]
+    result = state.heists[heist - 1]
     assert result.heist == heist
     cards = set(result.board)
     for reveal in result.reveals:
         cards.update(reveal.pocket)
-        cards.update(reveal.best)
+        cards.update(reveal.best_five)
     return cards
 
 

@@ -171,7 +171,7 @@ def heists(final: TheGangState) -> list[dict[str, Any]]:
             "specialist": result.specialist.name.lower() if result.specialist else None,
             "success": result.success,
         }
-        for result in final.history
+        for result in final.heists
     ]
 
 

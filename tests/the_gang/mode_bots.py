@@ -80,8 +80,8 @@ def rank_of(card: Card) -> int:
 
 
 def _muscle_seat(state: TheGangState) -> int | None:
-    if state.specialist is Specialist.MUSCLE and state.used is not None:
-        return state.used.seat
+    if state.specialist is Specialist.MUSCLE and state.specialist_use is not None:
+        return state.specialist_use.seat
     return None
 
 
@@ -117,10 +117,14 @@ def gang_stars(state: TheGangState, reverse: bool = False) -> list[int]:
 def intended_use(state: TheGangState) -> UseSpecialist | None:
     """The specialist use the gang settles on this heist (None: nothing to decide)."""
     specialist = state.specialist
-    if specialist is None or specialist in AUTOMATIC_SPECIALISTS or state.used is not None:
+    if (
+        specialist is None
+        or specialist in AUTOMATIC_SPECIALISTS
+        or state.specialist_use is not None
+    ):
         return None
     players = state.config.players
-    seat = (state.heist * 7 + len(state.history)) % players
+    seat = (state.heist * 7 + len(state.heists)) % players
     if specialist is Specialist.INFORMANT:
         return UseSpecialist(seat, viewer=(seat + 1 + state.heist % (players - 1)) % players)
     if specialist is Specialist.MASTERMIND:
@@ -237,7 +241,7 @@ def _chip_play(state: TheGangState, rnd: random.Random, reverse: bool, hesitate:
             if safe(seat, move):
                 return seat, move
     if None not in row and state.config.confirm_round_end and (not red or row == right):
-        waiting = [seat for seat in range(players) if seat not in state.confirmed]
+        waiting = [seat for seat in range(players) if seat not in state.confirmed_seats]
         return rnd.choice(waiting), ConfirmRoundEnd()
     fixes: list[Play] = [
         (seat, TakeChip(state.round, stars[seat]))
@@ -270,7 +274,7 @@ def gang_play(
     if action is not None:
         return action
     if state.awaiting_guesses:
-        guessed = {challenge for challenge, _ in state.guesses}
+        guessed = {guess.challenge for guess in state.guesses}
         for scan in SCANS:
             if state.active(scan) and scan not in guessed:
                 want = intended_guess(state, scan, right=not reverse)
@@ -340,7 +344,7 @@ def random_play(state: TheGangState, rnd: random.Random) -> Play:
         and not state.awaiting_guesses
         and rnd.random() < 0.8
     ):
-        waiting = [seat for seat in range(players) if seat not in state.confirmed]
+        waiting = [seat for seat in range(players) if seat not in state.confirmed_seats]
         if waiting:
             return rnd.choice(waiting), ConfirmRoundEnd()
     seats = list(range(players))

@@ -183,7 +183,7 @@ def ends_round(state: TheGangState, seat: int, move: Move) -> tuple[bool, Row]:
         return False, row
     if not state.config.confirm_round_end:
         return True, row
-    confirmed = set(state.confirmed) | {seat} if isinstance(move, ConfirmRoundEnd) else set()
+    confirmed = set(state.confirmed_seats) | {seat} if isinstance(move, ConfirmRoundEnd) else set()
     return len(confirmed) == state.config.players, row
 
 
@@ -217,7 +217,7 @@ def oracle_play(
         if safe(seat, move):
             return seat, move
     if state.chips[state.round] == right and state.config.confirm_round_end:
-        waiting = [seat for seat in range(players) if seat not in state.confirmed]
+        waiting = [seat for seat in range(players) if seat not in state.confirmed_seats]
         return rnd.choice(waiting), ConfirmRoundEnd()
     fixes: list[Play] = [
         (seat, TakeChip(state.round, stars[seat]))
@@ -236,7 +236,7 @@ def random_play(state: TheGangState, rnd: random.Random) -> Play:
     """
     players = state.config.players
     row = state.chips[state.round]
-    waiting = [seat for seat in range(players) if seat not in state.confirmed]
+    waiting = [seat for seat in range(players) if seat not in state.confirmed_seats]
     if state.config.confirm_round_end and None not in row and rnd.random() < 0.9:
         return rnd.choice(waiting), ConfirmRoundEnd()
     seat = rnd.randrange(players)

@@ -31,16 +31,18 @@ from engines.the_gang.events import (
 )
 from engines.the_gang.model import (
     Challenge,
+    ChipRow,
     Colour,
+    DarkChip,
     GuessHand,
     GuessRank,
     HeistResult,
+    ScanGuess,
     ScanResult,
     TheGangState,
 )
 from engines.the_gang.moves import Accept, Propose
 from engines.the_gang.showdown import shown_before_guessing
-from engines.the_gang.view import ChipRow
 from tests.the_gang.cards_support import (
     advanced,
     complete_round,
@@ -96,11 +98,11 @@ def test_quick_access_deals_the_flop_at_once_and_starts_in_round_two(players: in
         takes = [m for m in GAME.legal_moves(state, seat) if isinstance(m, TakeChip)]
         assert takes == [TakeChip(Colour.YELLOW, s) for s in range(1, players + 1)]
     for _, seen in views(state):
-        assert seen.skipped == (Colour.WHITE,)
-        assert seen.chips == (ChipRow(Colour.YELLOW, (None,) * players),)
+        assert seen.skipped_colours == (Colour.WHITE,)
+        assert seen.chips == (ChipRow.of(Colour.YELLOW, (None,) * players),)
     after, more = play_to_showdown(state)
     result = ended(more)
-    assert result.colours == (Colour.YELLOW, Colour.ORANGE, Colour.RED)
+    assert tuple(row.colour for row in result.chips) == (Colour.YELLOW, Colour.ORANGE, Colour.RED)
     assert len(result.chips) == 3
     assert of_type(more, RoundEnded) == [
         RoundEnded(2, Colour.YELLOW),
@@ -135,9 +137,9 @@ def test_dark_chips_taken_from_the_centre_never_change_owner(
     dark = 1 if challenge is Challenge.NOISE_SENSORS else players
     light = players if challenge is Challenge.NOISE_SENSORS else 1
     state, _ = heist_with(players, [challenge])
-    expected = tuple((c, dark) for c in (Colour.WHITE, Colour.YELLOW, Colour.ORANGE))
+    expected = tuple(DarkChip(c, dark) for c in (Colour.WHITE, Colour.YELLOW, Colour.ORANGE))
     for _, seen in views(state):
-        assert seen.locked == expected
+        assert seen.dark_chips == expected
     for colour in (Colour.WHITE, Colour.YELLOW, Colour.ORANGE):
         assert state.round is colour
         state, _ = GAME.apply(state, 0, TakeChip(colour, light))
@@ -179,7 +181,7 @@ def test_dark_chips_only_with_their_challenge() -> None:
     """Seed: the dark side "gebruik je alleen bij bepaalde uitdagingskaarten": without
     Noise Sensors or Ventilation Shaft the one-star and top chips move freely."""
     state, _ = heist_with(4, [Challenge.BLACKOUT])
-    assert GAME.view(state, 0).locked == ()
+    assert GAME.view(state, 0).dark_chips == ()
     state, _ = apply_all(state, [(0, TakeChip(Colour.WHITE, 1)), (0, TakeChip(Colour.WHITE, 4))])
     state, events = GAME.apply(state, 1, TakeChip(Colour.WHITE, 4))
     assert events == [ChipTaken(1, Colour.WHITE, 4, from_seat=0)]
@@ -233,7 +235,7 @@ def test_motion_detector_redraws_the_one_star_white_pocket_on_a_face_card(face: 
     assert conserved(after)
     (redrawn,) = of_type(events, PocketRedrawn)
     for viewer, seen in views(after):
-        assert seen.discards == 2
+        assert seen.discard_count == 2
         assert GAME.view_event(redrawn, viewer) == (
             redrawn if viewer == 2 else PocketRedrawn(2, Challenge.MOTION_DETECTOR, ())
         )
@@ -337,7 +339,7 @@ def test_scans_wait_for_the_guess_after_the_red_chips_are_final(challenge: Chall
     due = GuessesDue(TOP, (challenge,), shown)
     assert events[-2:] == [RoundEnded(state.heist, Colour.RED), due]
     assert not of_type(events, HeistEnded)
-    assert state.awaiting_guesses and state.history == ()
+    assert state.awaiting_guesses and state.heists == ()
     for seat in range(4):
         rejects(state, seat, TakeChip(Colour.RED, 1), IllegalMoveError, "CHIPS_FINAL")
     rejects(state, 0, ReturnChip(Colour.RED, 1), IllegalMoveError, "CHIPS_FINAL")
@@ -490,7 +492,7 @@ def test_both_scans_need_both_guesses_before_the_showdown() -> None:
     assert events[-1] == GuessesDue(TOP, both, shown_before_guessing(state))
     state, events = decide(state, 0, GuessRank(7), skip=[TOP])
     assert not of_type(events, HeistEnded)
-    assert state.guesses == ((Challenge.RETINA_SCAN, 7),)
+    assert state.guesses == (ScanGuess(Challenge.RETINA_SCAN, 7),)
     rejects(state, 1, Propose(GuessRank(8)), IllegalMoveError, "ALREADY_GUESSED")
     _, events = decide(state, 1, GuessHand(2), skip=[TOP])
     result = ended(events)
@@ -524,10 +526,14 @@ def test_hasty_getaway_deals_turn_and_river_together_without_orange_chips(player
     for seat in range(players):
         rejects(state, seat, TakeChip(Colour.ORANGE, 1), IllegalMoveError, "CHIP_NOT_IN_PLAY")
     for _, seen in views(state):
-        assert seen.skipped == (Colour.ORANGE,)
+        assert seen.skipped_colours == (Colour.ORANGE,)
         assert [row.colour for row in seen.chips] == [Colour.WHITE, Colour.YELLOW, Colour.RED]
     _, events = complete_round(state)
-    assert ended(events).colours == (Colour.WHITE, Colour.YELLOW, Colour.RED)
+    assert tuple(row.colour for row in ended(events).chips) == (
+        Colour.WHITE,
+        Colour.YELLOW,
+        Colour.RED,
+    )
 
 
 # --- 8. Blackout -----------------------------------------------------------------------
@@ -542,19 +548,21 @@ def test_blackout_sets_each_rounds_chips_aside_at_the_next_round() -> None:
     """
     state, _ = heist_with(4, [Challenge.BLACKOUT])
     for _, seen in views(state):
-        assert seen.chips == (ChipRow(Colour.WHITE, (None,) * 4),) and seen.set_aside == ()
+        assert (
+            seen.chips == (ChipRow.of(Colour.WHITE, (None,) * 4),) and seen.set_aside_colours == ()
+        )
     for colour in (Colour.WHITE, Colour.YELLOW, Colour.ORANGE):
         state, _ = GAME.apply(state, 1, TakeChip(colour, 4))
         for _, seen in views(state):
-            assert seen.chips == (ChipRow(colour, (None, None, None, 1)),)
+            assert seen.chips == (ChipRow.of(colour, (None, None, None, 1)),)
         plays = [(0, TakeChip(colour, 3)), (2, TakeChip(colour, 1)), (3, TakeChip(colour, 2))]
         state, events = apply_all(state, plays)
         nxt = Colour(colour + 1)
         assert events[-2:] == [ChipsSetAside(colour), RoundStarted(2, nxt)]
         gone = tuple(c for c in Colour if c <= colour)
         for viewer, seen in views(state):
-            assert seen.chips == (ChipRow(nxt, (None,) * 4),)
-            assert seen.set_aside == gone
+            assert seen.chips == (ChipRow.of(nxt, (None,) * 4),)
+            assert seen.set_aside_colours == gone
             assert GAME.view_event(ChipsSetAside(colour), viewer) == ChipsSetAside(colour)
     _, events = complete_round(state)
     assert len(ended(events).chips) == 4, "the heist's record keeps every round"
@@ -568,8 +576,8 @@ def test_blackout_with_hasty_getaway_sets_the_yellow_chips_aside_for_the_red_rou
     state, events = complete_round(state)
     assert events[-2:] == [ChipsSetAside(Colour.YELLOW), RoundStarted(2, Colour.RED)]
     for _, seen in views(state):
-        assert seen.chips == (ChipRow(Colour.RED, (None,) * 4),)
-        assert seen.set_aside == (Colour.WHITE, Colour.YELLOW)
+        assert seen.chips == (ChipRow.of(Colour.RED, (None,) * 4),)
+        assert seen.set_aside_colours == (Colour.WHITE, Colour.YELLOW)
 
 
 def test_without_blackout_earlier_chips_stay_in_view() -> None:
@@ -621,8 +629,8 @@ def test_security_cameras_best_five_of_eight() -> None:
     result = ended(events)
     assert result.success
     assert [(r.seat, r.category) for r in result.reveals] == [(2, 4), (1, 5), (0, 10)]
-    assert set(result.reveals[2].best) == set(cards("Ah Kh Qh Jh Th"))
-    assert set(result.reveals[1].best) == set(cards("2c 3d 4s 5c 6c"))
+    assert set(result.reveals[2].best_five) == set(cards("Ah Kh Qh Jh Th"))
+    assert set(result.reveals[1].best_five) == set(cards("2c 3d 4s 5c 6c"))
     assert result.reveals[2].pocket == cards("Ah Kh Qh")
     wrong, play = river(
         CAMERA_POCKETS, CAMERA_BOARD, [2, 3, 1], challenges=[Challenge.SECURITY_CAMERAS]
@@ -638,4 +646,4 @@ def test_cards_are_conserved_with_three_pocket_cards() -> None:
         assert conserved(state)
         assert all(len(pocket) == 3 for pocket in state.pockets)
         state, _ = complete_round(state)
-    assert len(state.history[-1].reveals[0].pocket) == 3
+    assert len(state.heists[-1].reveals[0].pocket) == 3

@@ -90,7 +90,7 @@ def test_a_decision_takes_effect_only_when_every_seat_accepted() -> None:
         state, events = GAME.apply(state, seat, Accept(1))
         assert events == [ProposalAccepted(1, seat)]
         assert state.proposals == (Proposal(1, 3, decision, accepted),)
-        assert (state.used, state.announcements) == (None, ())
+        assert (state.specialist_use, state.announcements) == (None, ())
         proposals_public(state)
     state, events = GAME.apply(state, 1, Accept(1))
     assert events == [
@@ -98,9 +98,9 @@ def test_a_decision_takes_effect_only_when_every_seat_accepted() -> None:
         DecisionTaken(Proposal(1, 3, decision, (0, 1, 2, 3))),
         Announced(PAIR),
     ]
-    assert (state.used, state.proposals, state.announcements) == (decision, (), (PAIR,))
+    assert (state.specialist_use, state.proposals, state.announcements) == (decision, (), (PAIR,))
     for _, seen in views(state):
-        assert seen.used == decision and seen.proposals == ()
+        assert seen.specialist_use == decision and seen.proposals == ()
     rejects(state, 0, Accept(1), IllegalMoveError, "NO_SUCH_PROPOSAL")
 
 
@@ -108,9 +108,9 @@ def test_decisions_can_be_made_in_any_round_before_the_showdown() -> None:
     """Seed: "op elk moment voor de onthulling" — also in the red round, with chips held."""
     state, play = river(POCKETS, "2c 5d 8h Jc Ks", [1, 3, 2, 4], specialist=Specialist.MUSCLE)
     state, events = use(state, 3, proposer=2)
-    assert of_type(events, DecisionTaken) and state.used == UseSpecialist(3)
+    assert of_type(events, DecisionTaken) and state.specialist_use == UseSpecialist(3)
     state, _ = GAME.apply(state, *play)
-    assert [r.muscle for r in state.history[-1].reveals] == [False, False, False, True]
+    assert [r.muscle for r in state.heists[-1].reveals] == [False, False, False, True]
 
 
 # --- withdrawing and superseding ---------------------------------------------------------
@@ -125,7 +125,7 @@ def test_only_the_proposer_withdraws() -> None:
         rejects(state, seat, Withdraw(1), IllegalMoveError, "NOT_YOUR_PROPOSAL")
     state, events = GAME.apply(state, 2, Withdraw(1))
     assert events == [ProposalWithdrawn(1)]
-    assert state.proposals == () and state.used is None
+    assert state.proposals == () and state.specialist_use is None
     proposals_public(state)
     rejects(state, 0, Accept(1), IllegalMoveError, "NO_SUCH_PROPOSAL")
     rejects(state, 2, Withdraw(1), IllegalMoveError, "NO_SUCH_PROPOSAL")
@@ -146,7 +146,7 @@ def test_a_new_proposal_on_the_same_matter_supersedes_the_open_one() -> None:
     state, events = apply_all(state, [(0, Accept(2)), (1, Accept(2))])
     assert not of_type(events, DecisionTaken), "seat 2 has not accepted the new proposal"
     state, events = GAME.apply(state, 2, Accept(2))
-    assert of_type(events, DecisionTaken) and state.used == UseSpecialist(2)
+    assert of_type(events, DecisionTaken) and state.specialist_use == UseSpecialist(2)
 
 
 def test_the_same_proposal_twice_is_refused() -> None:
@@ -252,7 +252,7 @@ def test_using_a_specialist_twice(specialist: Specialist, decision: UseSpecialis
     geldt" and "Gaan de anderen akkoord, dan gebruik je hem" — one use per heist."""
     base, _ = heist_with(4, specialist=specialist)
     state, events = use(rig(base, POCKETS), decision.seat, proposer=3, **_extra(decision))
-    assert of_type(events, DecisionTaken) and state.used == decision
+    assert of_type(events, DecisionTaken) and state.specialist_use == decision
     for seat in range(4):
         for again in (decision, msgspec.structs.replace(decision, seat=2)):
             rejects(state, seat, Propose(again), IllegalMoveError, "SPECIALIST_USED")

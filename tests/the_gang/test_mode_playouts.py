@@ -76,6 +76,7 @@ from engines.the_gang.model import (
     VAULTS_TO_WIN,
     AnnouncementKind,
     Challenge,
+    ChipRow,
     Colour,
     Decision,
     GuessHand,
@@ -97,7 +98,6 @@ from engines.the_gang.moves import (
     Withdraw,
 )
 from engines.the_gang.piles import continued
-from engines.the_gang.view import ChipRow
 from tests.the_gang.mode_bots import MODES, Play, gang_play, random_play
 from tests.the_gang.support import candidate_moves, cards_in, reason_of, shows
 
@@ -127,8 +127,8 @@ def check_cards(state: TheGangState) -> None:
     jacks = len(everything) - len(ordinary)
     assert jacks <= 1, "the Jack card is in play twice"
     if jacks and not state.finished:
-        assert state.specialist is Specialist.JACK and state.used is not None
-        assert JACK_CARD in state.pockets[state.used.seat]
+        assert state.specialist is Specialist.JACK and state.specialist_use is not None
+        assert JACK_CARD in state.pockets[state.specialist_use.seat]
     assert len(state.board) == BOARD_AFTER_ROUND[state.round]
 
 
@@ -138,9 +138,11 @@ def check_cards(state: TheGangState) -> None:
 def check_chips(prev: TheGangState, state: TheGangState) -> None:
     players = state.config.players
     assert len(state.chips) == len(Colour)
-    skipped = state.skipped()
+    skipped = state.skipped_colours()
     if state.finished:  # the active cards are back in their piles: ask the last result
-        skipped = tuple(c for c in Colour if c not in state.history[-1].colours)
+        skipped = tuple(
+            c for c in Colour if c not in (row.colour for row in state.heists[-1].chips)
+        )
     for colour, row in zip(Colour, state.chips, strict=True):
         assert len(row) == players
         held = [holder for holder in row if holder is not None]
@@ -155,7 +157,7 @@ def check_chips(prev: TheGangState, state: TheGangState) -> None:
         for colour, stars in prev_locked(prev):
             holder = prev.chips[colour][stars - 1]
             assert state.chips[colour][stars - 1] == holder, "a dark chip changed owner"
-    if state.confirmed:
+    if state.confirmed_seats:
         assert state.config.confirm_round_end
         assert None not in state.chips[state.round]
 
@@ -177,7 +179,7 @@ def prev_locked(state: TheGangState) -> list[tuple[Colour, int]]:
 
 def check_mode_cards(state: TheGangState) -> None:
     mode = state.config.mode
-    challenges, standing, specialist = state.challenges, state.standing, state.specialist
+    challenges, standing, specialist = state.challenges, state.standing_challenges, state.specialist
     assert list(challenges) == sorted(set(challenges))
     assert set(standing) <= set(challenges) or state.finished
     if mode is Mode.BASIC:
@@ -210,7 +212,7 @@ def check_mode_cards(state: TheGangState) -> None:
         assert flipped == [] and specialist is None, "heist 1 is played without flipped cards"
     else:
         assert len(flipped) + (specialist is not None) == 1
-        last = state.history[-1]
+        last = state.heists[-1]
         assert (len(flipped) == 1) == last.success, "a success flips a challenge"
 
 
@@ -228,18 +230,18 @@ def check_next_cards(prev: TheGangState, state: TheGangState, events: list[Event
         assert state.challenges == tuple(sorted((kept, Challenge(pile[0]))))
         assert state.challenge_pile.cards == pile[1:]
         return
-    assert state.standing == prev.standing
-    back = tuple(c for c in prev.challenges if c not in prev.standing)
+    assert state.standing_challenges == prev.standing_challenges
+    back = tuple(c for c in prev.challenges if c not in prev.standing_challenges)
     challenge_pile = (*prev.challenge_pile.cards, *back)
     specialist_pile = prev.specialist_pile.cards
     if prev.specialist is not None:
         specialist_pile = (*specialist_pile, prev.specialist)
-    success = state.history[-1].success
+    success = state.heists[-1].success
     if success:
         assert state.specialist_pile.cards == specialist_pile
-        flipped = [c for c in state.challenges if c not in state.standing]
+        flipped = [c for c in state.challenges if c not in state.standing_challenges]
         if shuffled:
-            assert shuffled == [PileShuffled(specialists=False)]
+            assert shuffled == [PileShuffled(specialist_pile=False)]
             assert challenge_pile[0] == 1 and prev.challenge_pile.card_one_turned
             assert not state.challenge_pile.known
         else:
@@ -248,7 +250,7 @@ def check_next_cards(prev: TheGangState, state: TheGangState, events: list[Event
     else:
         assert state.challenge_pile.cards == challenge_pile
         if shuffled:
-            assert shuffled == [PileShuffled(specialists=True)]
+            assert shuffled == [PileShuffled(specialist_pile=True)]
             assert not state.specialist_pile.known
         else:
             assert state.specialist == specialist_pile[0]
@@ -259,7 +261,7 @@ def check_next_cards(prev: TheGangState, state: TheGangState, events: list[Event
 
 
 def check_counters(prev: TheGangState, state: TheGangState, events: list[Event]) -> None:
-    history = state.history
+    history = state.heists
     to_lose = (
         MASTER_THIEF_ALARMS_TO_LOSE if state.config.mode is Mode.MASTER_THIEF else ALARMS_TO_LOSE
     )
@@ -270,7 +272,7 @@ def check_counters(prev: TheGangState, state: TheGangState, events: list[Event])
     assert state.vaults <= VAULTS_TO_WIN and state.alarms <= to_lose
     assert state.finished == (state.vaults == VAULTS_TO_WIN or state.alarms == to_lose)
     assert state.heist == len(history) + (0 if state.finished else 1)
-    assert history[: len(prev.history)] == prev.history
+    assert history[: len(prev.heists)] == prev.heists
     ended = [event for event in events if isinstance(event, GameEnded)]
     assert len(ended) == (state.finished and not prev.finished)
     if state.finished:
@@ -315,8 +317,8 @@ def at_showdown(
     seat, move = play
     if isinstance(move, DiscardCard):
         pockets[seat] = tuple(card for card in pockets[seat] if card != move.card)
-    used = prev.used
-    guesses = list(prev.guesses)
+    used = prev.specialist_use
+    guesses = [(guess.challenge, guess.value) for guess in prev.guesses]
     for event in events:
         if isinstance(event, DecisionTaken):
             decision = event.proposal.decision
@@ -341,8 +343,8 @@ def check_showdown(
         assert result.heist == prev.heist and result.board == prev.board
         assert len(result.board) == 5
         assert result.challenges == prev.challenges and result.specialist == prev.specialist
-        assert result.colours[-1] is Colour.RED and len(result.colours) == len(result.chips)
-        red = list(result.chips[-1])
+        assert result.chips[-1].colour is Colour.RED
+        red = list(result.chips[-1].holders)
         assert sorted(red) == list(range(prev.config.players))
         assert [reveal.seat for reveal in result.reveals] == red
         pockets, muscle, guesses = at_showdown(prev, play, events)
@@ -476,11 +478,11 @@ def check_view(state: TheGangState, viewer: Viewer, deep: bool) -> None:
     seen = GAME.view(state, viewer)
     own = state.pockets[viewer] if viewer is not None and not state.finished else ()
     assert seen.pocket == own
-    rows = tuple(ChipRow(colour, state.chips[colour]) for colour in state.rounds_played())
+    rows = tuple(ChipRow.of(colour, state.chips[colour]) for colour in state.rounds_played())
     if Challenge.BLACKOUT in state.challenges and not state.finished:
         rows = rows[-1:]
     assert seen.chips == rows
-    assert seen.board == state.board and seen.history == state.history
+    assert seen.board == state.board and seen.heists == state.heists
     assert (seen.heist, seen.round, seen.vaults, seen.alarms) == (
         state.heist,
         state.round,
@@ -492,9 +494,9 @@ def check_view(state: TheGangState, viewer: Viewer, deep: bool) -> None:
         state.alarms_to_lose,
         state.config.mode,
     )
-    assert (seen.challenges, seen.standing, seen.specialist) == (
+    assert (seen.challenges, seen.standing_challenges, seen.specialist) == (
         state.challenges,
-        state.standing,
+        state.standing_challenges,
         state.specialist,
     )
     piles = (state.challenge_pile, state.specialist_pile)
@@ -515,16 +517,18 @@ def check_view(state: TheGangState, viewer: Viewer, deep: bool) -> None:
     if state.passes:
         mine_pass = state.passes[viewer] if viewer is not None else None
         assert seen.my_pass == mine_pass
-        assert seen.passed == tuple(s for s, card in enumerate(state.passes) if card is not None)
+        assert seen.passed_seats == tuple(
+            s for s, card in enumerate(state.passes) if card is not None
+        )
     else:
-        assert seen.my_pass is None and seen.passed == ()
+        assert seen.my_pass is None and seen.passed_seats == ()
     if state.awaiting_guesses:
         assert seen.guessed_seat == state.chips[Colour.RED][-1]
         assert [(r.seat, r.pocket) for r in seen.shown] == shown_before_guessing(state)
     else:
         assert seen.guessed_seat is None and seen.shown == ()
     secret = hidden(state, viewer)
-    public = msgspec.structs.replace(seen, history=())
+    public = msgspec.structs.replace(seen, heists=())
     if deep:
         assert not shows(public, secret), f"the view leaks to {viewer}"
     else:
@@ -696,7 +700,7 @@ def fixed_game(index: int) -> tuple[TheGangConfig, bytes, Chooser, random.Random
 def test_mode_playouts_keep_every_invariant(index: int) -> None:
     config, seed, choose, rnd = fixed_game(index)
     final = run_checked(config, seed, choose, rnd)
-    assert final.finished and len(final.history) >= 2
+    assert final.finished and len(final.heists) >= 2
 
 
 def uses(states: list[TheGangState]) -> tuple[set[int], set[int], set[int]]:
@@ -707,7 +711,7 @@ def uses(states: list[TheGangState]) -> tuple[set[int], set[int], set[int]]:
         challenges |= set(state.challenges)
         if state.specialist is not None:
             specialists.add(state.specialist)
-            if state.used is not None:
+            if state.specialist_use is not None:
                 used.add(state.specialist)
     return challenges, specialists, used
 

@@ -89,7 +89,7 @@ def test_advanced_first_heist_has_no_cards() -> None:
     state = mode_game(4, Mode.ADVANCED)
     seen = GAME.view(state, 0)
     assert (state.heist, state.challenges, state.specialist) == (1, (), None)
-    assert (seen.challenges, seen.standing, seen.specialist) == ((), (), None)
+    assert (seen.challenges, seen.standing_challenges, seen.specialist) == ((), (), None)
     _, _, result = heist(state, win=True)
     assert (result.challenges, result.specialist) == ((), None)
 
@@ -289,14 +289,14 @@ def test_professional_removes_challenge_one_and_one_stands_all_game(players: int
     standings = set()
     for n in range(12):
         state = mode_game(players, Mode.PROFESSIONAL, seed=bytes([players, n]))
-        (standing,) = state.standing
+        (standing,) = state.standing_challenges
         standings.add(standing)
         assert standing is not Challenge.QUICK_ACCESS
-        assert state.challenges == state.standing and state.specialist is None
+        assert state.challenges == state.standing_challenges and state.specialist is None
         rest = tuple(card for card in TWO_TO_TEN if card != standing)
         assert piles(state) == (sorted_pile(rest), sorted_pile())
         seen = GAME.view(state, n % players)
-        assert seen.standing == seen.challenges == (standing,)
+        assert seen.standing_challenges == seen.challenges == (standing,)
     assert len(standings) >= 4, "the standing challenge is drawn at random"
 
 
@@ -306,7 +306,7 @@ def test_professional_adds_the_advanced_flow_to_the_standing_card(plan: str) -> 
     met twee uitdagingskaarten of met een uitdagingskaart en een specialistkaart
     tegelijk." Quick Access never comes up; the standing card is in every heist."""
     state = mode_game(4, Mode.PROFESSIONAL, seed=plan.encode())
-    (standing,) = state.standing
+    (standing,) = state.standing_challenges
     pile = [card for card in TWO_TO_TEN if card != standing]
     specialists = list(ONE_TO_TEN)
     state, results = play(state, plan)
@@ -331,7 +331,10 @@ def test_professional_adds_the_advanced_flow_to_the_standing_card(plan: str) -> 
     specialists += [] if last.specialist is None else [last.specialist]
     assert final.challenge_pile.cards == tuple(pile), "the standing card goes back last"
     assert final.specialist_pile.cards == tuple(specialists)
-    assert (final.challenges, final.standing) == (last.challenges, (standing,))  # as played
+    assert (final.challenges, final.standing_challenges) == (
+        last.challenges,
+        (standing,),
+    )  # as played
 
 
 # --- Master Thief (Meesterdief) -------------------------------------------------------------
@@ -348,7 +351,7 @@ def test_master_thief_starts_with_two_random_challenges_and_no_specialists(
     for n in range(12):
         state = mode_game(players, Mode.MASTER_THIEF, seed=bytes([players, n]))
         assert len(state.challenges) == 2 and state.specialist is None
-        assert Challenge.QUICK_ACCESS not in state.challenges and state.standing == ()
+        assert Challenge.QUICK_ACCESS not in state.challenges and state.standing_challenges == ()
         pairs.add(state.challenges)
         rest = tuple(card for card in TWO_TO_TEN if card not in state.challenges)
         assert piles(state) == (sorted_pile(rest), sorted_pile())
@@ -443,8 +446,8 @@ def test_the_final_view_shows_the_last_heist_as_it_was_played() -> None:
     assert results[-1].challenges == (Challenge.QUICK_ACCESS,)
     assert state.finished
     seen = GAME.view(state, 0)
-    assert [row.colour for row in seen.chips] == list(results[-1].colours)
-    assert set(seen.skipped) | set(results[-1].colours) == set(Colour)
+    assert [row.colour for row in seen.chips] == [row.colour for row in results[-1].chips]
+    assert set(seen.skipped_colours) | {row.colour for row in results[-1].chips} == set(Colour)
 
 
 # --- bad configs -----------------------------------------------------------------------------

@@ -30,9 +30,9 @@ from engines.the_gang.model import (
     BOARD_AFTER_ROUND,
     POCKET_SIZE,
     VAULTS_TO_WIN,
+    ChipRow,
     Colour,
 )
-from engines.the_gang.view import ChipRow
 from tests.the_gang.support import (
     Play,
     candidate_moves,
@@ -77,24 +77,24 @@ def check_chips(prev: TheGangState, state: TheGangState) -> None:
             assert len(held) == players, "an earlier round ended with a chip in the centre"
     if state.heist == prev.heist and not state.finished:
         assert state.chips[: prev.round] == prev.chips[: prev.round], "an old row changed"
-    assert list(state.confirmed) == sorted(set(state.confirmed))
-    assert set(state.confirmed) <= set(range(players))
-    if state.confirmed:
+    assert list(state.confirmed_seats) == sorted(set(state.confirmed_seats))
+    assert set(state.confirmed_seats) <= set(range(players))
+    if state.confirmed_seats:
         assert state.config.confirm_round_end
         assert None not in state.chips[state.round]
 
 
 def check_counters(prev: TheGangState, state: TheGangState, events: list[Event]) -> None:
-    history = state.history
+    history = state.heists
     assert [result.heist for result in history] == list(range(1, len(history) + 1))
     assert state.vaults == sum(result.success for result in history)
     assert state.vaults + state.alarms == len(history)
     assert 0 <= state.vaults <= VAULTS_TO_WIN and 0 <= state.alarms <= ALARMS_TO_LOSE
     assert state.finished == (state.vaults == VAULTS_TO_WIN or state.alarms == ALARMS_TO_LOSE)
     assert state.heist == len(history) + (0 if state.finished else 1)
-    assert history[: len(prev.history)] == prev.history
+    assert history[: len(prev.heists)] == prev.heists
     heists = [event for event in events if isinstance(event, HeistEnded)]
-    assert len(heists) == len(history) - len(prev.history) <= 1
+    assert len(heists) == len(history) - len(prev.heists) <= 1
     ended = [event for event in events if isinstance(event, GameEnded)]
     assert len(ended) == (state.finished and not prev.finished)
     outcome = GAME.outcome(state)
@@ -118,7 +118,7 @@ def check_showdown(prev: TheGangState, state: TheGangState, events: list[Event])
         result = event.result
         assert result.heist == prev.heist
         assert result.board == prev.board and len(result.board) == 5
-        red = result.chips[Colour.RED]
+        red = result.chips[Colour.RED].holders
         assert sorted(red) == list(range(prev.config.players))
         assert [reveal.seat for reveal in result.reveals] == list(red)
         assert [reveal.red_stars for reveal in result.reveals] == list(range(1, len(red) + 1))
@@ -178,10 +178,10 @@ def check_views(
         seen = GAME.view(state, viewer)
         own = state.pockets[viewer] if viewer is not None and not state.finished else ()
         assert seen.pocket == own
-        rows = tuple(ChipRow(colour, state.chips[colour]) for colour in state.rounds_played())
+        rows = tuple(ChipRow.of(colour, state.chips[colour]) for colour in state.rounds_played())
         assert seen.board == state.board and seen.chips == rows
-        assert seen.history == state.history
-        assert seen.confirmed == state.confirmed
+        assert seen.heists == state.heists
+        assert seen.confirmed_seats == state.confirmed_seats
         assert (seen.heist, seen.round, seen.vaults, seen.alarms, seen.finished) == (
             state.heist,
             state.round,
@@ -190,7 +190,7 @@ def check_views(
             state.finished,
         )
         now = hidden(state, viewer)
-        public = msgspec.structs.replace(seen, history=())
+        public = msgspec.structs.replace(seen, heists=())
         if deep:
             assert not shows(public, now)
         else:

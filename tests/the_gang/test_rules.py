@@ -28,8 +28,7 @@ from engines.the_gang.events import (
     RoundEnded,
     RoundStarted,
 )
-from engines.the_gang.model import Colour, HeistResult, TheGangState
-from engines.the_gang.view import ChipRow
+from engines.the_gang.model import ChipRow, Colour, HeistResult, TheGangState
 from tests.the_gang.support import (
     SEED,
     apply_all,
@@ -153,7 +152,7 @@ def test_four_rounds_deal_boards_of_zero_three_four_five_cards(confirm: bool) ->
         assert len(state.deck) == 52 - 8 - size - more
     assert (state.round, len(state.board), len(state.chips)) == (Colour.RED, 5, 4)
     state = finish_round(state, [1, 2, 3, 4])
-    assert (state.heist, state.round, len(state.history)) == (2, Colour.WHITE, 1)
+    assert (state.heist, state.round, len(state.heists)) == (2, Colour.WHITE, 1)
 
 
 # --- taking and returning chips ---------------------------------------------------------
@@ -315,10 +314,10 @@ def test_with_confirmation_the_round_waits_for_every_seat() -> None:
     for seat in range(3):
         state, events = GAME.apply(state, seat, ConfirmRoundEnd())
         assert events == [RoundEndConfirmed(seat)]
-    assert (state.round, state.confirmed) == (Colour.WHITE, (0, 1, 2))
+    assert (state.round, state.confirmed_seats) == (Colour.WHITE, (0, 1, 2))
     state, events = GAME.apply(state, 3, ConfirmRoundEnd())
     assert events[:2] == [RoundEndConfirmed(3), RoundEnded(1, Colour.WHITE)]
-    assert (state.round, state.confirmed) == (Colour.YELLOW, ())
+    assert (state.round, state.confirmed_seats) == (Colour.YELLOW, ())
 
 
 @pytest.mark.parametrize(
@@ -333,9 +332,9 @@ def test_with_confirmation_the_round_waits_for_every_seat() -> None:
 def test_any_chip_change_clears_confirmations(change: tuple[int, Any]) -> None:
     """RULES-NOTES: "every seat confirms; any chip change clears confirmations"."""
     state, _ = apply_all(all_hold(), [(0, ConfirmRoundEnd()), (1, ConfirmRoundEnd())])
-    assert state.confirmed == (0, 1)
+    assert state.confirmed_seats == (0, 1)
     state, _ = GAME.apply(state, *change)
-    assert (state.round, state.confirmed) == (Colour.WHITE, ())
+    assert (state.round, state.confirmed_seats) == (Colour.WHITE, ())
     plays = [(seat, TakeChip(Colour.WHITE, seat + 1)) for seat in range(4)]
     state, _ = apply_all(state, [play for play in plays if GAME.is_legal(state, *play)])
     state, _ = apply_all(state, [(seat, ConfirmRoundEnd()) for seat in (0, 1, 2)])
@@ -373,7 +372,7 @@ def test_earlier_rounds_chips_stay_visible_and_frozen() -> None:
     assert state.chips[:3] == (white, yellow, (None, None, None))
     for viewer in [None, 0, 1, 2]:
         rows = GAME.view(state, viewer).chips
-        assert rows[:2] == (ChipRow(Colour.WHITE, white), ChipRow(Colour.YELLOW, yellow))
+        assert rows[:2] == (ChipRow.of(Colour.WHITE, white), ChipRow.of(Colour.YELLOW, yellow))
     for seat in range(3):
         legal = GAME.legal_moves(state, seat)
         assert legal
@@ -413,7 +412,7 @@ def test_showdown_reveals_in_red_chip_order_and_success_opens_a_vault() -> None:
     assert all(reveal.in_order for reveal in result.reveals)
     assert result.success and result.board == cards(BOARD)
     assert (ended.vaults, ended.alarms) == (after.vaults, after.alarms) == (1, 0)
-    assert after.history == (result,)
+    assert after.heists == (result,)
 
 
 def test_weaker_hand_after_a_stronger_one_sounds_the_alarm() -> None:
@@ -567,7 +566,12 @@ def test_a_new_heist_reshuffles_all_52_cards() -> None:
     state, play = ordered_table(4, vaults=0, alarms=0)
     shuffled, _ = state.rng.shuffled(DECK)
     after, events = GAME.apply(state, *play)
-    assert (after.heist, after.round, after.board, after.confirmed) == (2, Colour.WHITE, (), ())
+    assert (after.heist, after.round, after.board, after.confirmed_seats) == (
+        2,
+        Colour.WHITE,
+        (),
+        (),
+    )
     assert after.chips == ((None,) * 4,) * 4
     assert after.pockets == tuple((shuffled[seat], shuffled[seat + 4]) for seat in range(4))
     assert after.deck == shuffled[8:]

@@ -263,7 +263,7 @@ def test_hacker_draws_the_top_card_and_discards_one(discard: str) -> None:
     assert state.discards == (card,) and state.pending == ()
     assert conserved(state)
     for viewer, seen in views(state):
-        assert seen.discards == 1
+        assert seen.discard_count == 1
         hidden = GAME.view_event(events[0], viewer)
         assert hidden == (events[0] if viewer == 2 else CardDiscarded(2, None))
     rejects(state, 2, DiscardCard(state.pockets[2][0]), IllegalMoveError, "NOTHING_TO_DISCARD")
@@ -292,7 +292,7 @@ def test_coordinator_passes_one_card_left_sealed_until_all_chose(players: int) -
             state, seat, PassCard(dealt[seat][1 - seat % 2]), IllegalMoveError, "ALREADY_PASSED"
         )
         for viewer, seen in views(state):
-            assert seen.passed == tuple(range(seat + 1))
+            assert seen.passed_seats == tuple(range(seat + 1))
             sealed = {choice[s] for s in range(seat + 1) if s != viewer}
             assert shows(seen, sealed) == set(), (viewer, sealed)
             assert seen.my_pass == (
@@ -371,7 +371,7 @@ def test_five_jacks_are_four_of_a_kind_with_a_jack_kicker() -> None:
     assert result.success
     top = result.reveals[2]
     assert (top.seat, top.category, top.ranks) == (0, 8, (11, 11))
-    assert set(top.best) == {*cards("Jc Jd Jh Js"), JACK_CARD}
+    assert set(top.best_five) == {*cards("Jc Jd Jh Js"), JACK_CARD}
     assert top.pocket == (*cards("Jc"), JACK_CARD)
     assert [(r.seat, r.category) for r in result.reveals[:2]] == [(2, 4), (1, 7)]
 

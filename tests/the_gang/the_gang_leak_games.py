@@ -25,14 +25,14 @@ from engines.the_gang import GAME
 from engines.the_gang import events as ev
 from engines.the_gang.model import AnnouncementKind, Challenge, Specialist, TheGangState
 from referee.v1 import referee_pb2, the_gang_pb2
-from service.codecs.the_gang import TheGangCodec
+from service.codecs import CODECS
 from tests.service.table import COLOURS, Stub, Table, mode_options, pile, take
 from tests.the_gang.leakcheck import Events, Recorder, Report, Viewer, check, truth_of
 from tests.the_gang.the_gang_driver import Driver, aio_stub
 from tests.the_gang.the_gang_mode_driver import ModeDriver
 
 Pb = the_gang_pb2
-CODEC = TheGangCodec()
+CODEC = CODECS["the_gang"]
 MAX_STEPS = 1500
 RESUME_AT = (15,)  # steps at which resuming watchers join
 MODE_RESUME_AT = (15, 75)  # a mode game is longer: resume in a later heist too
@@ -284,7 +284,7 @@ REQUIRED = names(S.INFORMANT, S.COORDINATOR, S.HACKER, S.JACK, S.CON_ARTIST)
 
 def cards_used(states: Sequence[TheGangState], events: Sequence[Events]) -> frozenset[str]:
     """The cards that came up and did what they do (judged from the truth)."""
-    results = states[-1].history
+    results = states[-1].heists
     happened = {type(event) for step in events for event in step}
     said = {
         event.announcement.kind: event.announcement

@@ -104,7 +104,7 @@ function pocketSize(g: TheGangView, seat: number): number {
 }
 
 function handText(r: Reveal): string {
-  return (r.description || named(HAND, r.hand)) + (r.muscle ? " (Muscle)" : "");
+  return (r.description || named(HAND, r.category)) + (r.muscle ? " (Muscle)" : "");
 }
 
 /** An announcement without its seat, e.g. "Investor: 1 J/Q/K". */

@@ -1045,14 +1045,15 @@ class Reveal(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     RED_STARS_FIELD_NUMBER: _builtins.int
     POCKET_FIELD_NUMBER: _builtins.int
-    HAND_FIELD_NUMBER: _builtins.int
+    CATEGORY_FIELD_NUMBER: _builtins.int
     BEST_FIVE_FIELD_NUMBER: _builtins.int
     DESCRIPTION_FIELD_NUMBER: _builtins.int
     IN_ORDER_FIELD_NUMBER: _builtins.int
     MUSCLE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     red_stars: _builtins.int
-    hand: Global___PokerHand.ValueType
+    category: Global___PokerHand.ValueType
+    """The poker hand of the best five."""
     description: _builtins.str
     """e.g. "pair of sevens"."""
     in_order: _builtins.bool
@@ -1071,7 +1072,7 @@ class Reveal(_message.Message):
         seat: _builtins.int = ...,
         red_stars: _builtins.int = ...,
         pocket: _abc.Iterable[Global___PlayingCard] | None = ...,
-        hand: Global___PokerHand.ValueType = ...,
+        category: Global___PokerHand.ValueType = ...,
         best_five: _abc.Iterable[Global___PlayingCard] | None = ...,
         description: _builtins.str = ...,
         in_order: _builtins.bool = ...,
@@ -1079,7 +1080,7 @@ class Reveal(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_five", b"best_five", "description", b"description", "hand", b"hand", "in_order", b"in_order", "muscle", b"muscle", "pocket", b"pocket", "red_stars", b"red_stars", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_five", b"best_five", "category", b"category", "description", b"description", "in_order", b"in_order", "muscle", b"muscle", "pocket", b"pocket", "red_stars", b"red_stars", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
