@@ -344,7 +344,9 @@ def check_showdown(
         assert len(result.board) == 5
         assert result.challenges == prev.challenges and result.specialist == prev.specialist
         assert result.chips[-1].colour is Colour.RED
-        red = list(result.chips[-1].holders)
+        holders = result.chips[-1].holders
+        red = [seat for seat in holders if seat is not None]
+        assert len(red) == len(holders)  # every red chip was held at the showdown
         assert sorted(red) == list(range(prev.config.players))
         assert [reveal.seat for reveal in result.reveals] == red
         pockets, muscle, guesses = at_showdown(prev, play, events)

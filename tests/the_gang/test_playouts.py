@@ -118,7 +118,9 @@ def check_showdown(prev: TheGangState, state: TheGangState, events: list[Event])
         result = event.result
         assert result.heist == prev.heist
         assert result.board == prev.board and len(result.board) == 5
-        red = result.chips[Colour.RED].holders
+        holders = result.chips[Colour.RED].holders
+        red = [seat for seat in holders if seat is not None]
+        assert len(red) == len(holders)  # every red chip was held at the showdown
         assert sorted(red) == list(range(prev.config.players))
         assert [reveal.seat for reveal in result.reveals] == list(red)
         assert [reveal.red_stars for reveal in result.reveals] == list(range(1, len(red) + 1))
