@@ -14,6 +14,7 @@ cards by id only).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import msgspec
@@ -154,7 +155,7 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         river=cards.fields(state.river),
         deck_size=len(state.deck),
         discard=cards.cards(state.discard),
-        stashes=tuple(Stash(tuple(cards.slot(slot) for slot in stash)) for stash in state.stashes),
+        stashes=cards.stashes(state.stashes),
         hand=cards.cards(state.hands[viewer]) if viewer is not None else (),
         hand_sizes=tuple(len(hand) for hand in state.hands),
         sold=cards.cards(state.sold[viewer]) if viewer is not None else (),
@@ -202,6 +203,14 @@ class _Cards:
             Valuable(card, DOCUMENT if kind == JOKER else names[kind])
             for card, kind in enumerate(kinds_of(table))
         )
+        # Every seat's view of a table shows the same open cards and stashes (and most of
+        # them stay from one move to the next): each is built once (views are hot).
+        self.fields: Callable[[tuple[int | None, ...]], tuple[OpenField, ...]] = lru_cache(
+            maxsize=256
+        )(self._fields)
+        self.stashes: Callable[[tuple[tuple[Slot, ...], ...]], tuple[Stash, ...]] = lru_cache(
+            maxsize=64
+        )(self._stashes)
 
     @staticmethod
     @lru_cache(maxsize=64)
@@ -211,11 +220,14 @@ class _Cards:
     def cards(self, cards: tuple[int, ...]) -> tuple[Valuable, ...]:
         return tuple(self.valuables[card] for card in cards)
 
-    def fields(self, row: tuple[int | None, ...]) -> tuple[OpenField, ...]:
+    def _fields(self, row: tuple[int | None, ...]) -> tuple[OpenField, ...]:
         return tuple(
             OpenField(field, self.valuables[card] if card is not None else None)
             for field, card in enumerate(row)
         )
+
+    def _stashes(self, stashes: tuple[tuple[Slot, ...], ...]) -> tuple[Stash, ...]:
+        return tuple(Stash(tuple(self.slot(slot) for slot in stash)) for stash in stashes)
 
     def slot(self, slot: Slot) -> StashSlot:
         kind = self.names[slot.kind] if slot.kind is not None else ""
