@@ -25,13 +25,20 @@ MAX_CARDS = 1000
 """The most cards a table may hold (the whole deck is stored with every version)."""
 
 
+class Sale(msgspec.Struct, frozen=True, array_like=True):
+    """Selling a set of at least ``threshold`` cards puts ``value`` of them face down."""
+
+    threshold: int
+    value: int
+
+
 class ValuableKind(msgspec.Struct, frozen=True):
-    """A kind of valuable: its name, how many copies the deck holds, and its sales table
-    as (threshold, value) pairs, lowest threshold first."""
+    """A kind of valuable: its name, how many copies the deck holds, and its sales table,
+    lowest threshold first."""
 
     name: str
     copies: int
-    sales: tuple[tuple[int, int], ...]
+    sales: tuple[Sale, ...]
 
 
 class Components(msgspec.Struct, frozen=True):
@@ -44,13 +51,17 @@ class Components(msgspec.Struct, frozen=True):
     tiebreak_kind: str = "gold_bars"
 
 
+DOCUMENT = "document"
+"""The name a view gives a joker's kind (document card); no kind may take it."""
+
+
 DEFAULT = Components(
     kinds=(
-        ValuableKind("coins", 28, ((3, 1), (5, 3), (7, 6))),
-        ValuableKind("gold_bars", 24, ((2, 1), (3, 2), (4, 4))),
-        ValuableKind("paintings", 20, ((2, 1), (4, 3), (5, 5))),
-        ValuableKind("jewels", 16, ((2, 2), (3, 3))),
-        ValuableKind("statues", 12, ((2, 2),)),
+        ValuableKind("coins", 28, (Sale(3, 1), Sale(5, 3), Sale(7, 6))),
+        ValuableKind("gold_bars", 24, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("paintings", 20, (Sale(2, 1), Sale(4, 3), Sale(5, 5))),
+        ValuableKind("jewels", 16, (Sale(2, 2), Sale(3, 3))),
+        ValuableKind("statues", 12, (Sale(2, 2),)),
     ),
     jokers=8,
     curses=(1, 1, 1, 2, 2, 3),
@@ -78,15 +89,17 @@ def check_components(table: Components) -> None:
     names = [kind.name for kind in table.kinds]
     if not names or len(set(names)) != len(names) or not all(names):
         raise _bad("valuable kinds need distinct, non-empty names")
+    if DOCUMENT in names:
+        raise _bad(f"{DOCUMENT!r} names the jokers, not a kind")
     for kind in table.kinds:
         if kind.copies < 1:
             raise _bad(f"{kind.name}: a kind has at least one copy")
-        thresholds = [threshold for threshold, _ in kind.sales]
+        thresholds = [sale.threshold for sale in kind.sales]
         if not thresholds or thresholds != sorted(set(thresholds)) or thresholds[0] < 1:
             raise _bad(f"{kind.name}: sales thresholds must rise from at least 1")
-        values = [value for _, value in kind.sales]
+        values = [sale.value for sale in kind.sales]
         if values != sorted(values) or any(
-            not 0 <= value <= threshold for threshold, value in kind.sales
+            not 0 <= sale.value <= sale.threshold for sale in kind.sales
         ):
             raise _bad(f"{kind.name}: a sale puts at most its set's cards face down")
     if table.tiebreak_kind not in names:
@@ -118,7 +131,7 @@ def kinds_of(table: Components) -> tuple[int, ...]:
 def sale_value(kind: ValuableKind, count: int) -> int:
     """Points for a set of ``count`` cards: the highest threshold reached, else nothing."""
     value = 0
-    for threshold, points in kind.sales:
-        if count >= threshold:
-            value = points
+    for sale in kind.sales:
+        if count >= sale.threshold:
+            value = sale.value
     return value

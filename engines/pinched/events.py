@@ -4,9 +4,28 @@ curse, the letter) reaches the seats allowed to see it whole and the others with
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import msgspec
 
 from engines.pinched.model import Curse, Dog, Location
+
+
+class DrawReason(StrEnum):
+    """Why cards were drawn face down."""
+
+    START = "start"  # the three starting valuables
+    LAST_TAKE = "last_take"  # the mastermind's last take found the location bare
+    VAULT = "vault"  # the clubs vault was cracked
+    BANK = "bank"  # the bank was robbed
+
+
+class Treasure(StrEnum):
+    """The diamonds mansion's treasures (bonus points at the end)."""
+
+    LISA_MONA = "lisa_mona"
+    DIAMOND = "diamond"
+    CLUE = "clue"
 
 
 class DayStarted(msgspec.Struct, frozen=True, tag="day_started"):
@@ -17,12 +36,12 @@ class DayStarted(msgspec.Struct, frozen=True, tag="day_started"):
 
 class CardsDrawn(msgspec.Struct, frozen=True, tag="cards_drawn"):
     """Face-down draws into ``seat``'s hand (``cards`` only for that seat; ``count`` for
-    all). ``reason``: start, last_take, vault, bank."""
+    all)."""
 
     seat: int
     count: int
     cards: tuple[int, ...]
-    reason: str
+    reason: DrawReason
 
 
 class CardTaken(msgspec.Struct, frozen=True, tag="card_taken"):
@@ -98,7 +117,7 @@ class DogUsed(msgspec.Struct, frozen=True, tag="dog_used"):
 
 class TreasureTaken(msgspec.Struct, frozen=True, tag="treasure_taken"):
     seat: int
-    treasure: str  # lisa_mona, diamond, clue
+    treasure: Treasure
     points: int
 
 
@@ -126,7 +145,7 @@ class Stored(msgspec.Struct, frozen=True, tag="stored"):
 class Sold(msgspec.Struct, frozen=True, tag="sold"):
     seat: int
     slot: int
-    kind: int
+    kind_index: int  # into the component table's kinds
     count: int
     points: int  # cards put face down
 

@@ -24,10 +24,12 @@ from engines.pinched.events import (
     CardTaken,
     CurseDrawn,
     DogTaken,
+    DrawReason,
     Event,
     LetterOpened,
     LetterRead,
     PassageUsed,
+    Treasure,
     TreasureTaken,
     VaultMoved,
 )
@@ -109,12 +111,12 @@ def _bank(state: PinchedState, events: list[Event]) -> PinchedState:
         return state
     count = BANK_ALONE if len(state.present) == 1 else BANK_SHARED
     for seat in state.present:
-        state = _draw_into(state, seat, count, "bank", events)
+        state = _draw_into(state, seat, count, DrawReason.BANK, events)
     return state
 
 
 def _draw_into(
-    state: PinchedState, seat: int, count: int, reason: str, events: list[Event]
+    state: PinchedState, seat: int, count: int, reason: DrawReason, events: list[Event]
 ) -> PinchedState:
     state, drawn = supply.draw(state, count, events)
     events.append(CardsDrawn(seat, len(drawn), tuple(drawn), reason))
@@ -128,10 +130,10 @@ def _alone_special(state: PinchedState, heist: Location, events: list[Event]) ->
         # "Het eerste brein dat hier alleen inbreekt, neemt de Lisa Mona [...] Elk volgend
         # brein dat hier alleen inbreekt, neemt een diamant zolang er nog een is."
         if state.lisa_mona is None:
-            events.append(TreasureTaken(m, "lisa_mona", LISA_MONA_STANDARD))
+            events.append(TreasureTaken(m, Treasure.LISA_MONA, LISA_MONA_STANDARD))
             return _replace(state, lisa_mona=m, lisa_mona_points=LISA_MONA_STANDARD)
         if state.diamonds_left:
-            events.append(TreasureTaken(m, "diamond", 1))
+            events.append(TreasureTaken(m, Treasure.DIAMOND, 1))
             return _replace(
                 state, diamonds_left=state.diamonds_left - 1, diamonds=_plus(state.diamonds, m)
             )
@@ -144,7 +146,7 @@ def _alone_special(state: PinchedState, heist: Location, events: list[Event]) ->
         seen = tuple(sorted({*letter.seen_by, m}))
         state = _replace(state, letter=msgspec.structs.replace(letter, seen_by=seen))
         if state.clues_left:
-            events.append(TreasureTaken(m, "clue", 2))
+            events.append(TreasureTaken(m, Treasure.CLUE, 2))
             state = _replace(state, clues_left=state.clues_left - 1, clues=_plus(state.clues, m))
         return state
     state = _letter_location(state, heist, events)
@@ -152,7 +154,7 @@ def _alone_special(state: PinchedState, heist: Location, events: list[Event]) ->
         # "kraakt het de kluis en trekt het zoveel kostbaarheden van de trekstapel als het
         # getal waarop de kluis staat. Zet de kluis daarna terug op het meest linkse veld."
         value = vault_track(state)[state.vault]
-        state = _draw_into(state, m, value, "vault", events)
+        state = _draw_into(state, m, value, DrawReason.VAULT, events)
         events.append(VaultMoved(0, vault_track(state)[0]))
         return _replace(state, vault=0)
     if heist is Location.SPADES:
@@ -170,7 +172,7 @@ def _letter_location(state: PinchedState, heist: Location, events: list[Event]) 
         return state
     if state.lisa_mona is not None or not state.clues[m]:
         return state
-    events += [TreasureTaken(m, "lisa_mona", LISA_MONA_CROWN), LetterOpened(heist)]
+    events += [TreasureTaken(m, Treasure.LISA_MONA, LISA_MONA_CROWN), LetterOpened(heist)]
     return _replace(
         state,
         lisa_mona=m,
@@ -258,7 +260,7 @@ def skip_passage(state: PinchedState, events: list[Event]) -> PinchedState:
         return _replace(state, passage_due=False)
     take, rest = state.takes[0], state.takes[1:]
     if take.last:
-        state = _draw_into(state, take.seat, 1, "last_take", events)
+        state = _draw_into(state, take.seat, 1, DrawReason.LAST_TAKE, events)
     return advance(_replace(state, takes=rest), events)
 
 
@@ -280,7 +282,7 @@ def advance(state: PinchedState, events: list[Event]) -> PinchedState:
             state = take_at_heist(state, options[0], events)
         elif take.last:
             # "Ligt er niets meer, dan trekt het brein de bovenste kaart van de trekstapel."
-            state = _draw_into(state, take.seat, 1, "last_take", events)
+            state = _draw_into(state, take.seat, 1, DrawReason.LAST_TAKE, events)
             state = _replace(state, takes=state.takes[1:])
         else:
             state = _replace(state, takes=state.takes[1:])

@@ -10,6 +10,8 @@ mee" (the bank).
 
 from __future__ import annotations
 
+import msgspec
+
 from engines.base import check_table
 from engines.errors import InvalidConfigError
 from engines.pinched.components import DEFAULT, Components, check_components
@@ -50,6 +52,28 @@ RECOMMENDED: dict[str, tuple[int, tuple[Placement, ...]]] = {
     "the_whole_package": (5, _setup((D, CROWN), (C, CROWN), (S, CROWN), (H, CROWN), (B, CROWN))),
 }
 SETUPS = ("basic", *RECOMMENDED)
+
+
+class PinchedOptions(msgspec.Struct, frozen=True):
+    """A table's options as a client gives them (see :func:`make_config`): a setup's name
+    or a custom choice of ``locations``, and a replacement component table. They are not
+    the config: a config has its seat count and always its locations and table."""
+
+    setup: str = ""
+    locations: tuple[Placement, ...] = ()
+    components: Components | None = None
+
+
+def options_of(config: PinchedConfig) -> PinchedOptions:
+    """The options that make ``config``: the setup by name when it is one of the rules'
+    setups, else its locations; always the whole component table, so that a history says
+    which values were played."""
+    if BASIC.get(config.players) == config.locations:
+        return PinchedOptions(setup="basic", components=config.components)
+    for name, (players, locations) in RECOMMENDED.items():
+        if (players, locations) == (config.players, config.locations):
+            return PinchedOptions(setup=name, components=config.components)
+    return PinchedOptions(locations=config.locations, components=config.components)
 
 
 def check_locations(players: int, locations: tuple[Placement, ...]) -> None:

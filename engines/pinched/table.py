@@ -11,7 +11,7 @@ import msgspec.structs
 
 from engines.pinched import stash, supply
 from engines.pinched.components import kinds_of
-from engines.pinched.events import CardsDrawn, Event
+from engines.pinched.events import CardsDrawn, DrawReason, Event
 from engines.pinched.model import (
     DIAMONDS,
     RIVER,
@@ -63,7 +63,7 @@ def set_table(config: PinchedConfig, seed: bytes, events: list[Event]) -> Pinche
         state = supply.refill_field(state, None, field, events)
     for seat in range(players):
         state, drawn = supply.draw(state, START_VALUABLES, events)
-        events.append(CardsDrawn(seat, len(drawn), tuple(drawn), "start"))
+        events.append(CardsDrawn(seat, len(drawn), tuple(drawn), DrawReason.START))
         state = stash.gain(state, seat, drawn, events)
     return _locations(state)
 

@@ -6,24 +6,31 @@ treasures, the passage, who has chosen a location this morning, and everything r
 Private to a seat: its hand, its own sold cards, its curses, its sealed location card until
 the reveal, and the sealed letter once it has read it (until the letter is turned over for
 everyone). Nobody sees the draw pile, the curse pile or the seed.
+
+The state names cards by id; the view names each card's kind too (a :class:`Valuable`), so
+that a frontend need not work kinds out from the component table (events and moves name
+cards by id only).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
 
 import msgspec
 
 from engines.base import Viewer, check_viewer
 from engines.pinched import night, scoring
-from engines.pinched.components import Components
+from engines.pinched.components import DOCUMENT, JOKER, Components, kinds_of
 from engines.pinched.events import (
     CardsDrawn,
     CurseDrawn,
     CursePassed,
     Event,
+    GameEnded,
     LetterRead,
     LocationChosen,
 )
-from engines.pinched.events import GameEnded as Scores
 from engines.pinched.model import (
     Curse,
     Location,
@@ -36,6 +43,39 @@ from engines.pinched.model import (
 from engines.pinched.moves import ChooseLocation, Move, PassCurse
 
 
+class Valuable(msgspec.Struct, frozen=True):
+    """A card as a view shows it: its id and its kind's name (``document``: a joker)."""
+
+    id: int
+    kind: str
+
+
+class OpenField(msgspec.Struct, frozen=True):
+    """One open card field; ``card`` None while the field is bare (the deck ran out)."""
+
+    field: int
+    card: Valuable | None
+
+
+class LocationFields(msgspec.Struct, frozen=True):
+    """The open cards of one location, in field order (none for the bank)."""
+
+    location: Location
+    fields: tuple[OpenField, ...]
+
+
+class StashSlot(msgspec.Struct, frozen=True):
+    """A stash slot as a view shows it: its kind's name ("" while the slot is empty) and
+    its cards, documents included."""
+
+    kind: str
+    cards: tuple[Valuable, ...]
+
+
+class Stash(msgspec.Struct, frozen=True):
+    slots: tuple[StashSlot, ...]
+
+
 class PinchedView(msgspec.Struct, frozen=True):
     viewer: int | None
     players: int
@@ -46,16 +86,16 @@ class PinchedView(msgspec.Struct, frozen=True):
     first_mastermind: int
     mastermind: int
     phase: Phase
-    fields: tuple[tuple[int | None, ...], ...]  # per location, in config order
-    river: tuple[int | None, ...]
+    fields: tuple[LocationFields, ...]  # in config order
+    river: tuple[OpenField, ...]
     deck_size: int
-    discard: tuple[int, ...]  # face up, oldest first
-    stashes: tuple[tuple[Slot, ...], ...]
-    hand: tuple[int, ...]  # yours
+    discard: tuple[Valuable, ...]  # face up, oldest first
+    stashes: tuple[Stash, ...]
+    hand: tuple[Valuable, ...]  # yours
     hand_sizes: tuple[int, ...]
-    sold: tuple[int, ...]  # yours, face down
+    sold: tuple[Valuable, ...]  # yours, face down
     sold_counts: tuple[int, ...]
-    chosen: tuple[int, ...]  # seats whose location card lies face down this morning
+    chosen_seats: tuple[int, ...]  # whose location card lies face down this morning
     my_choice: Location | None
     choices: tuple[Location | None, ...]  # after the reveal, per seat
     heist: Location | None
@@ -70,8 +110,9 @@ class PinchedView(msgspec.Struct, frozen=True):
     gordie_due: tuple[int, ...]
     vault: int
     vault_value: int
-    dogs: tuple[int | None, int | None]
-    lisa_mona: int | None
+    rufus_holder: int | None
+    gordie_holder: int | None
+    lisa_mona_holder: int | None
     lisa_mona_points: int
     diamonds_left: int
     diamonds: tuple[int, ...]
@@ -83,7 +124,7 @@ class PinchedView(msgspec.Struct, frozen=True):
     curses: tuple[Curse, ...]  # yours
     curse_counts: tuple[int, ...]
     curse_pile: int
-    scores: Scores | None
+    result: GameEnded | None  # the final scores, once the game is over
 
 
 def view(state: PinchedState, viewer: Viewer) -> PinchedView:
@@ -94,6 +135,8 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
     revealed = state.phase not in (Phase.DOGS, Phase.PLAN)
     over = state.phase is Phase.OVER
     clubs = state.side(Location.CLUBS) is not None
+    cards = _Cards.of(state.config.components)
+    rufus, gordie = state.dogs
     return PinchedView(
         viewer=viewer,
         players=state.config.players,
@@ -104,16 +147,19 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         first_mastermind=state.first_mastermind,
         mastermind=state.mastermind,
         phase=state.phase,
-        fields=state.fields,
-        river=state.river,
+        fields=tuple(
+            LocationFields(p.location, cards.fields(row))
+            for p, row in zip(state.config.locations, state.fields, strict=True)
+        ),
+        river=cards.fields(state.river),
         deck_size=len(state.deck),
-        discard=state.discard,
-        stashes=state.stashes,
-        hand=state.hands[viewer] if viewer is not None else (),
+        discard=cards.cards(state.discard),
+        stashes=cards.stashes(state.stashes),
+        hand=cards.cards(state.hands[viewer]) if viewer is not None else (),
         hand_sizes=tuple(len(hand) for hand in state.hands),
-        sold=state.sold[viewer] if viewer is not None else (),
+        sold=cards.cards(state.sold[viewer]) if viewer is not None else (),
         sold_counts=tuple(len(sold) for sold in state.sold),
-        chosen=tuple(s for s, c in enumerate(state.choices) if c is not None),
+        chosen_seats=tuple(s for s, c in enumerate(state.choices) if c is not None),
         my_choice=state.choices[viewer] if viewer is not None and state.choices else None,
         choices=state.choices if revealed else (),
         heist=state.heist,
@@ -128,8 +174,9 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         gordie_due=state.gordie_due,
         vault=state.vault,
         vault_value=night.vault_track(state)[state.vault] if clubs else 0,
-        dogs=state.dogs,
-        lisa_mona=state.lisa_mona,
+        rufus_holder=rufus,
+        gordie_holder=gordie,
+        lisa_mona_holder=state.lisa_mona,
         lisa_mona_points=state.lisa_mona_points,
         diamonds_left=state.diamonds_left,
         diamonds=state.diamonds,
@@ -141,8 +188,49 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         curses=state.curses[viewer] if viewer is not None else (),
         curse_counts=tuple(len(curses) for curses in state.curses),
         curse_pile=len(state.curse_pile),
-        scores=scoring.final(state) if over else None,
+        result=scoring.final(state) if over else None,
     )
+
+
+class _Cards:
+    """Card ids -> :class:`Valuable` through one component table (fixed for a game)."""
+
+    def __init__(self, table: Components) -> None:
+        names = [kind.name for kind in table.kinds]
+        self.names = names
+        self.valuables = tuple(
+            Valuable(card, DOCUMENT if kind == JOKER else names[kind])
+            for card, kind in enumerate(kinds_of(table))
+        )
+        # Every seat's view of a table shows the same open cards and stashes (and most of
+        # them stay from one move to the next): each is built once (views are hot).
+        self.fields: Callable[[tuple[int | None, ...]], tuple[OpenField, ...]] = lru_cache(
+            maxsize=256
+        )(self._fields)
+        self.stashes: Callable[[tuple[tuple[Slot, ...], ...]], tuple[Stash, ...]] = lru_cache(
+            maxsize=64
+        )(self._stashes)
+
+    @staticmethod
+    @lru_cache(maxsize=64)
+    def of(table: Components) -> _Cards:
+        return _Cards(table)
+
+    def cards(self, cards: tuple[int, ...]) -> tuple[Valuable, ...]:
+        return tuple(self.valuables[card] for card in cards)
+
+    def _fields(self, row: tuple[int | None, ...]) -> tuple[OpenField, ...]:
+        return tuple(
+            OpenField(field, self.valuables[card] if card is not None else None)
+            for field, card in enumerate(row)
+        )
+
+    def _stashes(self, stashes: tuple[tuple[Slot, ...], ...]) -> tuple[Stash, ...]:
+        return tuple(Stash(tuple(self.slot(slot) for slot in stash)) for stash in stashes)
+
+    def slot(self, slot: Slot) -> StashSlot:
+        kind = self.names[slot.kind] if slot.kind is not None else ""
+        return StashSlot(kind, self.cards(slot.cards))
 
 
 def view_event(event: Event, viewer: Viewer) -> Event | None:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from engines.registry import GAMES
-from service.codecs import gang_of_four, the_gang
+from service.codecs import gang_of_four, pinched, the_gang
 from service.codecs.base import GameCodec
 from service.codecs.game import DerivedCodec
-from service.codecs.pinched import PinchedCodec
 
 CODECS: dict[str, GameCodec] = {
     "the_gang": DerivedCodec(GAMES["the_gang"], the_gang.CONTRACT),
     "gang_of_four": DerivedCodec(GAMES["gang_of_four"], gang_of_four.CONTRACT),
-    "pinched": PinchedCodec(),
+    "pinched": DerivedCodec(GAMES["pinched"], pinched.CONTRACT),
 }
 
 __all__ = ["CODECS", "GameCodec"]

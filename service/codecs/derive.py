@@ -61,18 +61,28 @@ class Leaf:
 
 
 @dataclass(frozen=True)
+class Options:
+    """A game whose options message is not its config: the engine Struct that pairs with
+    the message, and the options that make a given config (Pinched!'s setup by name)."""
+
+    type: type
+    of: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
 class Contract:
     """One game's pairing of engine types with messages: what cannot be derived.
 
     ``leaves`` by engine type; ``internal`` names the engine fields that are deliberately
     not part of the contract, per Struct (each with its reason in the game's module);
     ``cached`` lists Structs whose messages are built once per value (finished records that
-    every later view repeats).
+    every later view repeats); ``options`` when the options message is not the config.
     """
 
     leaves: Mapping[type, Leaf] = field(default_factory=dict)
     internal: Mapping[type, frozenset[str]] = field(default_factory=dict)
     cached: frozenset[type] = frozenset()
+    options: Options | None = None
 
 
 class ContractMismatch(TypeError):

@@ -8,6 +8,7 @@ type from its :class:`~engines.base.GameDefinition`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec.inspect as mi
@@ -38,7 +39,9 @@ class DerivedCodec:
         move = game_message(game_pb2.Move.DESCRIPTOR, game.name)
         event = game_message(game_pb2.Event.DESCRIPTOR, game.name)
         self._options = game_message(game_pb2.TableOptions.DESCRIPTOR, game.name)
-        self._config = game.config_type
+        options = contract.options
+        self._options_of: Callable[[Any], Any] = options.of if options else _identity
+        options_type = options.type if options else game.config_type
         self._encode_move = self.deriver.union_encoder(_union(game.move_type), move)
         self._decode_move = self.deriver.union_decoder(
             _union(game.move_type), move, BadRequest("MOVE_EMPTY", "the move names no action")
@@ -53,8 +56,8 @@ class DerivedCodec:
         self._decode_view = self.deriver.decoder(
             game.view_type, game_message(game_pb2.View.DESCRIPTOR, game.name)
         )
-        self._encode_options = self.deriver.encoder(game.config_type, self._options)
-        self._read_options = self.deriver.decoder(game.config_type, self._options)
+        self._encode_options = self.deriver.encoder(options_type, self._options)
+        self._read_options = self.deriver.decoder(options_type, self._options)
         self.deriver.check()
 
     # --- the GameCodec protocol ----------------------------------------------------------
@@ -73,12 +76,13 @@ class DerivedCodec:
         }
 
     def options_to_proto(self, config: Any) -> game_pb2.TableOptions:
-        return game_pb2.TableOptions(**{self.name: self._encode_options(config)})
+        options = self._encode_options(self._options_of(config))
+        return game_pb2.TableOptions(**{self.name: options})
 
     def move_from_proto(self, move: game_pb2.Move) -> Any:
         given = self._own(move, "MOVE_FOR_OTHER_GAME", "move")
         if given is None:
-            raise BadRequest("MOVE_EMPTY", "the move names no game")
+            raise BadRequest("MOVE_FOR_OTHER_GAME", f"this game takes a `{self.name}` move")
         return self._decode_move(given)
 
     def move_to_proto(self, move: Any) -> game_pb2.Move:
@@ -111,6 +115,10 @@ class DerivedCodec:
         if which != self.name:
             raise BadRequest(reason, f"{what} for {which}, not {self.name}")
         return getattr(envelope, which)
+
+
+def _identity(value: Any) -> Any:
+    return value
 
 
 def _union(tp: Any) -> mi.Type:

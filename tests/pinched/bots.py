@@ -37,6 +37,7 @@ from engines.pinched.moves import (
     TakeWithGordie,
     UsePassage,
 )
+from engines.pinched.view import StashSlot, Valuable
 
 T = TypeVar("T")
 Play = tuple[int, Move]
@@ -78,24 +79,29 @@ def play_out(
 # --- the sensible burglar -------------------------------------------------------------
 
 
-def _card_at(view: PinchedView, ref: FieldRef) -> int | None:
+def _card_at(view: PinchedView, ref: FieldRef) -> Valuable | None:
     index = [p.location for p in view.locations].index(ref.location)
-    return view.fields[index][ref.field]
+    return view.fields[index].fields[ref.field].card
 
 
-def _worth(view: PinchedView, card: int | None) -> float:
+def _slot_kind(view: PinchedView, slot: StashSlot) -> int | None:
+    """The index of the slot's kind in the component table (None: an empty slot)."""
+    return [kind.name for kind in view.components.kinds].index(slot.kind) if slot.kind else None
+
+
+def _worth(view: PinchedView, card: Valuable | None) -> float:
     """How much the viewer wants ``card`` now: its kind on the stash, a joker, a free slot."""
     if card is None:
         return -1.0
     assert view.viewer is not None
-    kind = kinds_of(view.components)[card]
-    stash = view.stashes[view.viewer]
+    kind = kinds_of(view.components)[card.id]
+    stash = view.stashes[view.viewer].slots
     if kind == JOKER:
         return 2.5
     for slot in stash:
-        if slot.kind == kind:
+        if _slot_kind(view, slot) == kind:
             return 3.0 + 0.1 * len(slot.cards)
-    if any(slot.kind is None for slot in stash):
+    if any(not slot.kind for slot in stash):
         return 2.0 + kind * 0.1  # rarer kinds are worth more
     return 0.5
 
@@ -112,9 +118,9 @@ def _of(kind: type[T], moves: Sequence[Move]) -> list[T]:
 
 def _store(view: PinchedView, move: Store) -> float:
     assert view.viewer is not None
-    slot = view.stashes[view.viewer][move.slot]
+    slot = view.stashes[view.viewer].slots[move.slot]
     if kinds_of(view.components)[move.card] == JOKER:
-        return len(slot.cards) + (5 if slot.kind is not None else 0)
+        return len(slot.cards) + (5 if slot.kind else 0)
     return len(slot.cards)  # a new kind onto jokers waiting on an empty slot
 
 
@@ -122,17 +128,19 @@ def _heist_appeal(view: PinchedView, location: Location) -> float:
     """How tempting a heist at ``location`` looks from the viewer's seat."""
     seat = view.viewer
     index = [p.location for p in view.locations].index(location)
-    loot = sum(card is not None for card in view.fields[index])
+    loot = sum(field.card is not None for field in view.fields[index].fields)
     appeal = 1.0 + loot
     if location is Location.DIAMONDS:
-        appeal += 3 * (view.lisa_mona is None) + 2 * bool(view.diamonds_left or view.clues_left)
+        appeal += 3 * (view.lisa_mona_holder is None)
+        appeal += 2 * bool(view.diamonds_left or view.clues_left)
     elif location is Location.CLUBS:
         appeal += view.vault_value
     elif location is Location.SPADES:
-        appeal += 2.0 * (seat not in view.dogs)
+        appeal += 2.0 * (seat not in (view.rufus_holder, view.gordie_holder))
     elif location is Location.BANK:
         appeal += 3.0
-    if view.letter is location and view.lisa_mona is None and seat is not None and view.clues[seat]:
+    clue = seat is not None and view.clues[seat]
+    if view.letter is location and view.lisa_mona_holder is None and clue:
         appeal += 12.0
     return appeal
 
@@ -152,13 +160,14 @@ def _passage(view: PinchedView, move: UsePassage) -> float:
 
 def _sell(view: PinchedView, move: Sell, final: bool) -> float:
     assert view.viewer is not None
-    slot = view.stashes[view.viewer][move.slot]
-    assert slot.kind is not None
-    kind = view.components.kinds[slot.kind]
+    slot = view.stashes[view.viewer].slots[move.slot]
+    index = _slot_kind(view, slot)
+    assert index is not None
+    kind = view.components.kinds[index]
     value = sale_value(kind, len(slot.cards))
     if value == 0:
         return -1.0
-    top = kind.sales[-1][0]
+    top = kind.sales[-1].threshold
     return value + (5 if final or len(slot.cards) >= top else 0)
 
 
@@ -184,8 +193,8 @@ def sensible_move(view: PinchedView, legal: Sequence[Move], rnd: random.Random) 
         return _best(passages, lambda m: _passage(view, m), rnd)
     if takes:
         assert view.heist is not None
-        row = view.fields[[p.location for p in view.locations].index(view.heist)]
-        return _best(takes, lambda m: _worth(view, row[m.field]), rnd)
+        row = view.fields[[p.location for p in view.locations].index(view.heist)].fields
+        return _best(takes, lambda m: _worth(view, row[m.field].card), rnd)
     if skip:
         return skip[0]
     sells, end = _of(Sell, legal), _of(EndSelling, legal)
@@ -201,5 +210,5 @@ def sensible_move(view: PinchedView, legal: Sequence[Move], rnd: random.Random) 
             return _best(good or sells, lambda m: _sell(view, m, final), rnd)
         return end[0]
     if river := _of(TakeFromRiver, legal):
-        return _best(river, lambda m: _worth(view, view.river[m.field]), rnd)
+        return _best(river, lambda m: _worth(view, view.river[m.field].card), rnd)
     return rnd.choice(list(legal))

@@ -35,7 +35,7 @@ import msgspec
 
 from engines.base import replay
 from engines.pinched import GAME, Event, PinchedConfig, PinchedState
-from engines.pinched.components import Components, ValuableKind
+from engines.pinched.components import Components, Sale, ValuableKind
 from engines.pinched.events import (
     BankFailed,
     CardsDrawn,
@@ -46,12 +46,14 @@ from engines.pinched.events import (
     Discarded,
     DogTaken,
     DogUsed,
+    DrawReason,
     GameEnded,
     LetterOpened,
     LetterRead,
     LocationsRevealed,
     PassageUsed,
     Sold,
+    Treasure,
     TreasureTaken,
     VaultMoved,
 )
@@ -84,9 +86,9 @@ class Spec:
 
 SMALL_DECK = Components(
     kinds=(
-        ValuableKind("coins", 8, ((3, 1), (5, 3))),
-        ValuableKind("gold_bars", 8, ((2, 1), (3, 2), (4, 4))),
-        ValuableKind("paintings", 6, ((2, 1), (4, 3))),
+        ValuableKind("coins", 8, (Sale(3, 1), Sale(5, 3))),
+        ValuableKind("gold_bars", 8, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("paintings", 6, (Sale(2, 1), Sale(4, 3))),
     ),
     jokers=2,
     curses=(1, 1, 2, 2, 3, 3),
@@ -176,7 +178,7 @@ def features(
     players = initial.config.players
     for event in events:
         match event:
-            case TreasureTaken(treasure="lisa_mona", points=points):
+            case TreasureTaken(treasure=Treasure.LISA_MONA, points=points):
                 seen[f"lisa_mona_{points}"] += 1
             case TreasureTaken(treasure=treasure):
                 seen[treasure] += 1
@@ -186,9 +188,9 @@ def features(
                 seen["letter_opened"] += 1
             case VaultMoved(position=position) if position > 0:
                 seen["vault_moved"] += 1
-            case CardsDrawn(reason="vault", count=count):
+            case CardsDrawn(reason=DrawReason.VAULT, count=count):
                 seen["vault_cracked" if count else "vault_cracked_empty"] += 1
-            case CardsDrawn(reason="last_take"):
+            case CardsDrawn(reason=DrawReason.LAST_TAKE):
                 seen["last_take_drawn"] += 1
             case DogTaken(dog=dog, from_seat=None):
                 seen[f"{Dog(dog).name.lower()}_taken"] += 1

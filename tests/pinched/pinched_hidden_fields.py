@@ -62,7 +62,17 @@ CURSE_FIELDS = frozenset(
     }
 )
 """Where a Curse may be: judged with its view or event."""
-CARD_ID_FIELDS = frozenset({"referee.v1.PinchedMove.Store.card"})
+CARD_ID_FIELDS = frozenset(
+    {
+        "referee.v1.PinchedMove.Store.card",
+        "referee.v1.PinchedEvent.CardsDrawn.cards",
+        "referee.v1.PinchedEvent.CardTaken.card",
+        "referee.v1.PinchedEvent.FieldRefilled.card",
+        "referee.v1.PinchedEvent.Stored.card",
+        "referee.v1.PinchedEvent.Discarded.cards",
+    }
+)
+"""Card ids outside a ``Valuable``: moves and events name cards by id."""
 CURSE_ID_FIELDS = frozenset({"referee.v1.PinchedMove.PassCurse.curse"})
 
 

@@ -21,7 +21,7 @@ from engines.base import replay
 from engines.pinched import GAME
 from engines.pinched.model import PinchedState
 from referee.v1 import referee_pb2
-from service.codecs.pinched import PinchedCodec
+from service.codecs import CODECS
 from tests.pinched.pinched_driver import REFUSED, Driver, Probe, PTable, store
 from tests.pinched.pinched_leaks import check
 from tests.pinched.pinched_received import Recorder, Viewer
@@ -29,7 +29,7 @@ from tests.pinched.pinched_truth import DECK, Events, Tracker, truth_of
 from tests.pinched.pinched_view_judge import Report
 from tests.service.table import Stub
 
-CODEC = PinchedCodec()
+CODEC = CODECS["pinched"]
 MAX_STEPS = 1500
 RESUME_AT = 30  # the step after which a late watcher resumes from ten versions back
 

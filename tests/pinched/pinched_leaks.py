@@ -9,14 +9,15 @@ The judge does not ask the engine what a viewer may see (``view``, ``view_event`
 ``view_move``): it follows the true states and the true, unredacted events itself.
 
 Cards. A card id is an int, so cards are found by message type and field only: every
-``Valuable`` and ``PinchedMove.Store.card``. The judge tracks every card's place, event by
-event (``Tracker``): in the face-down deck, face-down in one seat's hand (drawn face down
-and not shown since), or open (on a field or the river, in a stash, on the face-up
-discards, taken openly, or sold from an open stash). A card named to a viewer is a leak if
-at that moment it lies in the deck (a) or face-down in another seat's hand (b). Events are
-judged at their own place in their step (the ``Discarded`` cards of a step that then
-reshuffles the discards into the deck were open when discarded), everything else at the
-end of the step. After each step the tracker must agree with the true state.
+``Valuable`` (views) and the card id fields of moves and events (``CARD_ID_FIELDS``). The
+judge tracks every card's place, event by event (``Tracker``): in the face-down deck,
+face-down in one seat's hand (drawn face down and not shown since), or open (on a field or
+the river, in a stash, on the face-up discards, taken openly, or sold from an open stash).
+A card named to a viewer is a leak if at that moment it lies in the deck (a) or face-down
+in another seat's hand (b). Events are judged at their own place in their step (the
+``Discarded`` cards of a step that then reshuffles the discards into the deck were open
+when discarded), everything else at the end of the step. After each step the tracker must
+agree with the true state.
 
 Private parts, by field:
 
@@ -157,7 +158,8 @@ class Judge(ViewJudge):
             if full in CURSE_FIELDS:
                 continue  # judged with its view or event
             if full in CARD_ID_FIELDS:
-                self.card(value, "", where, at)
+                for card in value if fd.is_repeated else [value]:
+                    self.card(card, "", where, at)
                 continue
             if full in CURSE_ID_FIELDS:
                 continue  # judged with its move
@@ -246,9 +248,9 @@ class Judge(ViewJudge):
             self.problem(f"{path}: a {kind} where the step had {event_tag(true)}")
             return
         body = getattr(event.pinched, kind)
-        named = [c.id for c in body.cards] if kind in ("cards_drawn", "discarded") else []
+        named = list(body.cards) if kind in ("cards_drawn", "discarded") else []
         if kind in ("card_taken", "field_refilled", "stored"):
-            named = [body.card.id] if body.HasField("card") else []
+            named = [body.card]
         if not set(named) <= set(event_cards(true)):
             self.problem(f"{path}: names cards {named}, the event had {event_cards(true)}")
         viewer = self.viewer

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.pinched.components import Components, ValuableKind
+from engines.pinched.components import Components, Sale, ValuableKind
 from engines.pinched.model import Location, Side
 
 D, C, S, H, B = Location.DIAMONDS, Location.CLUBS, Location.SPADES, Location.HEARTS, Location.BANK
@@ -14,8 +14,8 @@ STD, CROWN = Side.STANDARD, Side.CROWN
 
 TINY = Components(
     kinds=(
-        ValuableKind("gold_bars", 5, ((2, 1), (3, 2), (4, 4))),
-        ValuableKind("coins", 4, ((2, 1), (3, 3))),
+        ValuableKind("gold_bars", 5, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("coins", 4, (Sale(2, 1), Sale(3, 3))),
     ),
     jokers=3,
     curses=(3, 1, 2, 1, 3, 2),
@@ -27,12 +27,12 @@ TINY = Components(
 
 WIDE = Components(
     kinds=(
-        ValuableKind("gold_bars", 12, ((2, 1), (3, 2), (4, 4))),
-        ValuableKind("coins", 9, ((1, 1),)),
-        ValuableKind("maps", 9, ((3, 2), (6, 6))),
-        ValuableKind("clocks", 7, ((2, 1), (4, 3))),
-        ValuableKind("vases", 7, ((2, 2),)),
-        ValuableKind("crowns", 3, ((3, 3),)),
+        ValuableKind("gold_bars", 12, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("coins", 9, (Sale(1, 1),)),
+        ValuableKind("maps", 9, (Sale(3, 2), Sale(6, 6))),
+        ValuableKind("clocks", 7, (Sale(2, 1), Sale(4, 3))),
+        ValuableKind("vases", 7, (Sale(2, 2),)),
+        ValuableKind("crowns", 3, (Sale(3, 3),)),
     ),
     jokers=12,
     curses=(3, 3, 3, 2, 2, 1),

@@ -209,7 +209,7 @@ def check_river_turns(
 
 
 def sale_points(kind: ValuableKind, count: int) -> int:
-    return max((value for threshold, value in kind.sales if count >= threshold), default=0)
+    return max((sale.value for sale in kind.sales if count >= sale.threshold), default=0)
 
 
 def check_events(prev: PinchedState, state: PinchedState, play: Play, events: list[Event]) -> None:

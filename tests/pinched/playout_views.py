@@ -12,6 +12,7 @@ import msgspec.structs
 
 from engines.base import Viewer
 from engines.pinched import GAME, Event, PinchedState
+from engines.pinched.components import DOCUMENT, JOKER, kinds_of
 from engines.pinched.events import (
     CardsDrawn,
     CardTaken,
@@ -24,8 +25,9 @@ from engines.pinched.events import (
     LocationChosen,
     Stored,
 )
-from engines.pinched.model import Location, Phase
+from engines.pinched.model import Location, Phase, Slot
 from engines.pinched.moves import ChooseLocation, PassCurse
+from engines.pinched.view import OpenField, PinchedView, Valuable
 from engines.rng import Rng
 from tests.pinched.bots import Play
 
@@ -98,18 +100,51 @@ def hidden_twin(state: PinchedState, viewer: Viewer, rnd: random.Random) -> Pinc
     return msgspec.structs.replace(state, **changes)
 
 
+def _ids(view: PinchedView, cards: tuple[Valuable, ...]) -> tuple[int, ...]:
+    """The cards' ids, each card checked to name its own kind."""
+    table = view.components
+    names = [kind.name for kind in table.kinds]
+    for card in cards:
+        kind = kinds_of(table)[card.id]
+        assert card.kind == (DOCUMENT if kind == JOKER else names[kind]), card
+    return tuple(card.id for card in cards)
+
+
+def _row(view: PinchedView, row: tuple[OpenField, ...]) -> tuple[int | None, ...]:
+    assert [field.field for field in row] == list(range(len(row)))
+    return tuple(_ids(view, (field.card,))[0] if field.card is not None else None for field in row)
+
+
+def as_state_cards(view: PinchedView) -> tuple[Any, ...]:
+    """The view's open fields, river, stashes and discard pile as the state holds them."""
+    names = [kind.name for kind in view.components.kinds]
+    assert [f.location for f in view.fields] == [p.location for p in view.locations]
+    return (
+        tuple(_row(view, where.fields) for where in view.fields),
+        _row(view, view.river),
+        tuple(
+            tuple(
+                Slot(names.index(slot.kind) if slot.kind else None, _ids(view, slot.cards))
+                for slot in stash.slots
+            )
+            for stash in view.stashes
+        ),
+        _ids(view, view.discard),
+    )
+
+
 def check_view(state: PinchedState, viewer: Viewer, rnd: random.Random) -> None:
     seen = GAME.view(state, viewer)
     own = viewer is not None
     assert seen.viewer == viewer
-    assert seen.hand == (state.hands[viewer] if viewer is not None else ())
-    assert seen.sold == (state.sold[viewer] if viewer is not None else ())
+    assert _ids(seen, seen.hand) == (state.hands[viewer] if viewer is not None else ())
+    assert _ids(seen, seen.sold) == (state.sold[viewer] if viewer is not None else ())
     assert seen.curses == (state.curses[viewer] if viewer is not None else ())
     assert seen.hand_sizes == tuple(len(hand) for hand in state.hands)
     assert seen.sold_counts == tuple(len(sold) for sold in state.sold)
     assert seen.curse_counts == tuple(len(curses) for curses in state.curses)
     assert seen.deck_size == len(state.deck)
-    assert (seen.fields, seen.river, seen.stashes, seen.discard) == (
+    assert as_state_cards(seen) == (
         state.fields,
         state.river,
         state.stashes,
@@ -121,11 +156,11 @@ def check_view(state: PinchedState, viewer: Viewer, rnd: random.Random) -> None:
     if state.phase in (Phase.DOGS, Phase.PLAN):
         assert seen.choices == ()
         assert seen.my_choice == (state.choices[viewer] if viewer is not None else None)
-        assert seen.chosen == tuple(s for s, c in enumerate(state.choices) if c is not None)
+        assert seen.chosen_seats == tuple(s for s, c in enumerate(state.choices) if c is not None)
     twin = GAME.view(hidden_twin(state, viewer, rnd), viewer)
     if state.finished:  # the final scores count gold bars among the sold cards
-        twin = msgspec.structs.replace(twin, scores=None)
-        seen = msgspec.structs.replace(seen, scores=None)
+        twin = msgspec.structs.replace(twin, result=None)
+        seen = msgspec.structs.replace(seen, result=None)
     assert twin == seen, f"the view of {viewer} shows something hidden from it"
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.pinched import GAME
-from engines.pinched.components import DEFAULT, JOKER, Components, ValuableKind, kinds_of
+from engines.pinched.components import DEFAULT, JOKER, Components, Sale, ValuableKind, kinds_of
 from engines.pinched.model import (
     Curse,
     Dog,
@@ -444,7 +444,7 @@ def test_bad_configs(players: Any, options: dict[str, Any], reason: str) -> None
 
 
 def _kind(name: str = "coins", copies: int = 5, sales: Any = ((2, 1),)) -> ValuableKind:
-    return ValuableKind(name, copies, sales)
+    return ValuableKind(name, copies, tuple(Sale(*sale) for sale in sales))
 
 
 BAD_TABLES = {
@@ -511,8 +511,8 @@ def test_a_replacement_component_table_is_used() -> None:
     """RULES-NOTES: "let a game's config replace it"."""
     small = Components(
         kinds=(
-            ValuableKind("gold_bars", 12, ((2, 1), (3, 2), (4, 4))),
-            ValuableKind("coins", 20, ((3, 2),)),
+            ValuableKind("gold_bars", 12, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+            ValuableKind("coins", 20, (Sale(3, 2),)),
         ),
         jokers=2,
         curses=(1, 2, 3, 1, 2, 3),

@@ -21,9 +21,11 @@ from engines.pinched.events import (
     CursesKept,
     DogTaken,
     DogUsed,
+    DrawReason,
     LetterOpened,
     LetterRead,
     PassageUsed,
+    Treasure,
     TreasureTaken,
     VaultMoved,
 )
@@ -101,9 +103,9 @@ def test_diamonds_standard_lisa_mona_first_then_two_diamonds() -> None:
         assert state.fields[state.index(D)] == (None, None, None), "and all open cards"
         state, _ = close_day(state)
     assert treasures == [
-        TreasureTaken(0, "lisa_mona", 3),
-        TreasureTaken(1, "diamond", 1),
-        TreasureTaken(2, "diamond", 1),
+        TreasureTaken(0, Treasure.LISA_MONA, 3),
+        TreasureTaken(1, Treasure.DIAMOND, 1),
+        TreasureTaken(2, Treasure.DIAMOND, 1),
     ], "nothing is left for the fourth"
     assert (state.lisa_mona, state.lisa_mona_points) == (0, 3)
     assert (state.diamonds, state.diamonds_left) == ((0, 1, 1), 0)
@@ -162,7 +164,7 @@ def test_diamonds_crown_the_letter_is_read_in_secret_and_a_clue_taken() -> None:
     state, events = lone(state, D)
     (read,) = of_type(events, LetterRead)
     assert read == LetterRead(1, S)
-    assert TreasureTaken(1, "clue", 2) in events
+    assert TreasureTaken(1, Treasure.CLUE, 2) in events
     assert (state.clues, state.clues_left) == ((0, 1, 0), 2)
     for viewer in (0, 2, None):
         assert GAME.view_event(read, viewer) == LetterRead(1, None)
@@ -197,14 +199,14 @@ def test_diamonds_crown_a_clue_holder_alone_at_the_letters_place_takes_the_lisa_
     letter = TheLetter(H, seen_by=(2,))
     state = table(3, LISA, mastermind=2, clues=(0, 0, 1), clues_left=2, letter=letter)
     state, events = lone(state, H)
-    assert TreasureTaken(2, "lisa_mona", 5) in events
+    assert TreasureTaken(2, Treasure.LISA_MONA, 5) in events
     (opened,) = of_type(events, LetterOpened)
     assert opened == LetterOpened(H)
     assert (state.lisa_mona, state.lisa_mona_points) == (2, 5)
     for viewer in (0, 1, 2, None):
         assert GAME.view_event(opened, viewer) == opened
         seen = GAME.view(state, viewer)
-        assert (seen.letter, seen.letter_opened, seen.lisa_mona) == (H, True, 2)
+        assert (seen.letter, seen.letter_opened, seen.lisa_mona_holder) == (H, True, 2)
     assert final(state).scores[2].lisa_mona == 5
 
 
@@ -243,7 +245,7 @@ def test_diamonds_crown_clues_remain_after_the_lisa_mona_is_stolen() -> None:
         lisa_mona_points=5,
     )
     state, events = lone(state, D)
-    assert TreasureTaken(1, "clue", 2) in events
+    assert TreasureTaken(1, Treasure.CLUE, 2) in events
     assert state.clues == (1, 1, 0) and state.lisa_mona == 0
 
 
@@ -253,7 +255,7 @@ def test_diamonds_crown_the_lisa_mona_can_hide_at_the_bank() -> None:
     takes the Lisa Mona (and the bank's two cards)."""
     state = table(4, CURSED, mastermind=3, clues=(0, 0, 0, 1), letter=TheLetter(B, (3,)))
     state, events = lone(state, B, elsewhere=S)
-    assert TreasureTaken(3, "lisa_mona", 5) in events
+    assert TreasureTaken(3, Treasure.LISA_MONA, 5) in events
     assert of_type(events, CardsDrawn)[0].count == 2
 
 
@@ -283,11 +285,11 @@ def test_clubs_standard_alone_the_vault_is_cracked_and_reset() -> None:
     after, events = lone(state, C)
     assert len(of_type(events, CardTaken)) == 3, "all open cards too"
     (drawn,) = of_type(events, CardsDrawn)
-    assert drawn == CardsDrawn(1, track[3], top[: track[3]], "vault")
+    assert drawn == CardsDrawn(1, track[3], top[: track[3]], DrawReason.VAULT)
     assert of_type(events, VaultMoved) == [VaultMoved(0, 0)]
     assert after.vault == 0
     for viewer in (0, 2, None):
-        assert GAME.view_event(drawn, viewer) == CardsDrawn(1, track[3], (), "vault")
+        assert GAME.view_event(drawn, viewer) == CardsDrawn(1, track[3], (), DrawReason.VAULT)
 
 
 def test_clubs_standard_a_vault_at_zero_gives_nothing_extra() -> None:
@@ -500,7 +502,7 @@ def test_hearts_standard_a_bare_turn_may_still_use_the_passage() -> None:
     assert holdings(night, 1) == []
     night, _ = GAME.apply(night, 2, SkipPassage())
     after, events = GAME.apply(night, 0, SkipPassage())
-    assert of_type(events, CardsDrawn) == [CardsDrawn(0, 1, top, "last_take")]
+    assert of_type(events, CardsDrawn) == [CardsDrawn(0, 1, top, DrawReason.LAST_TAKE)]
     assert sorted(holdings(after, 0)) == sorted([gold, *top])
 
 
@@ -678,7 +680,7 @@ def test_bank_alone_draws_two() -> None:
     state = table(4, mastermind=1, top=top)
     assert state.fields[state.index(B)] == ()
     after, events = lone(state, B)
-    assert of_type(events, CardsDrawn) == [CardsDrawn(1, 2, top, "bank")]
+    assert of_type(events, CardsDrawn) == [CardsDrawn(1, 2, top, DrawReason.BANK)]
     assert sorted(holdings(after, 1)) == sorted(top)
     assert not any(isinstance(m, TakeCard) for s in range(4) for m in GAME.legal_moves(after, s))
 
@@ -690,12 +692,15 @@ def test_bank_some_present_each_draws_four() -> None:
     state = table(4, mastermind=2, top=top)
     after, events = heist(state, {0: B, 1: D, 2: B, 3: C})
     drawn = of_type(events, CardsDrawn)
-    assert drawn == [CardsDrawn(2, 4, top[:4], "bank"), CardsDrawn(0, 4, top[4:], "bank")]
+    assert drawn == [
+        CardsDrawn(2, 4, top[:4], DrawReason.BANK),
+        CardsDrawn(0, 4, top[4:], DrawReason.BANK),
+    ]
     assert holdings(after, 3) == holdings(after, 1) == []
     for viewer in (1, 3, None):
         assert [GAME.view_event(d, viewer) for d in drawn] == [
-            CardsDrawn(2, 4, (), "bank"),
-            CardsDrawn(0, 4, (), "bank"),
+            CardsDrawn(2, 4, (), DrawReason.BANK),
+            CardsDrawn(0, 4, (), DrawReason.BANK),
         ]
 
 

@@ -292,7 +292,7 @@ def test_the_final_score_sold_cards_treasures_clues_minus_curses() -> None:
     )
     assert ended.winners == (1,)
     over = _apply_ends(state)
-    assert GAME.view(over, None).scores == ended
+    assert GAME.view(over, None).result == ended
     outcome = GAME.outcome(over)
     assert outcome is not None and outcome.winners == (1,)
     assert outcome.scores == (3, 11, 3)  # the totals, seat 0 first

@@ -27,6 +27,7 @@ from engines.pinched.events import (
     CardTaken,
     DayStarted,
     DogUsed,
+    DrawReason,
     LocationChosen,
     LocationsRevealed,
 )
@@ -344,8 +345,8 @@ def test_sealed_choices_stay_hidden_until_everyone_has_chosen() -> None:
         assert GAME.view_event(event, viewer) == LocationChosen(1, None)
         assert GAME.view_move(ChooseLocation(H), 1, viewer) is None
         seen, before = GAME.view(chosen, viewer), GAME.view(state, viewer)
-        assert (seen.my_choice, seen.choices, seen.chosen) == (None, (), (1,))
-        assert msgspec.structs.replace(seen, chosen=()) == before, "only that seat 1 chose"
+        assert (seen.my_choice, seen.choices, seen.chosen_seats) == (None, (), (1,))
+        assert msgspec.structs.replace(seen, chosen_seats=()) == before, "only that seat 1 chose"
         for location in (D, C, S, H):
             assert GAME.is_legal(chosen, viewer or 0, ChooseLocation(location))
     assert GAME.view(chosen, 1).my_choice is H
@@ -406,7 +407,7 @@ def test_a_shared_heist_mastermind_then_thieves_clockwise_then_mastermind() -> N
     taken = [(e.seat, e.card) for e in of_type(events, CardTaken)]
     assert taken == [(3, row[2]), (0, row[0])], "seat 0's one option is taken at once"
     (drawn,) = of_type(events, CardsDrawn)
-    assert drawn == CardsDrawn(2, 1, top, "last_take")
+    assert drawn == CardsDrawn(2, 1, top, DrawReason.LAST_TAKE)
     assert sorted(holdings(after, 2)) == sorted([row[1], top[0]])
     assert holdings(after, 3) == [row[2]] and holdings(after, 0) == [row[0]]
     assert holdings(after, 1) == [], "a burglar elsewhere gets nothing at night"
@@ -441,7 +442,7 @@ def test_a_thief_at_a_bare_location_gets_nothing() -> None:
     after, events = GAME.apply(night, 2, TakeCard(1))
     assert holdings(after, 3) == [row[2]]
     assert holdings(after, 4) == holdings(after, 0) == []
-    assert of_type(events, CardsDrawn) == [CardsDrawn(1, 1, top[:1], "last_take")]
+    assert of_type(events, CardsDrawn) == [CardsDrawn(1, 1, top[:1], DrawReason.LAST_TAKE)]
     assert after.deck[0] == top[1]
 
 

@@ -109,7 +109,7 @@ def test_a_card_that_cannot_be_stored_stays_in_hand() -> None:
     assert after.hands[1] == (statue,)
     assert after.stashes[1] == full
     assert GAME.legal_moves(after, 1) == [], "nothing owed: the day goes on"
-    assert GAME.view(after, 1).hand == (statue,)
+    assert [card.id for card in GAME.view(after, 1).hand] == [statue]
     assert GAME.view(after, 0).hand == () and GAME.view(after, 0).hand_sizes[1] == 1
 
 
@@ -227,7 +227,7 @@ def test_every_kind_sells_by_its_own_thresholds(kind: int) -> None:
         cards = Cards()(kind, count)
         state = selling_table((slot(kind, *cards), Slot(), Slot()))
         sold, events = GAME.apply(state, 0, Sell(0))
-        reached = [value for threshold, value in table_kind.sales if count >= threshold]
+        reached = [sale.value for sale in table_kind.sales if count >= sale.threshold]
         points = reached[-1] if reached else 0
         assert of_type(events, Sold) == [Sold(0, 0, kind, count, points)]
         assert len(sold.sold[0]) == points and len(sold.discard) == count - points
@@ -257,11 +257,11 @@ def test_sold_cards_are_face_down_points_the_count_public() -> None:
     gold = Cards()(GOLD, 3)
     state = selling_table((slot(GOLD, *gold), Slot(), Slot()))
     sold, _ = GAME.apply(state, 0, Sell(0))
-    assert GAME.view(sold, 0).sold == gold[:2]
+    assert tuple(card.id for card in GAME.view(sold, 0).sold) == gold[:2]
     for viewer in (1, 2, None):
         seen = GAME.view(sold, viewer)
         assert seen.sold == () and seen.sold_counts == (2, 0, 0)
-        assert seen.discard == gold[2:], "the rest lies face up"
+        assert tuple(card.id for card in seen.discard) == gold[2:], "the rest lies face up"
 
 
 def test_a_sale_puts_the_kinds_own_cards_face_down_before_jokers() -> None:

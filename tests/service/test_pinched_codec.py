@@ -1,4 +1,4 @@
-"""Pinched!'s codec: every move, event, view field and option through ``referee.v1``.
+"""Pinched!'s derived codec: every move, event, view field and option through ``referee.v1``.
 
 Engine values are built directly (plus states from one short engine playout for the views
 and events a real table produces), so these tests pin the wire contract on their own.
@@ -23,6 +23,7 @@ from engines.pinched.components import (
     JOKER,
     MAX_CARDS,
     Components,
+    Sale,
     ValuableKind,
     kinds_of,
 )
@@ -39,14 +40,35 @@ from engines.pinched.model import (
     Take,
 )
 from engines.pinched.setup import BASIC, RECOMMENDED
-from engines.pinched.view import PinchedView, view, view_event
+from engines.pinched.view import (
+    LocationFields,
+    OpenField,
+    PinchedView,
+    Stash,
+    StashSlot,
+    Valuable,
+    view,
+    view_event,
+)
 from referee.v1 import game_pb2, gang_of_four_pb2
 from referee.v1 import pinched_pb2 as pb
 from service.codecs import CODECS
-from service.codecs.pinched import PinchedCodec, components_to_proto
+from service.codecs.game import DerivedCodec
 from service.errors import BadRequest
 
-CODEC = PinchedCodec()
+_CODEC = CODECS["pinched"]
+assert isinstance(_CODEC, DerivedCodec)
+CODEC: DerivedCodec = _CODEC
+_COMPONENTS = CODEC.deriver.encoder(Components, pb.PinchedComponents.DESCRIPTOR)
+
+
+def components_to_proto(table: Components) -> pb.PinchedComponents:
+    """The table's message: a copy, as the encoder's own is cached (shared by every view)."""
+    message = pb.PinchedComponents()
+    message.CopyFrom(_COMPONENTS(table))
+    return message
+
+
 M = pb.PinchedMove
 E = pb.PinchedEvent
 D, C, S, H, B = (
@@ -83,7 +105,7 @@ MOVES: list[mv.Move] = [
 
 
 def test_the_codec_is_registered() -> None:
-    assert isinstance(CODECS["pinched"], PinchedCodec)
+    assert isinstance(CODECS["pinched"], DerivedCodec)
 
 
 # --- moves -----------------------------------------------------------------------------
@@ -181,10 +203,10 @@ SCORES = ev.GameEnded(
 EVENTS: list[ev.Event] = [
     ev.DayStarted(1, 5, 0),
     ev.DayStarted(7, 1, 2),
-    ev.CardsDrawn(1, 3, (0, 53, 17), "start"),
-    ev.CardsDrawn(0, 1, (4,), "last_take"),
-    ev.CardsDrawn(2, 4, (1, 2, 3, 5), "vault"),
-    ev.CardsDrawn(3, 2, (8, 9), "bank"),
+    ev.CardsDrawn(1, 3, (0, 53, 17), ev.DrawReason.START),
+    ev.CardsDrawn(0, 1, (4,), ev.DrawReason.LAST_TAKE),
+    ev.CardsDrawn(2, 4, (1, 2, 3, 5), ev.DrawReason.VAULT),
+    ev.CardsDrawn(3, 2, (8, 9), ev.DrawReason.BANK),
     ev.CardTaken(0, D, 2, 11),
     ev.CardTaken(2, None, 1, 0),
     ev.FieldRefilled(H, 0, 40),
@@ -202,9 +224,9 @@ EVENTS: list[ev.Event] = [
     ev.DogTaken(0, Dog.GORDIE, 3),
     ev.DogTaken(0, Dog.RUFUS, 0),
     ev.DogUsed(2, Dog.GORDIE),
-    ev.TreasureTaken(1, "lisa_mona", 5),
-    ev.TreasureTaken(1, "diamond", 1),
-    ev.TreasureTaken(2, "clue", 2),
+    ev.TreasureTaken(1, ev.Treasure.LISA_MONA, 5),
+    ev.TreasureTaken(1, ev.Treasure.DIAMOND, 1),
+    ev.TreasureTaken(2, ev.Treasure.CLUE, 2),
     ev.LetterRead(0, B),
     ev.LetterOpened(C),
     ev.BankFailed(),
@@ -218,14 +240,19 @@ EVENTS: list[ev.Event] = [
 ]
 
 REDACTED: list[ev.Event] = [
-    ev.CardsDrawn(1, 3, (), "start"),
+    ev.CardsDrawn(1, 3, (), ev.DrawReason.START),
     ev.LocationChosen(1, None),
     ev.LetterRead(0, None),
     ev.CurseDrawn(2, None),
     ev.CursePassed(2, 0, None),
 ]
 
-_ENUMS: dict[str, type[Location] | type[Dog]] = {"Location": Location, "Dog": Dog}
+_ENUMS: dict[str, typing.Any] = {
+    "Location": Location,
+    "Dog": Dog,
+    "DrawReason": ev.DrawReason,
+    "Treasure": ev.Treasure,
+}
 
 
 def _back(message: typing.Any, descriptor: FieldDescriptor) -> typing.Any:
@@ -237,16 +264,11 @@ def _back(message: typing.Any, descriptor: FieldDescriptor) -> typing.Any:
         if message == 0:
             return None
         short = name.removeprefix(f"{_snake(enum.name).upper()}_")
-        if enum.name in _ENUMS:
-            return _ENUMS[enum.name][short]
-        return short.lower()  # DrawReason, Treasure: the engine's strings
+        return _ENUMS[enum.name][short]
     if descriptor.type != FieldDescriptor.TYPE_MESSAGE:
-        return message
+        return message  # cards among them: events name them by id
     assert descriptor.message_type is not None
     name = descriptor.message_type.name
-    if name == "Valuable":
-        assert message.kind == "", "events carry no kinds"
-        return message.id
     if name == "Curse":
         return Curse(message.id, message.points)
     if name == "PinchedScore":
@@ -267,7 +289,7 @@ def event_from_proto(message: game_pb2.Event) -> ev.Event:
     kind = next(t for t in typing.get_args(ev.Event) if t.__struct_config__.tag == which)
     values: dict[str, typing.Any] = {}
     for name in kind.__struct_fields__:
-        descriptor = body.DESCRIPTOR.fields_by_name["kind_index" if name == "kind" else name]
+        descriptor = body.DESCRIPTOR.fields_by_name[name]
         value = getattr(body, descriptor.name)
         if descriptor.is_repeated:
             values[name] = tuple(_back(item, descriptor) for item in value)
@@ -296,7 +318,7 @@ def test_event_round_trips(event: ev.Event) -> None:
 
 
 def test_hidden_parts_are_absent() -> None:
-    drawn = CODEC.event_to_proto(ev.CardsDrawn(1, 3, (), "start")).pinched.cards_drawn
+    drawn = CODEC.event_to_proto(ev.CardsDrawn(1, 3, (), ev.DrawReason.START)).pinched.cards_drawn
     assert drawn.count == 3 and not drawn.cards
     chosen = CODEC.event_to_proto(ev.LocationChosen(1, None)).pinched.location_chosen
     assert chosen.location == pb.LOCATION_UNSPECIFIED
@@ -315,7 +337,7 @@ def test_seat_zero_and_unset_optionals_stay_apart() -> None:
     assert not free.HasField("from_seat")
     river = CODEC.event_to_proto(ev.CardTaken(2, None, 1, 0)).pinched.card_taken
     assert river.location == pb.LOCATION_UNSPECIFIED
-    assert river.HasField("card") and river.card.id == 0
+    assert river.card == 0 and river.field == 1
 
 
 def test_game_ended_carries_every_score() -> None:
@@ -347,14 +369,8 @@ def _view(body: PinchedView) -> pb.PinchedView:
     return target.pinched
 
 
-# Engine view fields spelled differently on the wire (``viewer`` is View.seat).
-RENAMED = {
-    "chosen": {"chosen_seats"},
-    "dogs": {"rufus_holder", "gordie_holder"},
-    "lisa_mona": {"lisa_mona_holder"},
-    "scores": {"result"},
-    "viewer": set(),
-}
+# Engine view fields not on the wire (``viewer`` is View.seat); every other has its name.
+RENAMED: dict[str, set[str]] = {"viewer": set()}
 
 
 def test_every_view_field_is_on_the_wire() -> None:
@@ -363,6 +379,34 @@ def test_every_view_field_is_on_the_wire() -> None:
     for name in PinchedView.__struct_fields__:
         expected |= RENAMED.get(name, {name})
     assert wire == expected
+
+
+_KINDS = kinds_of(DEFAULT)
+_NAMES = [kind.name for kind in DEFAULT.kinds]
+
+
+def _card(card: int) -> Valuable:
+    return Valuable(card, "document" if _KINDS[card] == JOKER else _NAMES[_KINDS[card]])
+
+
+def _cards(*cards: int) -> tuple[Valuable, ...]:
+    return tuple(_card(card) for card in cards)
+
+
+def _row(*cards: int | None) -> tuple[OpenField, ...]:
+    return tuple(
+        OpenField(field, _card(card) if card is not None else None)
+        for field, card in enumerate(cards)
+    )
+
+
+def _stash(*slots: Slot) -> Stash:
+    return Stash(
+        tuple(
+            StashSlot(_NAMES[slot.kind] if slot.kind is not None else "", _cards(*slot.cards))
+            for slot in slots
+        )
+    )
 
 
 FULL_VIEW = PinchedView(
@@ -375,22 +419,29 @@ FULL_VIEW = PinchedView(
     first_mastermind=3,
     mastermind=4,
     phase=Phase.NIGHT,
-    fields=((0, None, 14), (15, 16, 17), (26, None, None), (36, 37, 38), ()),
-    river=(None, 46, 100),
-    deck_size=12,
-    discard=(1, 2, 100),
-    stashes=(
-        (Slot(0, (3, 102)), Slot(None, (101,)), Slot()),
-        (Slot(), Slot(), Slot()),
-        (Slot(4, (44, 45)), Slot(2, (27,)), Slot(3, (39, 40))),
-        (Slot(), Slot(1, (20,)), Slot()),
-        (Slot(), Slot(), Slot()),
+    fields=tuple(
+        LocationFields(placement.location, _row(*row))
+        for placement, row in zip(
+            FIVE,
+            ((0, None, 14), (15, 16, 17), (26, None, None), (36, 37, 38), ()),
+            strict=True,
+        )
     ),
-    hand=(5, 72),
+    river=_row(None, 46, 100),
+    deck_size=12,
+    discard=_cards(1, 2, 100),
+    stashes=(
+        _stash(Slot(0, (3, 102)), Slot(None, (101,)), Slot()),
+        _stash(Slot(), Slot(), Slot()),
+        _stash(Slot(4, (44, 45)), Slot(2, (27,)), Slot(3, (39, 40))),
+        _stash(Slot(), Slot(1, (20,)), Slot()),
+        _stash(Slot(), Slot(), Slot()),
+    ),
+    hand=_cards(5, 72),
     hand_sizes=(0, 2, 0, 1, 0),
-    sold=(6, 7),
+    sold=_cards(6, 7),
     sold_counts=(0, 2, 4, 0, 1),
-    chosen=(0, 1, 2, 3, 4),
+    chosen_seats=(0, 1, 2, 3, 4),
     my_choice=B,
     choices=(D, B, D, H, D),
     heist=D,
@@ -405,8 +456,9 @@ FULL_VIEW = PinchedView(
     gordie_due=(3,),
     vault=2,
     vault_value=4,
-    dogs=(0, None),
-    lisa_mona=0,
+    rufus_holder=0,
+    gordie_holder=None,
+    lisa_mona_holder=0,
     lisa_mona_points=5,
     diamonds_left=1,
     diamonds=(0, 1, 0, 0, 0),
@@ -418,7 +470,7 @@ FULL_VIEW = PinchedView(
     curses=(Curse(0, 1), Curse(5, 3)),
     curse_counts=(1, 2, 0, 0, 0),
     curse_pile=3,
-    scores=SCORES,
+    result=SCORES,
 )
 
 
@@ -510,10 +562,11 @@ def test_a_quiet_view_leaves_the_optionals_unset() -> None:
         my_choice=None,
         choices=(),
         heist=None,
-        dogs=(None, None),
-        lisa_mona=None,
+        rufus_holder=None,
+        gordie_holder=None,
+        lisa_mona_holder=None,
         letter=None,
-        scores=None,
+        result=None,
         hand=(),
         sold=(),
         curses=(),
@@ -527,24 +580,27 @@ def test_a_quiet_view_leaves_the_optionals_unset() -> None:
 
 def test_kinds_follow_the_games_own_table() -> None:
     table = Components(
-        kinds=(ValuableKind("rubies", 2, ((1, 1),)), ValuableKind("gold_bars", 3, ((2, 2),))),
+        kinds=(
+            ValuableKind("rubies", 2, (Sale(1, 1),)),
+            ValuableKind("gold_bars", 3, (Sale(2, 2),)),
+        ),
         jokers=1,
         curses=DEFAULT.curses,
         vault_standard=(0, 1),
         vault_crown=(1, 2),
         fields=2,
     )
-    body = msgspec.structs.replace(
-        FULL_VIEW,
-        components=table,
+    config = GAME.make_config(5, {"setup": "the_whole_package", "components": table})
+    state = msgspec.structs.replace(
+        GAME.new_game(config, b"kinds"),
         fields=((0, None), (1, None), (None, None), (4, None), ()),
         river=(None, None, 2),
         discard=(),
-        hand=(0, 1, 2, 4, 5),
-        sold=(3,),
+        hands=((0, 1, 2, 4, 5), (), (), (), ()),
+        sold=((3,), (), (), (), ()),
         stashes=((Slot(1, (3, 5)), Slot(), Slot()),) * 5,
     )
-    message = _view(body)
+    message = _view(view(state, 0))
     assert [c.kind for c in message.hand] == [
         "rubies",
         "rubies",
@@ -592,9 +648,9 @@ def test_every_view_and_event_of_a_real_game_translates(setup: str) -> None:
 
 TABLE = Components(
     kinds=(
-        ValuableKind("coins", 10, ((3, 1), (6, 4))),
-        ValuableKind("gold_bars", 9, ((2, 1), (3, 2), (4, 4))),
-        ValuableKind("cameos", 4, ((2, 2),)),
+        ValuableKind("coins", 10, (Sale(3, 1), Sale(6, 4))),
+        ValuableKind("gold_bars", 9, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("cameos", 4, (Sale(2, 2),)),
     ),
     jokers=2,
     curses=(1, 2, 3, 1, 2, 3),
@@ -701,7 +757,9 @@ def test_bad_option_shapes() -> None:
         assert _bad_options(_options(locations=[placement])) == "BAD_LOCATIONS"
     document = components_to_proto(DEFAULT)
     document.kinds[1].name = "document"
-    assert _bad_options(_options(components=document)) == "BAD_COMPONENTS"
+    with pytest.raises(InvalidConfigError) as refused:  # the engine reserves the name
+        GAME.make_config(4, CODEC.options_from_proto(_options(components=document)))
+    assert refused.value.reason == "BAD_COMPONENTS"
     for copies, jokers in ((MAX_CARDS, 4), (14, 2**31 - 1)):
         huge = components_to_proto(DEFAULT)
         huge.kinds[0].copies, huge.jokers = copies, jokers

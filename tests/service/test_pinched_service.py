@@ -12,16 +12,30 @@ import grpc
 import pytest
 from redis.asyncio import Redis
 
-from engines.pinched.components import JOKER, Components, ValuableKind, kinds_of
+from engines.pinched.components import JOKER, Components, Sale, ValuableKind, kinds_of
 from referee.v1 import game_pb2, gang_of_four_pb2, referee_pb2
 from referee.v1 import pinched_pb2 as pb
-from service.codecs.pinched import components_from_proto, components_to_proto
+from service.codecs import CODECS
+from service.codecs.game import DerivedCodec
 from service.verify import verify_history
 from tests.service.table import Metadata, Stub, auth, reason_of, stored_bytes
 
 PM = pb.PinchedMove
 CROWN, STANDARD = pb.SIDE_CROWN, pb.SIDE_STANDARD
 HIDDEN_PHASES = (pb.PINCHED_PHASE_DOGS, pb.PINCHED_PHASE_PLAN)
+
+
+_CODEC = CODECS["pinched"]
+assert isinstance(_CODEC, DerivedCodec)
+_TABLE = pb.PinchedComponents.DESCRIPTOR
+components_from_proto = _CODEC.deriver.decoder(Components, _TABLE)
+
+
+def components_to_proto(table: Components) -> pb.PinchedComponents:
+    """The table's message: a copy, as the encoder's own is cached (shared by every view)."""
+    message = pb.PinchedComponents()
+    message.CopyFrom(_CODEC.deriver.encoder(Components, _TABLE)(table))
+    return message
 
 
 def place(location: pb.Location.ValueType, side: pb.Side.ValueType) -> pb.LocationSide:
@@ -181,9 +195,9 @@ async def _watch(table: Table) -> list[referee_pb2.WatchGameResponse]:
 
 CUSTOM_TABLE = Components(
     kinds=(
-        ValuableKind("coins", 12, ((3, 1), (5, 3), (7, 6))),
-        ValuableKind("gold_bars", 10, ((2, 1), (3, 2), (4, 4))),
-        ValuableKind("cameos", 6, ((2, 2),)),
+        ValuableKind("coins", 12, (Sale(3, 1), Sale(5, 3), Sale(7, 6))),
+        ValuableKind("gold_bars", 10, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("cameos", 6, (Sale(2, 2),)),
     ),
     jokers=3,
     curses=(1, 2, 3, 3, 2, 1),

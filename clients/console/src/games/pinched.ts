@@ -95,14 +95,11 @@ function kindsOf(view: View | undefined): Kinds {
   return kinds;
 }
 
-/** A card in words, e.g. "coins (#12)": the kind from the card, else from the table. */
-function cardName(id: number, known = "", kinds: Kinds = NO_KINDS): string {
-  const kind = known || kinds.ofId[id];
+/** A card named by id in words, e.g. "coins (#12)": its kind from the view's table. */
+function cardName(id: number, kinds: Kinds = NO_KINDS): string {
+  const kind = kinds.ofId[id];
   return kind ? `${kind === "document" ? "a document" : kindLabel(kind)} (#${id})` : `card #${id}`;
 }
-
-const valuableName = (v: Valuable | undefined, kinds: Kinds = NO_KINDS): string =>
-  v ? cardName(v.id, v.kind, kinds) : "a card";
 
 function valuable(v: Valuable, small = false): TemplateResult {
   const face = FACES[v.kind] ?? {
@@ -322,7 +319,7 @@ function move(m: Move | undefined, view?: View): string {
     case "passCurse": return `passes a curse to ${seatName(a.value.toSeat)}`;
     case "keepCurses": return "passes no curse";
     case "takeWithGordie": return `sends Gordie for ${fieldRef(a.value.card)}`;
-    case "store": return `stores ${cardName(a.value.card, "", kindsOf(view))} on slot ${a.value.slot}`;
+    case "store": return `stores ${cardName(a.value.card, kindsOf(view))} on slot ${a.value.slot}`;
     case "sell": return `sells the set on slot ${a.value.slot}`;
     case "endSelling": return "stops selling";
     case "takeFromRiver": return `takes the river card on field ${a.value.field}`;
@@ -340,7 +337,7 @@ function eventText(e: Event, kinds: Kinds): string {
     case "cardsDrawn":
       return `${seatName(k.value.seat)} draws ${plural(k.value.count, "card")} face down${DRAWS[k.value.reason]}`;
     case "cardTaken":
-      return `${seatName(k.value.seat)} takes ${valuableName(k.value.card, kinds)} from ${place(k.value.location)}`;
+      return `${seatName(k.value.seat)} takes ${cardName(k.value.card, kinds)} from ${place(k.value.location)}`;
     case "deckReshuffled": return `the discard pile is shuffled into a new deck of ${k.value.cards} cards`;
     case "locationChosen": return `${seatName(k.value.seat)} chooses a location (sealed)`;
     case "locationsRevealed":
@@ -365,7 +362,7 @@ function eventText(e: Event, kinds: Kinds): string {
         `from slot ${k.value.slot}: ${plural(k.value.points, "point")}`;
     }
     case "discarded":
-      return `${seatName(k.value.seat)} discards ${k.value.cards.map((c) => valuableName(c, kinds)).join(", ")}`;
+      return `${seatName(k.value.seat)} discards ${k.value.cards.map((c) => cardName(c, kinds)).join(", ")}`;
     case "gameEnded":
       return `game over: ${seats(k.value.winners)} ${k.value.winners.length > 1 ? "win" : "wins"} ` +
         `(${k.value.scores.map((s) => `${seatName(s.seat)} ${s.total}`).join(", ")})`;

@@ -79,8 +79,9 @@ class Location(_Location, metaclass=_LocationEnumTypeWrapper):
 
     Cards. Every valuable is a card with an `id` into the component table
     (PinchedComponents): ids 0.. are the copies of the first kind, then the copies of the
-    second kind, and so on, then the document cards (jokers). A `Valuable` names the kind too,
-    so a frontend need not work it out. Moves name cards by `id` only.
+    second kind, and so on, then the document cards (jokers). In a view every card is a
+    `Valuable`, which names the kind too, so a frontend need not work it out; moves and events
+    name cards by `id` only (the kind of an id is fixed by the view's component table).
 
     The locations ("locatietableaus").
     """
@@ -358,7 +359,7 @@ class PinchedComponents(_message.Message):
     fields: _builtins.int
     """Open card fields on each mansion (the bank has none)."""
     tiebreak_kind: _builtins.str
-    """The kind whose sold cards break a tie (the rules: gold bars). Empty: "gold_bars"."""
+    """The kind whose sold cards break a tie (the rules: gold bars). Unset: "gold_bars"."""
     @_builtins.property
     def kinds(self) -> _containers.RepeatedCompositeFieldContainer[Global___PinchedComponents.ValuableKind]: ...
     @_builtins.property
@@ -382,13 +383,15 @@ class PinchedComponents(_message.Message):
         vault_standard: _abc.Iterable[_builtins.int] | None = ...,
         vault_crown: _abc.Iterable[_builtins.int] | None = ...,
         fields: _builtins.int = ...,
-        tiebreak_kind: _builtins.str = ...,
+        tiebreak_kind: _builtins.str | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_tiebreak_kind", b"_tiebreak_kind", "tiebreak_kind", b"tiebreak_kind"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["curses", b"curses", "fields", b"fields", "jokers", b"jokers", "kinds", b"kinds", "tiebreak_kind", b"tiebreak_kind", "vault_crown", b"vault_crown", "vault_standard", b"vault_standard"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_tiebreak_kind", b"_tiebreak_kind", "curses", b"curses", "fields", b"fields", "jokers", b"jokers", "kinds", b"kinds", "tiebreak_kind", b"tiebreak_kind", "vault_crown", b"vault_crown", "vault_standard", b"vault_standard"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__tiebreak_kind: _TypeAlias = _typing.Literal["tiebreak_kind"]  # noqa: Y015
+    _WhichOneofArgType__tiebreak_kind: _TypeAlias = _typing.Literal["_tiebreak_kind", b"_tiebreak_kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__tiebreak_kind) -> _WhichOneofReturnType__tiebreak_kind | None: ...
 
 Global___PinchedComponents: _TypeAlias = PinchedComponents  # noqa: Y015
 
@@ -433,20 +436,16 @@ Global___PinchedOptions: _TypeAlias = PinchedOptions  # noqa: Y015
 
 @_typing.final
 class Valuable(_message.Message):
-    """A valuable card."""
+    """A valuable card, as a view shows it."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     ID_FIELD_NUMBER: _builtins.int
     KIND_FIELD_NUMBER: _builtins.int
     id: _builtins.int
-    """The card's id; moves name a card by it."""
+    """The card's id; moves and events name a card by it."""
     kind: _builtins.str
-    """The kind's name (PinchedComponents.ValuableKind.name), or "document" for a joker. Views
-    set it; events name cards by `id` only (an event is encoded without its table): the
-    kind of an id is fixed by the component table in the view and the history's setup
-    (ids are the copies of each kind in table order, then the documents).
-    """
+    """The kind's name (PinchedComponents.ValuableKind.name), or "document" for a joker."""
     def __init__(
         self,
         *,
@@ -1326,13 +1325,15 @@ class PinchedEvent(_message.Message):
         count: _builtins.int
         reason: Global___DrawReason.ValueType
         @_builtins.property
-        def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___Valuable]: ...
+        def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+            """Card ids."""
+
         def __init__(
             self,
             *,
             seat: _builtins.int = ...,
             count: _builtins.int = ...,
-            cards: _abc.Iterable[Global___Valuable] | None = ...,
+            cards: _abc.Iterable[_builtins.int] | None = ...,
             reason: Global___DrawReason.ValueType = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
@@ -1354,17 +1355,17 @@ class PinchedEvent(_message.Message):
         seat: _builtins.int
         location: Global___Location.ValueType
         field: _builtins.int
-        @_builtins.property
-        def card(self) -> Global___Valuable: ...
+        card: _builtins.int
+        """The card's id."""
         def __init__(
             self,
             *,
             seat: _builtins.int = ...,
             location: Global___Location.ValueType = ...,
             field: _builtins.int = ...,
-            card: Global___Valuable | None = ...,
+            card: _builtins.int = ...,
         ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
         _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "field", b"field", "location", b"location", "seat", b"seat"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
@@ -1381,16 +1382,16 @@ class PinchedEvent(_message.Message):
         CARD_FIELD_NUMBER: _builtins.int
         location: Global___Location.ValueType
         field: _builtins.int
-        @_builtins.property
-        def card(self) -> Global___Valuable: ...
+        card: _builtins.int
+        """The card's id."""
         def __init__(
             self,
             *,
             location: Global___Location.ValueType = ...,
             field: _builtins.int = ...,
-            card: Global___Valuable | None = ...,
+            card: _builtins.int = ...,
         ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
         _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "field", b"field", "location", b"location"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
@@ -1711,17 +1712,17 @@ class PinchedEvent(_message.Message):
         CARD_FIELD_NUMBER: _builtins.int
         SLOT_FIELD_NUMBER: _builtins.int
         seat: _builtins.int
+        card: _builtins.int
+        """The card's id."""
         slot: _builtins.int
-        @_builtins.property
-        def card(self) -> Global___Valuable: ...
         def __init__(
             self,
             *,
             seat: _builtins.int = ...,
-            card: Global___Valuable | None = ...,
+            card: _builtins.int = ...,
             slot: _builtins.int = ...,
         ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
         _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat", "slot", b"slot"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
@@ -1770,12 +1771,14 @@ class PinchedEvent(_message.Message):
         CARDS_FIELD_NUMBER: _builtins.int
         seat: _builtins.int
         @_builtins.property
-        def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___Valuable]: ...
+        def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+            """Card ids."""
+
         def __init__(
             self,
             *,
             seat: _builtins.int = ...,
-            cards: _abc.Iterable[Global___Valuable] | None = ...,
+            cards: _abc.Iterable[_builtins.int] | None = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
