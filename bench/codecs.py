@@ -5,7 +5,8 @@ every move: the seat's view (``fill_view`` into a ``referee.v1.View``), the move
 (``event_to_proto``), the listed legal moves (``move_to_proto``) and a submitted move read
 back (``move_from_proto``). Each is then timed alone over the recorded values, best of
 three passes, in microseconds per value. The same script runs against any version of the
-codecs that keeps the ``GameCodec`` interface, so a before/after pair is two runs of it.
+codecs that keeps their interface (``CODECS[game].fill_view``, ...), so a before/after
+pair is two runs of it.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2
-from service.codecs import CODECS, GameCodec
+from service.codecs import CODECS, DerivedCodec
 from service.errors import RefereeError
 from service.referee import seat_view
 from service.translate import view_to_proto  # the one projection to protobuf
@@ -110,7 +110,7 @@ def verify_history(
 def _step(
     report: VerifyReport,
     game: AnyGame,
-    codec: GameCodec,
+    codec: DerivedCodec,
     state: Any,
     version: int,
     entry: game_pb2.HistoryEntry,

@@ -31,7 +31,7 @@ def game_message(envelope: Descriptor, game: str) -> Descriptor:
 
 
 class DerivedCodec:
-    """A :class:`~service.codecs.base.GameCodec` whose every translation is derived."""
+    """A game's codec: options, moves, events and views, every translation derived."""
 
     def __init__(self, game: AnyGame, contract: Contract) -> None:
         self.name = game.name
@@ -60,7 +60,7 @@ class DerivedCodec:
         self._read_options = self.deriver.decoder(options_type, self._options)
         self.deriver.check()
 
-    # --- the GameCodec protocol ----------------------------------------------------------
+    # --- what the edge calls ------------------------------------------------------------
 
     def options_from_proto(self, options: game_pb2.TableOptions) -> dict[str, object]:
         """The engine's table options: only the ones set, so every default stays the

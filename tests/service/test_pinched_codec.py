@@ -129,7 +129,8 @@ def test_move_round_trips(move: mv.Move) -> None:
 
 def test_json_from_a_frontend() -> None:
     def parse(text: str) -> mv.Move:
-        return CODEC.move_from_proto(json_format.Parse(text, game_pb2.Move()))
+        move: mv.Move = CODEC.move_from_proto(json_format.Parse(text, game_pb2.Move()))
+        return move
 
     assert parse('{"pinched": {"chooseLocation": {"location": "LOCATION_BANK"}}}') == (
         mv.ChooseLocation(B)
@@ -354,7 +355,7 @@ def test_unknown_values_fail_loudly() -> None:
     with pytest.raises(TypeError):
         CODEC.move_to_proto(ev.BankFailed())
     with pytest.raises(KeyError):
-        CODEC.event_to_proto(ev.CardsDrawn(1, 1, (), "magic"))
+        CODEC.event_to_proto(ev.CardsDrawn(1, 1, (), "magic"))  # type: ignore[arg-type]  # no reason
 
 
 # --- views -----------------------------------------------------------------------------
