@@ -8,6 +8,7 @@ the one projection to protobuf: the verifier builds the views it compares with t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from google.rpc import code_pb2
@@ -15,6 +16,7 @@ from google.rpc import code_pb2
 from engines.base import Outcome
 from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS
+from service.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
 from service.records import GameMeta
 from service.referee import Created, History, SeatView, Submitted, Update
@@ -40,31 +42,35 @@ def moves_to_proto(game: str, moves: list[Any]) -> list[game_pb2.Move]:
     return [codec.move_to_proto(move) for move in moves]
 
 
+def _outcome_encoder() -> Callable[[Outcome], Any]:
+    deriver = Deriver(Contract())
+    encode = deriver.encoder(Outcome, game_pb2.Outcome.DESCRIPTOR)
+    deriver.check()
+    return encode
+
+
+_OUTCOME = _outcome_encoder()
+
+
 def outcome_to_proto(outcome: Outcome) -> game_pb2.Outcome:
-    return game_pb2.Outcome(
-        winners=outcome.winners,
-        summary=outcome.summary,
-        scores=outcome.scores,
-        placings=outcome.placings,
-        tiebreaks=outcome.tiebreaks,
-        team=outcome.team,
-    )
+    """The engine's Outcome field by field (the same names: derived, like a game's views)."""
+    message: game_pb2.Outcome = _OUTCOME(outcome)
+    return message
 
 
 def view_to_proto(view: SeatView) -> game_pb2.View:
-    message = game_pb2.View(
+    """The envelope and the game's own view, built in one constructor (no copies)."""
+    body: dict[str, Any] = {view.game: CODECS[view.game].view_message(view.body)}
+    return game_pb2.View(
         game=view.game,
         game_id=view.game_id,
         version=view.version,
+        seat=view.viewer,
         seats=view.seats,
         to_act=sorted(view.to_act),
+        outcome=outcome_to_proto(view.outcome) if view.outcome is not None else None,
+        **body,
     )
-    if view.viewer is not None:
-        message.seat = view.viewer
-    if view.outcome is not None:
-        message.outcome.CopyFrom(outcome_to_proto(view.outcome))
-    CODECS[view.game].fill_view(view.body, message)
-    return message
 
 
 def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:

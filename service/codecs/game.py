@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec.inspect as mi
 from google.protobuf.descriptor import Descriptor
+from google.protobuf.message import Message
 
 from engines.base import GameDefinition
 from referee.v1 import game_pb2
@@ -87,6 +88,11 @@ class DerivedCodec:
 
     def move_to_proto(self, move: Any) -> game_pb2.Move:
         return game_pb2.Move(**{self.name: self._encode_move(move)})
+
+    def view_message(self, view: Any) -> Message:
+        """The game's own view message (the ``View`` envelope's member for this game)."""
+        message: Message = self._encode_view(view)
+        return message
 
     def fill_view(self, view: Any, target: game_pb2.View) -> None:
         getattr(target, self.name).CopyFrom(self._encode_view(view))
