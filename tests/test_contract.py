@@ -114,24 +114,36 @@ def _buf_breaking(against: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _last_release_tag() -> str | None:
-    result = subprocess.run(
-        ["git", "describe", "--tags", "--abbrev=0", "--match", "v[0-9]*"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return result.stdout.strip() or None
+RELEASES = ROOT / "proto" / "releases"
+
+
+def _release_number(image: Path) -> tuple[int, ...]:
+    """``v0.2.0.binpb`` -> (0, 2, 0)."""
+    return tuple(int(part) for part in image.name.removesuffix(".binpb")[1:].split("."))
+
+
+def newest_release() -> Path:
+    """The newest committed Buf image of the contract (``proto/releases/v*.binpb``)."""
+    images = sorted(RELEASES.glob("v*.binpb"), key=_release_number)
+    assert images, f"no release image in {RELEASES}"
+    return images[-1]
 
 
 def test_the_contract_is_compatible_with_the_last_release() -> None:
-    """`buf breaking` (FILE rules) against proto/ at the last `v*` release tag."""
-    tag = _last_release_tag()
-    if tag is None:
-        pytest.skip("no release tag (v*) yet: nothing released to stay compatible with")
-    result = _buf_breaking(f"{ROOT}/.git#tag={tag},subdir=proto", ROOT / "proto")
-    assert result.returncode == 0, f"incompatible with {tag}:\n{result.stdout}{result.stderr}"
+    """`buf breaking` (FILE rules) against the newest committed release image: a release
+    is a file in the repository, so the check needs no git tag."""
+    image = newest_release()
+    result = _buf_breaking(str(image), ROOT / "proto")
+    assert result.returncode == 0, (
+        f"incompatible with {image.name}:\n{result.stdout}{result.stderr}"
+    )
+
+
+def test_release_images_are_named_by_version() -> None:
+    names = [image.name for image in RELEASES.iterdir()]
+    assert names, "no release recorded"
+    for name in names:
+        assert _release_number(RELEASES / name), name
 
 
 def test_buf_breaking_catches_an_incompatible_change(tmp_path: Path) -> None:
