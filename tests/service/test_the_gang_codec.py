@@ -144,7 +144,7 @@ def test_seat_zero_and_unset_optionals_stay_apart() -> None:
 @pytest.mark.parametrize(
     ("move", "reason"),
     [
-        (game_pb2.Move(), "MOVE_EMPTY"),
+        (game_pb2.Move(), "MOVE_FOR_OTHER_GAME"),
         (
             game_pb2.Move(gang_of_four=gang_of_four_pb2.GangOfFourMove()),
             "MOVE_FOR_OTHER_GAME",
