@@ -353,56 +353,52 @@ class Deriver:
         return decode
 
     def _build_decoder(self, cls: type, descriptor: Descriptor) -> Decode:
-        readers: list[tuple[str, Decode]] = []
+        """Message -> Struct, compiled to one expression like the encoders (a move read
+        from every request is on the hot path too)."""
+        scope: dict[str, Any] = {"C": cls}
+        arguments = [
+            f"{item.name}=None"
+            for item in _struct(cls).fields
+            if item.required and item.name in self.contract.internal.get(cls, frozenset())
+        ]
         for item, name, oneof in self.fields(cls, descriptor):
             if oneof:
                 variants = _tagged(item.type)
                 assert variants is not None
                 missing = BadRequest(f"{name.upper()}_MISSING", f"the {name} is missing")
-                readers.append((item.name, self._oneof(variants, descriptor, name, missing)))
-            else:
-                try:
-                    reader = self._reader(item, descriptor.fields_by_name[name])
-                except (ContractMismatch, AssertionError) as error:
-                    self.problems.append(f"{cls.__name__}.{item.name}: cannot read {error}")
-                    continue
-                readers.append((item.name, reader))
-
-        unsent = {
-            item.name: None
-            for item in _struct(cls).fields
-            if item.required and item.name in self.contract.internal.get(cls, frozenset())
-        }
-
-        def decode(message: Any) -> Any:
-            return cls(**unsent, **{name: read(message) for name, read in readers})
-
+                read = self._oneof(variants, descriptor, name, missing)
+                arguments.append(f"{item.name}={self._bind(scope, read)}(m)")
+                continue
+            try:
+                expression = self._reader(scope, item, descriptor.fields_by_name[name])
+            except (ContractMismatch, AssertionError) as error:
+                self.problems.append(f"{cls.__name__}.{item.name}: cannot read {error}")
+                continue
+            arguments.append(f"{item.name}={expression}")
+        source = f"def decode(m):\n    return C({', '.join(arguments)})\n"
+        exec(source, scope)  # as the encoders: one compiled expression per message
+        decode: Decode = scope["decode"]
         return decode
 
-    def _reader(self, item: mi.Field, fd: FieldDescriptor) -> Decode:
-        """Reads ``fd`` of a message as the engine field ``item``."""
+    def _reader(self, scope: dict[str, Any], item: mi.Field, fd: FieldDescriptor) -> str:
+        """The expression that reads ``fd`` of the message ``m`` as the engine field ``item``."""
         name = fd.name
+        get = f"m.{name}"
         if fd.is_repeated:
             assert isinstance(item.type, mi.VarTupleType | mi.ListType)
             one = self._item_reader(item.type.item_type, fd)
-            return lambda m: tuple(one(x) for x in getattr(m, name))
+            if one is _identity:
+                return f"tuple({get})"
+            return f"tuple([{self._bind(scope, one)}(x) for x in {get}])"
         _base, optional = _optional(item.type)
         one = self._item_reader(item.type, fd)
         default = None if item.required or optional else item.default
         if fd.has_presence and fd.type != FieldDescriptor.TYPE_ENUM:
-            missing = BadRequest(f"{name.upper()}_MISSING", f"the move needs its {name}")
-
-            def read(m: Any) -> Any:
-                if m.HasField(name):
-                    return one(getattr(m, name))
-                if optional or default is not None:
-                    return default
-                raise missing
-
-            return read
+            return f"{self._bind(scope, _present(name, one, optional, default))}(m)"
+        read = get if one is _identity else f"{self._bind(scope, one)}({get})"
         if fd.type == FieldDescriptor.TYPE_ENUM and default is not None:
-            return lambda m: one(getattr(m, name)) if getattr(m, name) else default
-        return lambda m: one(getattr(m, name))
+            return f"({read} if {get} else {self._bind(scope, default)})"
+        return read
 
     def _item_reader(self, info: mi.Type, fd: FieldDescriptor) -> Decode:
         base, optional = _optional(info)
@@ -427,6 +423,20 @@ class Deriver:
 
 def _identity(value: Any) -> Any:
     return value
+
+
+def _present(name: str, read: Decode, optional: bool, default: Any) -> Decode:
+    """Reads a field with presence: unset is None, the engine's default, or missing."""
+    missing = BadRequest(f"{name.upper()}_MISSING", f"the move needs its {name}")
+
+    def present(m: Any) -> Any:
+        if m.HasField(name):
+            return read(getattr(m, name))
+        if optional or default is not None:
+            return default
+        raise missing
+
+    return present
 
 
 def _not_a_variant(value: Any, descriptor: Descriptor) -> TypeError:

@@ -115,7 +115,7 @@ class DerivedCodec:
 
     def _own(self, envelope: Any, reason: str, what: str) -> Any:
         """The envelope's member for this game; None when it has none; refuses another's."""
-        which = envelope.WhichOneof(envelope.DESCRIPTOR.oneofs[0].name)
+        which = envelope.WhichOneof("game")  # Move, Event and TableOptions name it so
         if which is None:
             return None
         if which != self.name:
