@@ -7,10 +7,9 @@ the referee's are (:mod:`service.rpcs`).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from referee.v1 import game_pb2, referee_pb2, tournament_pb2
-from service.auth import TokenSigner
 from service.codecs import CODECS
 from service.errors import BadRequest
 from service.observability import Metrics
@@ -18,6 +17,9 @@ from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
 from service.tournaments.model import Format, Rating, Standing, Status, Table, Tournament
 from service.tournaments.store import Stored
+
+SeatTokens = Callable[[str, int], str]
+"""Issues the token of a seat of a game (``Referee.seat_token``)."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -69,7 +71,7 @@ def standing_to_proto(tournament: Tournament, standing: Standing) -> tournament_
 
 
 def table_to_proto(
-    tournament: Tournament, table: Table, caller: int | None, signer: TokenSigner
+    tournament: Tournament, table: Table, caller: int | None, seat_token: SeatTokens
 ) -> tournament_pb2.TournamentTable:
     message = tournament_pb2.TournamentTable(
         number=table.number,
@@ -94,13 +96,13 @@ def table_to_proto(
             mine = who == caller or (caller == ADMIN and tournament.participants[who].external)
             if mine:
                 message.seat_tokens.append(
-                    referee_pb2.SeatToken(seat=seat, token=signer.issue(table.game_id, seat))
+                    referee_pb2.SeatToken(seat=seat, token=seat_token(table.game_id, seat))
                 )
     return message
 
 
 def tournament_to_proto(
-    stored: Stored, caller: int | None, signer: TokenSigner
+    stored: Stored, caller: int | None, seat_token: SeatTokens
 ) -> tournament_pb2.Tournament:
     """The tournament as ``caller`` (None, ADMIN or a participant index) may see it."""
     t = stored.tournament
@@ -122,7 +124,7 @@ def tournament_to_proto(
         round_results=[
             tournament_pb2.TournamentRound(
                 number=played.number,
-                tables=[table_to_proto(t, table, caller, signer) for table in played.tables],
+                tables=[table_to_proto(t, table, caller, seat_token) for table in played.tables],
                 byes=played.byes,
                 complete=played.complete,
                 standings=[standing_to_proto(t, s) for s in played.standings],
@@ -144,8 +146,9 @@ class TournamentApi:
         self.metrics = metrics
 
     @property
-    def signer(self) -> TokenSigner:
-        return self.host.referee.signer
+    def seat_token(self) -> SeatTokens:
+        """Seat tokens come from the referee's use case, like every other game access."""
+        return self.host.referee.seat_token
 
     async def create_tournament(
         self, request: tournament_pb2.CreateTournamentRequest, _token: str | None
@@ -179,7 +182,7 @@ class TournamentApi:
                 tournament_pb2.ParticipantToken(participant=index, token=token)
                 for index, token in sorted(created.participant_tokens.items())
             ],
-            tournament=tournament_to_proto(created.stored, ADMIN, self.signer),
+            tournament=tournament_to_proto(created.stored, ADMIN, self.seat_token),
         )
 
     async def start_tournament(
@@ -188,7 +191,7 @@ class TournamentApi:
         _check_id(request.tournament_id)
         stored = await self.host.start(request.tournament_id, token)
         return tournament_pb2.StartTournamentResponse(
-            tournament=tournament_to_proto(stored, ADMIN, self.signer)
+            tournament=tournament_to_proto(stored, ADMIN, self.seat_token)
         )
 
     async def get_tournament(
@@ -197,7 +200,7 @@ class TournamentApi:
         _check_id(request.tournament_id)
         stored, caller = await self.host.get(request.tournament_id, token)
         return tournament_pb2.GetTournamentResponse(
-            tournament=tournament_to_proto(stored, caller, self.signer)
+            tournament=tournament_to_proto(stored, caller, self.seat_token)
         )
 
     async def list_tournaments(
@@ -207,7 +210,7 @@ class TournamentApi:
             raise BadRequest("STATUS_UNKNOWN", "unknown tournament status")
         found = await self.host.list(request.limit, STATUSES[request.status])
         return tournament_pb2.ListTournamentsResponse(
-            tournaments=[tournament_to_proto(stored, None, self.signer) for stored in found]
+            tournaments=[tournament_to_proto(stored, None, self.seat_token) for stored in found]
         )
 
     async def watch_tournament(
@@ -217,7 +220,7 @@ class TournamentApi:
         after = request.after_version if request.HasField("after_version") else None
         async for stored, caller in self.host.watch(request.tournament_id, token, after):
             yield tournament_pb2.WatchTournamentResponse(
-                tournament=tournament_to_proto(stored, caller, self.signer)
+                tournament=tournament_to_proto(stored, caller, self.seat_token)
             )
 
 
