@@ -19,7 +19,7 @@ from service.api import RPCS
 from service.auth import bearer_token
 from service.calls import Counted, answering
 from service.errors import RefereeError, to_rpc_status
-from service.rpcs import Kind, Rpc, RpcTable
+from service.rpcs import Kind, Rpc, RpcTable, install
 
 Context = grpc.aio.ServicerContext[Any, Any]
 PROTOCOL = "grpc"
@@ -91,13 +91,7 @@ class Servicer:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for rpc in cls.table.rpcs:
-            name = rpc.name
-            if not callable(getattr(cls, name, None)):
-                raise TypeError(f"{cls.__name__} implements no generated servicer of {rpc.name}")
-            method = _METHODS[rpc.kind](rpc)
-            method.__name__, method.__qualname__ = name, f"{cls.__qualname__}.{name}"
-            setattr(cls, name, method)
+        install(cls, cls.table, _METHODS, lambda rpc: rpc.name)
 
     def __init__(self, api: Counted) -> None:
         self.api = api

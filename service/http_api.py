@@ -23,7 +23,7 @@ from service.api import RPCS
 from service.auth import bearer_token
 from service.calls import Counted, answering
 from service.errors import BadRequest, RefereeError, to_connect_error
-from service.rpcs import Kind, Rpc, RpcTable
+from service.rpcs import Kind, Rpc, RpcTable, install
 
 Ctx = RequestContext[Any, Any]
 PROTOCOL = "http"
@@ -97,13 +97,7 @@ class ConnectService:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for rpc in cls.table.rpcs:
-            name = rpc.snake_name
-            if not callable(getattr(cls, name, None)):
-                raise TypeError(f"{cls.__name__} implements no Connect protocol of {rpc.name}")
-            method = _METHODS[rpc.kind](rpc)
-            method.__name__, method.__qualname__ = name, f"{cls.__qualname__}.{name}"
-            setattr(cls, name, method)
+        install(cls, cls.table, _METHODS, lambda rpc: rpc.snake_name)
 
     def __init__(self, api: Counted) -> None:
         self.api = api

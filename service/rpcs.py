@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -88,3 +88,22 @@ class RpcTable:
     def full_name(self) -> str:
         """The service's name, as health checks and reflection know it."""
         return str(self.service.full_name)
+
+
+MethodMaker = Callable[[Rpc], Callable[..., Any]]
+"""Builds a face's method for one RPC (``grpc_api._unary``, ``http_api._unary``, ...)."""
+
+
+def install(
+    cls: type, table: RpcTable, makers: Mapping[Kind, MethodMaker], name: Callable[[Rpc], str]
+) -> None:
+    """Give ``cls`` one method per RPC of ``table``, built for the RPC's kind by ``makers``
+    and named by ``name``. ``cls`` must already declare each one (through the generated
+    servicer base or Connect protocol), so a table and its face can never drift apart."""
+    for rpc in table.rpcs:
+        method_name = name(rpc)
+        if not callable(getattr(cls, method_name, None)):
+            raise TypeError(f"{cls.__name__} declares no method {method_name} for {rpc.name}")
+        method = makers[rpc.kind](rpc)
+        method.__name__, method.__qualname__ = method_name, f"{cls.__qualname__}.{method_name}"
+        setattr(cls, method_name, method)
