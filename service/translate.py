@@ -132,7 +132,8 @@ def validated_to_proto(
 def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
     game = history.meta.game
     codec = CODECS[game]
-    response = referee_pb2.GetHistoryResponse(
+    outcome = history.outcome
+    return referee_pb2.GetHistoryResponse(
         setup=setup_to_proto(history.meta, history.config),
         version=history.version,
         seed_sha256=history.meta.seed_sha256,
@@ -146,10 +147,8 @@ def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
             )
             for item in history.items
         ],
+        outcome=outcome_to_proto(outcome) if outcome is not None else None,
     )
-    if history.outcome is not None:
-        response.outcome.CopyFrom(outcome_to_proto(history.outcome))
-    return response
 
 
 def rejection(client_move_id: str, error: RefereeError) -> referee_pb2.PlayResponse:
