@@ -157,6 +157,39 @@ def check_viewer(viewer: Viewer, players: int) -> None:
         check_seat(viewer, players)
 
 
+RULES_REVISION_OPTION = "rules_revision"
+"""The option that replays a table under an earlier revision of a game's rules."""
+
+RulesRevision = int | msgspec.UnsetType
+"""A config's ``rules_revision`` field. UNSET is revision 1, the rules of the first
+release: such a config is not encoded with the field at all, so it decodes from, and
+encodes to, the same bytes as a config stored before revisions existed."""
+
+
+def rules_revision(stored: RulesRevision) -> int:
+    """The revision a config's ``rules_revision`` field stands for."""
+    return 1 if isinstance(stored, msgspec.UnsetType) else stored
+
+
+def split_rules_revision(
+    game: str, options: dict[str, object], current: int
+) -> tuple[RulesRevision, dict[str, object]]:
+    """The rules revision a table plays by (as its config stores it), and the other options.
+
+    A game's rules are revised when a reading of its rule text is corrected; a revision
+    never changes how an earlier one plays, so a game recorded under it still replays
+    move for move. New tables play by ``current``; an earlier revision (1 = the first
+    release) is given only to replay a recorded game.
+    """
+    rest = {key: value for key, value in options.items() if key != RULES_REVISION_OPTION}
+    revision = options.get(RULES_REVISION_OPTION, current)
+    if type(revision) is not int or not 1 <= revision <= current:
+        raise InvalidConfigError(
+            "BAD_OPTION", f"{game} has rules revisions 1 to {current}, not {revision!r}"
+        )
+    return (msgspec.UNSET if revision == 1 else revision), rest
+
+
 def check_table(
     game: str,
     players: int,

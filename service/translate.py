@@ -13,7 +13,7 @@ from typing import Any
 
 from google.rpc import code_pb2
 
-from engines.base import Outcome
+from engines.base import Outcome, rules_revision
 from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS
 from service.codecs.derive import Contract, Deriver
@@ -94,6 +94,7 @@ def setup_to_proto(meta: GameMeta, config: Any) -> game_pb2.GameSetup:
         seats=meta.seats,
         options=CODECS[meta.game].options_to_proto(config),
         allow_spectators=meta.allow_spectators,
+        rules_revision=rules_revision(config.rules_revision),
     )
 
 

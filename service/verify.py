@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import GameDefinition
+from engines.base import RULES_REVISION_OPTION, GameDefinition
 from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
@@ -73,10 +73,12 @@ def verify_history(
     if commitment(history.seed) != history.seed_sha256:
         report.problems.append("the revealed seed does not match the published sha256")
         return report
+    options = {
+        **codec.options_from_proto(history.setup.options),
+        RULES_REVISION_OPTION: history.setup.rules_revision or 1,
+    }
     try:
-        config = game.make_config(
-            history.setup.seats, codec.options_from_proto(history.setup.options)
-        )
+        config = game.make_config(history.setup.seats, options)
     except (InvalidConfigError, RefereeError) as error:
         report.problems.append(f"unreadable setup: {error}")
         return report

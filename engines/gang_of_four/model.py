@@ -7,9 +7,11 @@ Seats are numbered clockwise. Hand 1 is played counter-clockwise (each turn pass
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 import msgspec
 
+from engines.base import RulesRevision
 from engines.gang_of_four.cards import GofCard
 from engines.gang_of_four.combos import Combination
 from engines.rng import Rng
@@ -47,15 +49,24 @@ class Phase(IntEnum):
     OVER = 2
 
 
+RULES_REVISION: Final = 2
+"""Revision 2: the duty before a one-card player allows a pass only when the highest
+single cannot beat the table and no Gang can be played."""
+
+
 class GangOfFourConfig(msgspec.Struct, frozen=True):
     """Table options.
 
     ``auto_announce_last_card``: the printed rule makes a player who goes down to one card
     say so, and punishes forgetting; with this option the referee announces for him.
+
+    ``rules_revision``: the revision of this game's rules the table plays by
+    (``RULES_REVISION`` for every new table; read it with :func:`engines.base.rules_revision`).
     """
 
     players: int
     auto_announce_last_card: bool = False
+    rules_revision: RulesRevision = msgspec.UNSET
 
 
 class Exchange(msgspec.Struct, frozen=True):

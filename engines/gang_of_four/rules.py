@@ -20,6 +20,7 @@ from engines.base import (
     check_table,
     may_move,
     places_of,
+    split_rules_revision,
 )
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
@@ -50,6 +51,7 @@ from engines.gang_of_four.model import (
     GAME_END_SCORE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULES_REVISION,
     Direction,
     Exchange,
     GangOfFourConfig,
@@ -65,14 +67,15 @@ MULTICOLOURED_ONE = GofCard.parse("m1")
 
 
 def make_config(players: int, options: dict[str, object]) -> GangOfFourConfig:
+    revision, rest = split_rules_revision("Gang of Four", options, RULES_REVISION)
     flags = check_table(
         "Gang of Four",
         players,
         range(MIN_PLAYERS, MAX_PLAYERS + 1),
-        options,
+        rest,
         ("auto_announce_last_card",),
     )
-    return GangOfFourConfig(players=players, **flags)
+    return GangOfFourConfig(players=players, rules_revision=revision, **flags)
 
 
 def new_game(config: GangOfFourConfig, seed: bytes) -> GangOfFourState:

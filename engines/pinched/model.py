@@ -4,9 +4,11 @@ msgspec Structs)."""
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
+from typing import Final
 
 import msgspec
 
+from engines.base import RulesRevision
 from engines.pinched.components import Components
 from engines.rng import Rng
 
@@ -73,13 +75,23 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+RULES_REVISION: Final = 2
+"""Revision 2: a sale and the day's river picks do not depend on their order (river
+refills come from the deck only), and rarer kinds sell for more."""
+
+
 class PinchedConfig(msgspec.Struct, frozen=True):
     """The table: seats, the locations with their sides (config order is table order),
-    and the component table."""
+    and the component table.
+
+    ``rules_revision``: the revision of this game's rules the table plays by
+    (``RULES_REVISION`` for every new table; read it with :func:`engines.base.rules_revision`).
+    """
 
     players: int
     locations: tuple[Placement, ...]
     components: Components
+    rules_revision: RulesRevision = msgspec.UNSET
 
 
 class Slot(msgspec.Struct, frozen=True, array_like=True):

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import check_table
+from engines.base import check_table, split_rules_revision
 from engines.errors import InvalidConfigError
 from engines.pinched.components import DEFAULT, Components, check_components
 from engines.pinched.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULES_REVISION,
     SIDE_PLAYERS,
     Location,
     PinchedConfig,
@@ -119,6 +120,7 @@ def _placements(value: object) -> tuple[Placement, ...]:
 def make_config(players: int, options: dict[str, object]) -> PinchedConfig:
     """Options: ``setup`` (``basic`` or a recommended setup's name), or ``locations`` (a
     custom choice), and ``components`` (a replacement component table)."""
+    revision, options = split_rules_revision("Pinched!", options, RULES_REVISION)
     known = ("setup", "locations", "components")
     check_table(
         "Pinched!",
@@ -146,7 +148,7 @@ def make_config(players: int, options: dict[str, object]) -> PinchedConfig:
     components = options.get("components", DEFAULT)
     if not isinstance(components, Components):
         raise InvalidConfigError("BAD_COMPONENTS", "components must be a component table")
-    config = PinchedConfig(players, locations, components)
+    config = PinchedConfig(players, locations, components, revision)
     check_config(config)
     return config
 

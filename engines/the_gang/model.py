@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import functools
 from enum import IntEnum, StrEnum
+from typing import Final
 
 import msgspec
 
+from engines.base import RulesRevision
 from engines.cards import Card
 from engines.rng import Rng
 
@@ -103,6 +105,11 @@ class PileStart(msgspec.Struct, frozen=True):
     shuffled: bool = False
 
 
+RULES_REVISION: Final = 2
+"""Revision 2: Professional and Master Thief shuffle the challenge pile by default, and a
+decision specialist in play keeps the red round open until every seat confirms."""
+
+
 class TheGangConfig(msgspec.Struct, frozen=True):
     """Table options.
 
@@ -111,6 +118,9 @@ class TheGangConfig(msgspec.Struct, frozen=True):
     change clearing the confirmations. ``mode`` chooses the base game or a mode with
     challenge and specialist cards; ``shuffle_piles`` shuffles both piles instead of
     sorting them 1..10; ``challenge_pile`` / ``specialist_pile`` continue earlier piles.
+
+    ``rules_revision``: the revision of this game's rules the table plays by
+    (``RULES_REVISION`` for every new table; read it with :func:`engines.base.rules_revision`).
     """
 
     players: int
@@ -119,6 +129,7 @@ class TheGangConfig(msgspec.Struct, frozen=True):
     shuffle_piles: bool = False
     challenge_pile: PileStart | None = None
     specialist_pile: PileStart | None = None
+    rules_revision: RulesRevision = msgspec.UNSET
 
 
 class Pile(msgspec.Struct, frozen=True):

@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, accepted, check_seat, check_table, may_move
+from engines.base import (
+    Outcome,
+    Seat,
+    accepted,
+    check_seat,
+    check_table,
+    may_move,
+    split_rules_revision,
+)
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
 from engines.the_gang import decisions, flow, piles, tables
@@ -25,6 +33,7 @@ from engines.the_gang.events import ChipReturned, ChipTaken, Event, RoundEndConf
 from engines.the_gang.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULES_REVISION,
     VAULTS_TO_WIN,
     Colour,
     Mode,
@@ -52,6 +61,7 @@ _PILES = ("challenge_pile", "specialist_pile")
 def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
     """Table options: the flags, ``mode`` (a :class:`Mode` value) and the piles to continue
     (:class:`PileStart`)."""
+    revision, options = split_rules_revision("The Gang", options, RULES_REVISION)
     rest = {key: value for key, value in options.items() if key not in ("mode", *_PILES)}
     flags = check_table("The Gang", players, range(MIN_PLAYERS, MAX_PLAYERS + 1), rest, _FLAGS)
     try:
@@ -74,6 +84,7 @@ def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
         shuffle_piles=flags["shuffle_piles"],
         challenge_pile=starts["challenge_pile"],
         specialist_pile=starts["specialist_pile"],
+        rules_revision=revision,
     )
     _check_piles(config)
     return config

@@ -55,8 +55,9 @@ CONTRACT = Contract(
     internal={
         # The envelope's View.seat says whose view it is.
         GangOfFourView: frozenset({"viewer"}),
-        # The table's seat count: CreateGameRequest.seats, not an option.
-        GangOfFourConfig: frozenset({"players"}),
+        # The table's seat count: CreateGameRequest.seats, not an option; the rules
+        # revision: GameSetup.rules_revision.
+        GangOfFourConfig: frozenset({"players", "rules_revision"}),
     },
     cached=frozenset({HandResult}),
 )

@@ -63,7 +63,8 @@ CONTRACT = Contract(
         # The envelope's View.seat says whose view it is.
         TheGangView: frozenset({"viewer", "finished"}),  # finished: View.outcome is set
         # The table's seats come from CreateGameRequest.seats, not from its options.
-        TheGangConfig: frozenset({"players"}),
+        # The rules revision: GameSetup.rules_revision.
+        TheGangConfig: frozenset({"players", "rules_revision"}),
         # The hands' tie-break ranks are the engine's to compare; best_five shows them.
         Reveal: frozenset({"ranks"}),
     },

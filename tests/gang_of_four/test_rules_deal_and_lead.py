@@ -27,7 +27,7 @@ from engines.gang_of_four import GAME, GangOfFourConfig, GiveBack, Pass, Play
 from engines.gang_of_four.cards import DECK, MULTICOLOURED_ONE
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.events import HandDealt, HandStarted, Played
-from engines.gang_of_four.model import Direction, Phase
+from engines.gang_of_four.model import RULES_REVISION, Direction, Phase
 from tests.gang_of_four.rules_support import PLAYERS, plays, rejects, three_without_m1
 from tests.gang_of_four.support import (
     SEED,
@@ -58,8 +58,12 @@ def test_only_three_or_four_players(players: int) -> None:
 def test_table_options_are_checked() -> None:
     """RULES-NOTES 8: "make it an explicit flag on the move, with an auto-announce table
     option"; the option is a boolean and nothing else is an option."""
-    assert GAME.make_config(3, {}) == GangOfFourConfig(3, auto_announce_last_card=False)
-    assert GAME.make_config(4, {"auto_announce_last_card": True}) == GangOfFourConfig(4, True)
+    assert GAME.make_config(3, {}) == GangOfFourConfig(
+        3, auto_announce_last_card=False, rules_revision=RULES_REVISION
+    )
+    assert GAME.make_config(4, {"auto_announce_last_card": True}) == GangOfFourConfig(
+        4, True, RULES_REVISION
+    )
     cases: list[tuple[dict[str, Any], str]] = [
         ({"auto_announce_last_card": "yes"}, "BAD_OPTION"),
         ({"auto_announce_last_card": 1}, "BAD_OPTION"),

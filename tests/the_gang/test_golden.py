@@ -36,6 +36,7 @@ from engines.the_gang.events import (
 )
 from engines.the_gang.model import (
     MASTER_THIEF_ALARMS_TO_LOSE,
+    RULES_REVISION,
     Challenge,
     GuessHand,
     GuessRank,
@@ -140,7 +141,9 @@ def test_replay_matches_transcript(spec: Spec) -> None:
     config = msgspec.convert(data["config"], TheGangConfig)
     assert config == spec.config()
     if spec.mode == "basic":
-        assert config == TheGangConfig(spec.players, spec.confirm_round_end)
+        assert config == TheGangConfig(
+            spec.players, spec.confirm_round_end, rules_revision=RULES_REVISION
+        )
     seed = bytes.fromhex(data["seed"])
     moves = [(step["seat"], msgspec.convert(step["move"], Move)) for step in data["steps"]]
 

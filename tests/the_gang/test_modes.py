@@ -20,6 +20,7 @@ from engines.the_gang import GAME, TheGangConfig
 from engines.the_gang.events import CardsActive, Event, GameEnded, HeistEnded, PileShuffled
 from engines.the_gang.model import (
     JACK_CARD,
+    RULES_REVISION,
     Challenge,
     Colour,
     HeistResult,
@@ -489,7 +490,7 @@ def test_bad_mode_configs_are_refused(options: dict[str, Any], reason: str) -> N
     if reason in ("BAD_PILE", "OPTION_NEEDS_MODE") and set(options) <= known:
         fields: dict[str, Any] = dict(options)
         fields["mode"] = Mode(options.get("mode", "basic"))
-        by_hand = TheGangConfig(players=4, **fields)
+        by_hand = TheGangConfig(players=4, rules_revision=RULES_REVISION, **fields)
         with pytest.raises(InvalidConfigError) as again:
             GAME.new_game(by_hand, SEED)
         assert again.value.reason == reason
@@ -503,7 +504,7 @@ def test_good_mode_configs() -> None:
     Advanced game puts card 1 back, at the bottom."""
     for mode in Mode:
         made = GAME.make_config(3, {"mode": mode.value})
-        assert made == TheGangConfig(3, mode=mode)
+        assert made == TheGangConfig(3, mode=mode, rules_revision=RULES_REVISION)
         assert msgspec.json.decode(msgspec.json.encode(made), type=TheGangConfig) == made
     empty = GAME.make_config(4, {"mode": "advanced", "challenge_pile": PileStart()})
     assert piles(GAME.new_game(empty, SEED)) == (sorted_pile(), sorted_pile())

@@ -28,7 +28,7 @@ from engines.the_gang.events import (
     RoundEnded,
     RoundStarted,
 )
-from engines.the_gang.model import ChipRow, Colour, HeistResult, TheGangState
+from engines.the_gang.model import RULES_REVISION, ChipRow, Colour, HeistResult, TheGangState
 from tests.the_gang.support import (
     SEED,
     apply_all,
@@ -104,7 +104,7 @@ def test_only_three_to_six_players(players: int) -> None:
 def test_three_to_six_players_can_sit_down(players: int) -> None:
     """Seed: "The Gang is een coöperatief kaartspel voor 3 tot 6 spelers"."""
     config = GAME.make_config(players, {})
-    assert config == TheGangConfig(players, confirm_round_end=False)
+    assert config == TheGangConfig(players, confirm_round_end=False, rules_revision=RULES_REVISION)
     state = GAME.new_game(config, SEED)
     assert GAME.seat_count(state) == players
     assert GAME.to_act(state) == frozenset(range(players)), "no turn order: all act at once"
@@ -113,7 +113,9 @@ def test_three_to_six_players_can_sit_down(players: int) -> None:
 def test_table_options_are_checked() -> None:
     """RULES-NOTES: "Digital tables may also want a `confirm_round_end` option (every seat
     confirms; any chip change clears confirmations)"."""
-    assert GAME.make_config(4, {"confirm_round_end": True}) == TheGangConfig(4, True)
+    assert GAME.make_config(4, {"confirm_round_end": True}) == TheGangConfig(
+        4, True, rules_revision=RULES_REVISION
+    )
     cases: list[tuple[dict[str, Any], str]] = [
         ({"confirm_round_end": "yes"}, "BAD_OPTION"),
         ({"confirm_round_end": 1}, "BAD_OPTION"),

@@ -63,9 +63,16 @@ class GameSetup(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     ALLOW_SPECTATORS_FIELD_NUMBER: _builtins.int
+    RULES_REVISION_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     seats: _builtins.int
     allow_spectators: _builtins.bool
+    rules_revision: _builtins.int
+    """The revision of the game's rules the table plays by (docs/rules/<game>.md lists
+    them). Every new table plays by the current one; an earlier revision is kept only
+    so that games recorded under it still replay. 0 in a history recorded before
+    revisions existed: revision 1.
+    """
     @_builtins.property
     def options(self) -> Global___TableOptions: ...
     def __init__(
@@ -75,10 +82,11 @@ class GameSetup(_message.Message):
         seats: _builtins.int = ...,
         options: Global___TableOptions | None = ...,
         allow_spectators: _builtins.bool = ...,
+        rules_revision: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "options", b"options", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "options", b"options", "rules_revision", b"rules_revision", "seats", b"seats"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
