@@ -28,6 +28,7 @@ from engines.pinched.components import (
     kinds_of,
 )
 from engines.pinched.model import (
+    RULES_REVISION,
     Curse,
     Dog,
     Location,
@@ -662,15 +663,22 @@ TABLE = Components(
 )
 
 CONFIGS = [
-    *(PinchedConfig(players, locations, DEFAULT) for players, locations in BASIC.items()),
-    *(PinchedConfig(players, locations, DEFAULT) for players, locations in RECOMMENDED.values()),
+    *(
+        PinchedConfig(players, locations, DEFAULT, RULES_REVISION)
+        for players, locations in BASIC.items()
+    ),
+    *(
+        PinchedConfig(players, locations, DEFAULT, RULES_REVISION)
+        for players, locations in RECOMMENDED.values()
+    ),
     PinchedConfig(
         3,
         (Placement(C, Side.CROWN), Placement(S, Side.STANDARD), Placement(H, Side.STANDARD)),
         TABLE,
+        RULES_REVISION,
     ),
-    PinchedConfig(4, (Placement(D, Side.CROWN), Placement(B, Side.CROWN)), DEFAULT),
-    PinchedConfig(2, BASIC[2], TABLE),
+    PinchedConfig(4, (Placement(D, Side.CROWN), Placement(B, Side.CROWN)), DEFAULT, RULES_REVISION),
+    PinchedConfig(2, BASIC[2], TABLE, RULES_REVISION),
 ]
 
 

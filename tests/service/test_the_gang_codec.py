@@ -18,6 +18,7 @@ from engines.the_gang import events as ev
 from engines.the_gang import moves as mv
 from engines.the_gang.model import (
     JACK_CARD,
+    RULES_REVISION,
     Announcement,
     AnnouncementKind,
     Challenge,
@@ -532,7 +533,9 @@ def test_basic_tables_leave_every_default_to_the_engine() -> None:
     for mode in (pb.THE_GANG_MODE_UNSPECIFIED, pb.THE_GANG_MODE_BASIC):
         given = CODEC.options_from_proto(_options(confirm_round_end=True, mode=mode))
         assert given.get("confirm_round_end") is True and given.get("mode", "basic") == "basic"
-        assert make_config(3, given) == TheGangConfig(players=3, confirm_round_end=True)
+        assert make_config(3, given) == TheGangConfig(
+            players=3, confirm_round_end=True, rules_revision=RULES_REVISION
+        )
     basic = CODEC.options_to_proto(TheGangConfig(players=3)).the_gang
     assert basic.mode == pb.THE_GANG_MODE_BASIC
     assert not basic.HasField("challenge_pile") and not basic.HasField("specialist_pile")
