@@ -78,7 +78,8 @@ class Play:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     calls: list[Call] = field(default_factory=list)
     acked: int = 0
-    # Moves that failed at least once and were then answered (applied / duplicate).
+    # Moves that failed at least once and were then answered (applied / duplicate /
+    # rejected by a rule, when another seat's move came first).
     retried: Counter[str] = field(default_factory=Counter)
     rejections: Counter[str] = field(default_factory=Counter)
     unexpected: list[str] = field(default_factory=list)
@@ -131,6 +132,8 @@ async def submit(play: Play, ledger: Ledger, seat: int, move: game_pb2.Move, mov
             if answer.code is grpc.StatusCode.FAILED_PRECONDITION and answer.reason in RULES:
                 ledger.in_doubt.pop(key)  # an applied move id would get its first result
                 play.rejections[answer.reason or ""] += 1
+                if tries > 1:  # a definite answer to a re-sent move, like an applied one
+                    play.retried["rejected"] += 1
                 return
             play.unexpected.append(f"{move_id}: {answer}")
             return
@@ -167,6 +170,21 @@ async def legal_moves(
 
     reply = await play.call("ListLegalMoves", rpc)
     return None if isinstance(reply, Failure) else reply
+
+
+async def planned_move(play: Play) -> tuple[Ledger, int, game_pb2.Move]:
+    """A legal move of some running game, chosen while Redis is up, to send in the outage."""
+    rng = random.Random("redis-restart probe")
+    while True:
+        ledger = rng.choice([ledger for ledger in play.games if not ledger.finished])
+        view = await get_view(play, ledger)
+        if view is None or view.HasField("outcome"):
+            continue
+        seat = rng.choice(seats_without_chip(view) or list(range(view.seats)))
+        legal = await legal_moves(play, ledger, seat)
+        move = None if legal is None else choose_move(view, legal, rng)
+        if move is not None:
+            return ledger, seat, move
 
 
 async def client(play: Play, number: int) -> None:
@@ -217,13 +235,18 @@ async def test_a_redis_restart_loses_no_acknowledged_move(tmp_path: Path, how: s
                 nonlocal redis
                 await until(lambda: play.acked >= ACKS_BEFORE, 10, "moves before the outage")
                 acknowledged_before.extend(dict(ledger.acked) for ledger in games)
+                ledger, seat, move = await planned_move(play)
                 await redis.stop(crash=how == "crash")
                 window["down"] = time.monotonic()  # from here on Redis is surely down
+                # A move sent now must fail and be re-sent after the restart, whatever the
+                # clients happen to be doing at this moment.
+                probe = asyncio.create_task(submit(play, ledger, seat, move, "probe"))
                 await asyncio.sleep(OUTAGE)
                 window["up"] = time.monotonic()  # ... and until here
                 redis = await RedisHost.start(data_dir, port, appendfsync="always")
                 at_restart = play.acked
                 await until(lambda: play.acked >= at_restart + ACKS_AFTER, 10, "moves after it")
+                await probe
                 play.stop.set()
 
             await asyncio.wait_for(
