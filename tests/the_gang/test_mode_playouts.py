@@ -66,6 +66,7 @@ from engines.the_gang.events import (
     PocketDealt,
     PocketRedrawn,
 )
+from engines.the_gang.flow import needs_confirmation
 from engines.the_gang.model import (
     ALARMS_TO_LOSE,
     BOARD_AFTER_ROUND,
@@ -158,7 +159,7 @@ def check_chips(prev: TheGangState, state: TheGangState) -> None:
             holder = prev.chips[colour][stars - 1]
             assert state.chips[colour][stars - 1] == holder, "a dark chip changed owner"
     if state.confirmed_seats:
-        assert state.config.confirm_round_end
+        assert needs_confirmation(state)
         assert None not in state.chips[state.round]
 
 
