@@ -481,6 +481,13 @@ def check_view(state: TheGangState, viewer: Viewer, deep: bool) -> None:
     seen = GAME.view(state, viewer)
     own = state.pockets[viewer] if viewer is not None and not state.finished else ()
     assert seen.pocket == own
+    revealed = (seen.revealed_deck, seen.revealed_discards, seen.revealed_announcements)
+    if state.finished:  # after the end everything is public
+        assert revealed == (state.deck, state.discards, state.announcements)
+    else:
+        assert revealed == ((), (), ()), "nothing is revealed before the end"
+        assert seen.revealed_challenge_pile == seen.revealed_specialist_pile == ()
+    assert seen.round_needs_confirmation == (needs_confirmation(state) and not state.finished)
     rows = tuple(ChipRow.of(colour, state.chips[colour]) for colour in state.rounds_played())
     if Challenge.BLACKOUT in state.challenges and not state.finished:
         rows = rows[-1:]
