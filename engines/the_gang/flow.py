@@ -23,6 +23,7 @@ A redrawing seat draws as many cards as it discarded (two; three under Security 
 
 from __future__ import annotations
 
+import msgspec
 import msgspec.structs
 
 from engines.cards import DECK
@@ -44,6 +45,7 @@ from engines.the_gang.events import (
 )
 from engines.the_gang.model import (
     BOARD_AFTER_ROUND,
+    DECISION_SPECIALISTS,
     SCANS,
     VAULTS_TO_WIN,
     Announcement,
@@ -62,11 +64,27 @@ def all_hold_a_chip(state: TheGangState) -> bool:
     return all(holder is not None for holder in state.chips[state.round])
 
 
+def needs_confirmation(state: TheGangState) -> bool:
+    """This round ends only once every seat confirmed: the table's ``confirm_round_end``,
+    or (revision 2) a red round that began with a decision specialist unused."""
+    return state.config.confirm_round_end or state.red_round_confirmed is True
+
+
 def _round_over(state: TheGangState) -> bool:
-    """Everyone holds a chip, no card action is owed, and (option) everyone confirmed."""
+    """Everyone holds a chip, no card action is owed, and (when needed) everyone confirmed."""
     if state.awaiting_guesses or state.pending or state.passes or not all_hold_a_chip(state):
         return False
-    return not state.config.confirm_round_end or len(state.confirmed_seats) == state.config.players
+    return not needs_confirmation(state) or len(state.confirmed_seats) == state.config.players
+
+
+def _specialist_window(state: TheGangState) -> bool | msgspec.UnsetType:
+    """Revision 2, at the start of the red round. The seed: "Iedere speler mag op elk moment
+    voor de onthulling voorstellen om de specialist in te zetten." The last red chip would
+    start the showdown at once, so while a decision specialist is unused the red round waits
+    for every seat's confirmation; it stays so for the round, also once the gang used it,
+    so that they can still act on what it told them."""
+    unused = state.specialist in DECISION_SPECIALISTS and state.specialist_use is None
+    return True if state.config.revision >= 2 and unused else msgspec.UNSET
 
 
 def _scans(state: TheGangState) -> tuple[Challenge, ...]:
@@ -117,6 +135,8 @@ def _end_round(state: TheGangState) -> tuple[TheGangState, list[Event]]:
             break
         colour = Colour(colour + 1)
     state = _replace(state, round=colour, confirmed_seats=())
+    if colour == Colour.RED:
+        state = _replace(state, red_round_confirmed=_specialist_window(state))
     if colour == Colour.YELLOW:
         state = _alarm_sensors(state, events)
     events += [ChipsSetAside(c) for c in visible_before if c not in tables.visible_rounds(state)]
@@ -206,6 +226,7 @@ def start_heist(state: TheGangState, success: bool | None) -> tuple[TheGangState
         announcements=(),
         guesses=(),
         awaiting_guesses=False,
+        red_round_confirmed=msgspec.UNSET,
     )
     events += piles.cards_active(state)
     events += [PocketDealt(heist, seat, pockets[seat]) for seat in range(players)]

@@ -9,7 +9,7 @@ from typing import Final
 
 import msgspec
 
-from engines.base import RulesRevision
+from engines.base import RulesRevision, rules_revision
 from engines.cards import Card
 from engines.rng import Rng
 
@@ -106,8 +106,13 @@ class PileStart(msgspec.Struct, frozen=True):
 
 
 RULES_REVISION: Final = 2
-"""Revision 2: Professional and Master Thief shuffle the challenge pile by default, and a
-decision specialist in play keeps the red round open until every seat confirms."""
+"""Revision 2: Professional and Master Thief shuffle the challenge pile by default (the
+cards turned come off its top), and a decision specialist unused when the red round begins
+keeps that round open until every seat confirms."""
+
+DECISION_SPECIALISTS = frozenset(Specialist) - AUTOMATIC_SPECIALISTS
+"""Specialists the gang decides to use ("Bij andere specialisten bepaal je samen wie de
+kaart gebruikt en wanneer")."""
 
 
 class TheGangConfig(msgspec.Struct, frozen=True):
@@ -120,7 +125,11 @@ class TheGangConfig(msgspec.Struct, frozen=True):
     sorting them 1..10; ``challenge_pile`` / ``specialist_pile`` continue earlier piles.
 
     ``rules_revision``: the revision of this game's rules the table plays by
-    (``RULES_REVISION`` for every new table; read it with :func:`engines.base.rules_revision`).
+    (``RULES_REVISION`` for every new table; read it with :attr:`revision`).
+
+    ``ordered_challenges`` (revision 2, Professional and Master Thief): turn the challenge
+    cards up in the pile's order (sorted, or as continued) instead of shuffling the pile
+    first; for teaching. Stored only when set (UNSET = off).
     """
 
     players: int
@@ -130,6 +139,37 @@ class TheGangConfig(msgspec.Struct, frozen=True):
     challenge_pile: PileStart | None = None
     specialist_pile: PileStart | None = None
     rules_revision: RulesRevision = msgspec.UNSET
+    ordered_challenges: bool | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def revision(self) -> int:
+        """The rules revision this table plays by (1 = the first release)."""
+        return rules_revision(self.rules_revision)
+
+
+class TheGangOptions(msgspec.Struct, frozen=True):
+    """A table's options as a client gives them: the config without its seat count and
+    revision, every option a plain value (the config stores ``ordered_challenges`` only
+    when set, so that a revision-1 config keeps its stored bytes)."""
+
+    confirm_round_end: bool = False
+    mode: Mode = Mode.BASIC
+    shuffle_piles: bool = False
+    challenge_pile: PileStart | None = None
+    specialist_pile: PileStart | None = None
+    ordered_challenges: bool = False
+
+    @staticmethod
+    def of(config: TheGangConfig) -> TheGangOptions:
+        """The options that make ``config``."""
+        return TheGangOptions(
+            confirm_round_end=config.confirm_round_end,
+            mode=config.mode,
+            shuffle_piles=config.shuffle_piles,
+            challenge_pile=config.challenge_pile,
+            specialist_pile=config.specialist_pile,
+            ordered_challenges=config.ordered_challenges is True,
+        )
 
 
 class Pile(msgspec.Struct, frozen=True):
@@ -312,6 +352,10 @@ class TheGangState(msgspec.Struct, frozen=True):
     is the decision that put the specialist to use, ``pending`` the card actions owed,
     ``passes`` the Coordinator's sealed choices, ``guesses`` the agreed scan guesses, and
     ``awaiting_guesses`` is set between the red round's end and the showdown.
+
+    ``red_round_confirmed`` (revision 2): True from the start of a red round in which a
+    decision specialist was still unused, so that round ends only once every seat
+    confirmed; UNSET otherwise (never set under revision 1, whose states keep their bytes).
     """
 
     config: TheGangConfig
@@ -341,6 +385,7 @@ class TheGangState(msgspec.Struct, frozen=True):
     announcements: tuple[Announcement, ...] = ()
     guesses: tuple[ScanGuess, ...] = ()
     awaiting_guesses: bool = False
+    red_round_confirmed: bool | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def alarms_to_lose(self) -> int:

@@ -14,6 +14,11 @@ Seed, "Spelmodi":
   willekeurige uitdagingskaarten open. [...] Aan het begin van elke volgende overval leg je
   de uitdagingskaart met het laagste nummer weg en draai je een nieuwe open."
 
+Revision 1 (the first release) drew Professional's and Master Thief's first cards at random
+from a pile sorted 1..10 and turned later ones off its top, so they came in order. Revision
+2 follows "willekeurige": in these modes the challenge pile is shuffled at the start (unless
+``ordered_challenges`` keeps it in order, for teaching) and every card comes off its top.
+
 Choices where the seed is open (documented in the proto): Master Thief has no success/
 failure flip (it "always" has exactly two challenges); a card laid away goes to the bottom
 of its pile, like every card in Advanced; at the game's end every active card goes to the
@@ -58,22 +63,38 @@ def check_pile_start(name: str, start: PileStart, without_one: bool) -> None:
 
 
 def _start_pile(
-    start: PileStart | None, shuffle: bool, drop_one: bool, rng: Rng
+    start: PileStart | None, shuffle: bool, drop_one: bool, rng: Rng, randomise: bool = False
 ) -> tuple[Pile, Rng]:
+    """The pile as ``start`` gives it, or sorted (``shuffle``: shuffled); ``randomise``
+    shuffles it whatever the start."""
     start = start or PileStart(cards=ALL_CARDS, shuffled=shuffle)
     cards = start.cards or ALL_CARDS
     if drop_one:
         cards = tuple(card for card in cards if card != Challenge.QUICK_ACCESS)
     elif Challenge.QUICK_ACCESS not in cards:  # continued from a mode without it
         cards = (*cards, Challenge.QUICK_ACCESS)
-    if start.shuffled:
+    shuffled = start.shuffled or randomise
+    if shuffled:
         cards, rng = rng.shuffled(cards)
-    return Pile(cards, known=not start.shuffled, card_one_turned=start.card_one_turned), rng
+    return Pile(cards, known=not shuffled, card_one_turned=start.card_one_turned), rng
+
+
+def random_challenges(config: TheGangConfig) -> bool:
+    """Revision 2: Professional and Master Thief turn up "willekeurige" challenges, so their
+    challenge pile is shuffled at the start, continued or not (``ordered_challenges`` keeps
+    its order)."""
+    return (
+        config.revision >= 2
+        and config.mode in (Mode.PROFESSIONAL, Mode.MASTER_THIEF)
+        and config.ordered_challenges is not True
+    )
 
 
 def new_piles(config: TheGangConfig, rng: Rng) -> tuple[Pile, Pile, Rng]:
     drop_one = config.mode in (Mode.PROFESSIONAL, Mode.MASTER_THIEF)
-    challenges, rng = _start_pile(config.challenge_pile, config.shuffle_piles, drop_one, rng)
+    challenges, rng = _start_pile(
+        config.challenge_pile, config.shuffle_piles, drop_one, rng, random_challenges(config)
+    )
     specialists, rng = _start_pile(config.specialist_pile, config.shuffle_piles, False, rng)
     return challenges, specialists, rng
 
@@ -106,16 +127,23 @@ def first_heist(state: TheGangState) -> tuple[TheGangState, list[Event]]:
     Thief's two)."""
     rng, pile = state.rng, state.challenge_pile
     mode = state.config.mode
+    events: list[Event] = []
+
+    def draw(pile: Pile, rng: Rng) -> tuple[int, Pile, Rng]:
+        if state.config.revision >= 2:  # shuffled already (or kept in order): the top card
+            return _turn(pile, rng, events, specialists=False)
+        return _draw_random(pile, rng)
+
     if mode is Mode.PROFESSIONAL:
-        card, pile, rng = _draw_random(pile, rng)
+        card, pile, rng = draw(pile, rng)
         standing = (Challenge(card),)
-        return _with(state, rng, pile, state.specialist_pile, standing, standing, None), []
+        return _with(state, rng, pile, state.specialist_pile, standing, standing, None), events
     if mode is Mode.MASTER_THIEF:
-        first, pile, rng = _draw_random(pile, rng)
-        second, pile, rng = _draw_random(pile, rng)
+        first, pile, rng = draw(pile, rng)
+        second, pile, rng = draw(pile, rng)
         active = tuple(sorted((Challenge(first), Challenge(second))))
-        return _with(state, rng, pile, state.specialist_pile, (), active, None), []
-    return state, []
+        return _with(state, rng, pile, state.specialist_pile, (), active, None), events
+    return state, events
 
 
 def next_heist(state: TheGangState, success: bool) -> tuple[TheGangState, list[Event]]:

@@ -15,6 +15,7 @@ decisions and card actions in ``decisions``.
 
 from __future__ import annotations
 
+import msgspec
 import msgspec.structs
 
 from engines.base import (
@@ -54,7 +55,7 @@ from engines.the_gang.moves import (
     Withdraw,
 )
 
-_FLAGS = ("confirm_round_end", "shuffle_piles")
+_FLAGS = ("confirm_round_end", "shuffle_piles", "ordered_challenges")
 _PILES = ("challenge_pile", "specialist_pile")
 
 
@@ -85,6 +86,7 @@ def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
         challenge_pile=starts["challenge_pile"],
         specialist_pile=starts["specialist_pile"],
         rules_revision=revision,
+        ordered_challenges=True if flags["ordered_challenges"] else msgspec.UNSET,
     )
     _check_piles(config)
     return config
@@ -99,10 +101,31 @@ def _check_piles(config: TheGangConfig) -> None:
         raise InvalidConfigError(
             "OPTION_NEEDS_MODE", f"{', '.join(given)} only apply to a mode with cards"
         )
+    if config.ordered_challenges is True:
+        _check_ordered(config)
     if config.challenge_pile is not None:
         piles.check_pile_start("challenge_pile", config.challenge_pile, without_one=True)
     if config.specialist_pile is not None:
         piles.check_pile_start("specialist_pile", config.specialist_pile, without_one=False)
+
+
+def _check_ordered(config: TheGangConfig) -> None:
+    """``ordered_challenges`` keeps the order that revision 2 shuffles: only in the modes
+    whose challenges are random, and not with ``shuffle_piles``, which shuffles it."""
+    if config.mode not in (Mode.PROFESSIONAL, Mode.MASTER_THIEF):
+        raise InvalidConfigError(
+            "OPTION_NEEDS_MODE", "ordered_challenges only applies to Professional and Master Thief"
+        )
+    if config.revision < 2:
+        raise InvalidConfigError(
+            "BAD_OPTION",
+            "ordered_challenges needs rules revision 2 (revision 1 has no such option)",
+        )
+    if config.shuffle_piles:
+        raise InvalidConfigError(
+            "BAD_OPTION",
+            "ordered_challenges keeps the challenge pile in order: not with shuffle_piles",
+        )
 
 
 def new_game(config: TheGangConfig, seed: bytes) -> TheGangState:
@@ -208,9 +231,9 @@ def _check_chip(state: TheGangState, seat: Seat, move: TakeChip | ReturnChip) ->
 
 
 def _check_confirm(state: TheGangState, seat: Seat) -> None:
-    if not state.config.confirm_round_end:
+    if not flow.needs_confirmation(state):
         raise IllegalMoveError(
-            "CONFIRMATION_NOT_USED", "this table ends a round as soon as everyone holds a chip"
+            "CONFIRMATION_NOT_USED", "this round ends as soon as everyone holds a chip"
         )
     if state.awaiting_guesses or not flow.all_hold_a_chip(state):
         raise IllegalMoveError(

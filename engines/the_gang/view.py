@@ -7,6 +7,12 @@ progress and the announcements meant for it. Nobody sees another seat's pocket b
 showdown, a card shown by the Informant to someone else, a face-down discard, a
 Coordinator pass before it lands, the deck or the seed. A spectator (``None``) sees only
 what is public.
+
+After the game everything is public (the seed is revealed, so it could all be derived):
+a finished view, for every viewer, adds what the final state still hides in its
+``revealed_*`` fields. Pockets need none: every one is shown at each heist's showdown. What
+earlier heists hid (their discards, an Informant's card) is in the finished game's history,
+whose events are then whole.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import msgspec
 
 from engines.base import Viewer, check_viewer
 from engines.cards import Card
-from engines.the_gang import piles, showdown, tables
+from engines.the_gang import flow, piles, showdown, tables
 from engines.the_gang.events import (
     Announced,
     CardDiscarded,
@@ -94,6 +100,13 @@ class TheGangView(msgspec.Struct, frozen=True):
     guesses: tuple[ScanGuess, ...] = ()
     discard_count: int = 0
     pocket_sizes: tuple[int, ...] = ()  # every seat's, public: how many cards each holds
+    round_needs_confirmation: bool = False  # this round ends once every seat confirmed
+    # Once the game is over (empty before): what the final state hid.
+    revealed_deck: tuple[Card, ...] = ()  # the face-down draw pile, top first
+    revealed_discards: tuple[Card, ...] = ()  # the last heist's face-down discards
+    revealed_announcements: tuple[Announcement, ...] = ()  # the last heist's, cards shown
+    revealed_challenge_pile: tuple[int, ...] = ()  # the order, top first, even if shuffled
+    revealed_specialist_pile: tuple[int, ...] = ()
 
 
 def _pile(pile: Pile) -> PileView:
@@ -118,7 +131,7 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
     challenge_pile, specialist_pile = (
         piles.continued(state) if state.finished else (state.challenge_pile, state.specialist_pile)
     )
-    return TheGangView(
+    seen = TheGangView(
         viewer=viewer,
         players=state.config.players,
         confirm_round_end=state.config.confirm_round_end,
@@ -156,6 +169,25 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         shown=showdown.shown_before_guessing(state) if awaiting else (),
         guesses=state.guesses,
         discard_count=len(state.discards),
+        round_needs_confirmation=flow.needs_confirmation(state) and not state.finished,
+    )
+    return _revealed(seen, state, challenge_pile, specialist_pile) if state.finished else seen
+
+
+def _revealed(
+    seen: TheGangView, state: TheGangState, challenges: Pile, specialists: Pile
+) -> TheGangView:
+    """A finished view with its ``revealed_*`` fields: nothing is hidden any more (the base
+    game has no piles in play)."""
+    if not tables.uses_piles(state):
+        challenges = specialists = Pile((), known=True)
+    return msgspec.structs.replace(
+        seen,
+        revealed_deck=state.deck,
+        revealed_discards=state.discards,
+        revealed_announcements=state.announcements,
+        revealed_challenge_pile=challenges.cards,
+        revealed_specialist_pile=specialists.cards,
     )
 
 

@@ -7,10 +7,10 @@ Everything else (moves, events, views, options) pairs with ``referee.v1`` by nam
 from __future__ import annotations
 
 from engines.cards import DECK, Card, Suit
-from engines.the_gang.model import JACK_CARD, HeistResult, Reveal, TheGangConfig
+from engines.the_gang.model import JACK_CARD, HeistResult, Reveal, TheGangOptions
 from engines.the_gang.view import TheGangView
 from referee.v1 import the_gang_pb2 as pb
-from service.codecs.derive import Contract, Leaf
+from service.codecs.derive import Contract, Leaf, Options
 from service.errors import BadRequest
 
 _SUITS = {suit: pb.Suit.Value(f"SUIT_{suit.name}") for suit in Suit}
@@ -62,12 +62,12 @@ CONTRACT = Contract(
     internal={
         # The envelope's View.seat says whose view it is.
         TheGangView: frozenset({"viewer", "finished"}),  # finished: View.outcome is set
-        # The table's seats come from CreateGameRequest.seats, not from its options.
-        # The rules revision: GameSetup.rules_revision.
-        TheGangConfig: frozenset({"players", "rules_revision"}),
         # The hands' tie-break ranks are the engine's to compare; best_five shows them.
         Reveal: frozenset({"ranks"}),
     },
     # A finished heist never changes and every later view repeats it: built once.
     cached=frozenset({HeistResult}),
+    # The options message is the config without its seat count (CreateGameRequest.seats)
+    # and rules revision (GameSetup.rules_revision), every option a plain value.
+    options=Options(TheGangOptions, TheGangOptions.of),
 )

@@ -113,10 +113,12 @@ def _card_paths(message: descriptor.Descriptor, path: str, seen: frozenset[str])
 
 
 async def test_the_deck_order_and_the_seed_never_leave_the_referee(stub: Stub) -> None:
-    # The contract: the deck appears only as a count, and no answer has a bytes field but
-    # the seed of GetHistory (revealed at the end). The cards a view can carry: the board,
-    # the pocket, the sealed pass, the Informant's card, the hands shown while the scan
-    # guesses are due, and the finished heists' reveals; leakcheck judges every one.
+    # The contract: the deck appears only as a count until the game is over (then
+    # revealed_deck), and no answer has a bytes field but the seed of GetHistory (revealed
+    # at the end). The cards a view can carry: the board, the pocket, the sealed pass, the
+    # Informant's card, the hands shown while the scan guesses are due, the finished heists'
+    # reveals and the post-game reveal; leakcheck judges every one (and demands the
+    # revealed_* fields empty before the end).
     view = the_gang_pb2.TheGangView.DESCRIPTOR
     assert _card_paths(view, "", frozenset()) == {
         "board",
@@ -128,11 +130,17 @@ async def test_the_deck_order_and_the_seed_never_leave_the_referee(stub: Stub) -
         "heists.reveals.best_five",
         "shown.pocket",
         "shown.best_five",
+        "revealed_deck",
+        "revealed_discards",
+        "revealed_announcements.card",
     }
     view_fields = view.fields_by_name
-    assert [name for name in view_fields if "deck" in name] == ["deck_size"]
+    assert [name for name in view_fields if "deck" in name] == ["deck_size", "revealed_deck"]
     assert view_fields["deck_size"].type == descriptor.FieldDescriptor.TYPE_INT32
-    assert [name for name in view_fields if "discard" in name] == ["discard_count"]
+    assert [name for name in view_fields if "discard" in name] == [
+        "discard_count",
+        "revealed_discards",
+    ]
     assert view_fields["discard_count"].type == descriptor.FieldDescriptor.TYPE_INT32
     service = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"]
     bytes_fields = set()

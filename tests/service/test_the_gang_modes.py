@@ -103,18 +103,28 @@ async def test_a_professional_table_has_one_standing_challenge_but_never_quick_a
         card = view.standing_challenges[0]
         assert card != Pb.CHALLENGE_CARD_QUICK_ACCESS
         standing.add(card)
-        # Card 1 is out of the game and the standing card out of its pile, the rest in order.
-        rest = [c for c in SORTED if c not in (1, card)]
-        assert (view.challenge_pile.size, list(view.challenge_pile.cards)) == (8, rest)
+        # Card 1 is out of the game and the standing card out of its pile, the rest
+        # shuffled (rules revision 2: "willekeurige" challenges), so its order is secret.
+        shown = view.challenge_pile
+        assert (shown.size, list(shown.cards), shown.known) == (8, [], False)
         assert list(view.specialist_pile.cards) == SORTED
         assert view.specialist == Pb.SPECIALIST_CARD_UNSPECIFIED
     assert len(standing) > 1, "the standing challenge is drawn at random"
+    ordered = mode_options(PROFESSIONAL)
+    ordered.ordered_challenges = True
+    table, created = await _create(stub, 4, ordered)
+    assert created.setup.options.the_gang == ordered  # echoed as created
+    view = (await table.view(None)).the_gang
+    assert list(view.standing_challenges) == [2], "in order: the top card, for teaching"
+    rest = [c for c in SORTED if c not in (1, 2)]
+    assert (view.challenge_pile.size, list(view.challenge_pile.cards)) == (8, rest)
 
 
 async def test_a_master_thief_table_has_two_challenges_and_loses_at_two_alarms(
     stub: Stub,
 ) -> None:
     options = mode_options(MASTER_THIEF, challenge_pile=pile(10, 9, 8, 7, 6, 5, 4, 3, 2))
+    options.ordered_challenges = True
     table, created = await _create(stub, 5, options)
     assert created.setup.options.the_gang == options
     view = (await table.view(2)).the_gang
@@ -124,8 +134,13 @@ async def test_a_master_thief_table_has_two_challenges_and_loses_at_two_alarms(
     assert Pb.CHALLENGE_CARD_QUICK_ACCESS not in view.challenges
     assert not view.standing_challenges
     assert view.specialist == Pb.SPECIALIST_CARD_UNSPECIFIED
+    assert list(view.challenges) == [9, 10], "ordered_challenges: the top two"
     rest = [c for c in (10, 9, 8, 7, 6, 5, 4, 3, 2) if c not in view.challenges]
     assert list(view.challenge_pile.cards) == rest  # the continued order, less the two
+    shuffled = mode_options(MASTER_THIEF, challenge_pile=pile(10, 9, 8, 7, 6, 5, 4, 3, 2))
+    table, _ = await _create(stub, 5, shuffled)
+    shown = (await table.view(None)).the_gang.challenge_pile
+    assert (shown.size, list(shown.cards), shown.known) == (7, [], False), "shuffled by default"
 
 
 async def test_shuffled_piles_keep_their_order_secret(stub: Stub) -> None:
@@ -424,10 +439,14 @@ async def test_a_professional_pile_continues_into_an_advanced_game_with_card_one
 ) -> None:
     first, _ = await _create(stub, 4, mode_options(PROFESSIONAL), seed=b"piles-pro")
     end = (await (await _gang(first, 4)).play()).the_gang
-    nine = list(end.challenge_pile.cards)
+    # The pile was shuffled (rules revision 2), so its order is secret until the game is
+    # over; the finished view reveals it, and the next game can continue it as it lies.
+    assert (list(end.challenge_pile.cards), end.challenge_pile.known) == ([], False)
+    nine = list(end.revealed_challenge_pile)
     assert sorted(nine) == list(range(2, 11)), "card 1 stays out of a Professional game"
     assert nine[-1] == end.heists[0].challenges[0], "the standing card goes to the bottom"
-    options = mode_options(ADVANCED, challenge_pile=_continued(end.challenge_pile))
+    revealed = Pb.PileStart(cards=nine, card_one_turned=end.challenge_pile.card_one_turned)
+    options = mode_options(ADVANCED, challenge_pile=revealed)
     second, _ = await _create(stub, 4, options, seed=b"piles-pro-2")
     start = (await second.view(None)).the_gang
     assert list(start.challenge_pile.cards) == [*nine, 1]  # Quick Access back, at the bottom

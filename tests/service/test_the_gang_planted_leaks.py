@@ -388,3 +388,33 @@ def test_the_checker_judges_what_a_step_says_of_the_heist_it_ended() -> None:
             Received(0, version, "logged-move", referee_pb2.GetHistoryResponse(entries=[entry])),
         ],
     )
+
+
+def test_the_checker_accepts_the_reveal_only_in_a_finished_view() -> None:
+    """After the end everything is public: a finished view reveals the deck (and the
+    checker demands the true one); the same reveal one version earlier is a leak."""
+    game = EngineGame(TheGangConfig(players=3), seed_for("planted-reveal"))
+    while not game.state.finished:
+        game.play_heist(win=True)
+    states, _ = game.truth()
+    end = len(states) - 1
+    final, before = states[end], states[end - 1]
+    deck = [_proto(card) for card in before.deck]
+    _judge(
+        game,
+        planted=[
+            Received(
+                0, end - 1, "revealed-early", _view_of(before, 0, end - 1, revealed_deck=deck)
+            ),
+            Received(
+                None,
+                end - 1,
+                "revealed-early-spectator",
+                _view_of(before, None, end - 1, revealed_deck=deck[:1]),
+            ),
+        ],
+        fine=[Received(seat, end, "finished", _view_of(final, seat, end)) for seat in (None, 0)],
+    )
+    wrong = _view_of(final, 1, end, revealed_deck=[_proto(card) for card in final.deck[1:]])
+    report = check([Received(1, end, "wrong-reveal", wrong)], states, game.seed)
+    assert any("revealed_deck" in problem for problem in report.problems), str(report)

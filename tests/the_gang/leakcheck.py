@@ -30,7 +30,9 @@ Besides:
   (empty for a spectator; once the game is over, empty or the last one), ``deck_size`` and
   ``discard_count`` are the true sizes, ``my_pass`` is the viewer's true sealed pass, and
   an Informant card the viewer may know is there (so a test cannot pass by seeing nothing);
-* the seed (raw bytes, hex or base64) appears in no message before the game is over.
+* the seed (raw bytes, hex or base64) appears in no message before the game is over;
+* the ``revealed_*`` fields of a view are empty until the game is over, and a finished
+  view reveals the true deck and discards.
 
 ``HistoryEntry`` messages are judged at their own version, the rest of a message at the
 version it was received at. The step that ends a heist also deals the next one, so what
@@ -519,6 +521,7 @@ def _judge_view(
             f"{where}: discard_count {body.discard_count}, truly {len(state.discards)}"
         )
     _judge_private(report, viewer, body, state, known, where)
+    _judge_revealed(report, body, state, where)
     pocket = [card.code for card in body.pocket]
     if viewer is None:
         if pocket:
@@ -531,6 +534,32 @@ def _judge_view(
         report.problems.append(f"{where}: pocket {pocket}, truly {truth}")
     elif not state.finished:
         report.own_pockets_seen[viewer] += 1
+
+
+_REVEALED = (
+    "revealed_deck",
+    "revealed_discards",
+    "revealed_announcements",
+    "revealed_challenge_pile",
+    "revealed_specialist_pile",
+)
+
+
+def _judge_revealed(
+    report: Report, body: the_gang_pb2.TheGangView, state: TheGangState, where: str
+) -> None:
+    """The post-game reveal: only in a finished view (not one version earlier), and there
+    the true deck and discards."""
+    if not state.finished:
+        early = [name for name in _REVEALED if len(getattr(body, name))]
+        if early:
+            report.problems.append(f"LEAK {where}: {early} set before the game is over")
+        return
+    for name, truth in (("revealed_deck", state.deck), ("revealed_discards", state.discards)):
+        shown = [card.code for card in getattr(body, name)]
+        if shown != [str(card) for card in truth]:
+            report.problems.append(f"{where}: {name} {shown}, truly {[str(c) for c in truth]}")
+    report.private_seen["revealed"] += 1
 
 
 def _judge_private(

@@ -23,6 +23,7 @@ from typing import Any
 from engines.cards import Card
 from engines.poker import ShowdownKey, evaluate, showdown_key
 from engines.the_gang import GAME, ConfirmRoundEnd, Move, ReturnChip, TakeChip
+from engines.the_gang.flow import needs_confirmation
 from engines.the_gang.model import (
     AUTOMATIC_SPECIALISTS,
     JACK_CARD,
@@ -240,7 +241,7 @@ def _chip_play(state: TheGangState, rnd: random.Random, reverse: bool, hesitate:
             move = rnd.choice(chips)
             if safe(seat, move):
                 return seat, move
-    if None not in row and state.config.confirm_round_end and (not red or row == right):
+    if None not in row and needs_confirmation(state) and (not red or row == right):
         waiting = [seat for seat in range(players) if seat not in state.confirmed_seats]
         return rnd.choice(waiting), ConfirmRoundEnd()
     fixes: list[Play] = [
@@ -339,7 +340,7 @@ def random_play(state: TheGangState, rnd: random.Random) -> Play:
         return rnd.choice(waiting), Accept(proposal.id)
     row = state.chips[state.round]
     if (
-        state.config.confirm_round_end
+        needs_confirmation(state)
         and None not in row
         and not state.awaiting_guesses
         and rnd.random() < 0.8

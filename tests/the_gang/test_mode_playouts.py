@@ -66,6 +66,7 @@ from engines.the_gang.events import (
     PocketDealt,
     PocketRedrawn,
 )
+from engines.the_gang.flow import needs_confirmation
 from engines.the_gang.model import (
     ALARMS_TO_LOSE,
     BOARD_AFTER_ROUND,
@@ -158,7 +159,7 @@ def check_chips(prev: TheGangState, state: TheGangState) -> None:
             holder = prev.chips[colour][stars - 1]
             assert state.chips[colour][stars - 1] == holder, "a dark chip changed owner"
     if state.confirmed_seats:
-        assert state.config.confirm_round_end
+        assert needs_confirmation(state)
         assert None not in state.chips[state.round]
 
 
@@ -480,6 +481,13 @@ def check_view(state: TheGangState, viewer: Viewer, deep: bool) -> None:
     seen = GAME.view(state, viewer)
     own = state.pockets[viewer] if viewer is not None and not state.finished else ()
     assert seen.pocket == own
+    revealed = (seen.revealed_deck, seen.revealed_discards, seen.revealed_announcements)
+    if state.finished:  # after the end everything is public
+        assert revealed == (state.deck, state.discards, state.announcements)
+    else:
+        assert revealed == ((), (), ()), "nothing is revealed before the end"
+        assert seen.revealed_challenge_pile == seen.revealed_specialist_pile == ()
+    assert seen.round_needs_confirmation == (needs_confirmation(state) and not state.finished)
     rows = tuple(ChipRow.of(colour, state.chips[colour]) for colour in state.rounds_played())
     if Challenge.BLACKOUT in state.challenges and not state.finished:
         rows = rows[-1:]

@@ -286,10 +286,12 @@ def test_card_one_shuffles_only_when_it_comes_up_again() -> None:
 def test_professional_removes_challenge_one_and_one_stands_all_game(players: int) -> None:
     """Seed: "Haal uitdagingskaart 1 (Snelle toegang) uit de stapel. Die gebruik je in deze
     modus niet." and "Draai aan het begin van het potje een willekeurige uitdagingskaart
-    open. Die kaart blijft het hele potje actief, dus al vanaf de eerste overval." """
+    open. Die kaart blijft het hele potje actief, dus al vanaf de eerste overval." Revision 1:
+    the card is drawn at random from the sorted pile, which stays sorted (revision 2 in
+    ``test_revision2``)."""
     standings = set()
     for n in range(12):
-        state = mode_game(players, Mode.PROFESSIONAL, seed=bytes([players, n]))
+        state = mode_game(players, Mode.PROFESSIONAL, seed=bytes([players, n]), rules_revision=1)
         (standing,) = state.standing_challenges
         standings.add(standing)
         assert standing is not Challenge.QUICK_ACCESS
@@ -305,8 +307,9 @@ def test_professional_removes_challenge_one_and_one_stands_all_game(players: int
 def test_professional_adds_the_advanced_flow_to_the_standing_card(plan: str) -> None:
     """Seed: "Deze modus werkt zoals Gevorderd [...] Vanaf de tweede overval speel je zo
     met twee uitdagingskaarten of met een uitdagingskaart en een specialistkaart
-    tegelijk." Quick Access never comes up; the standing card is in every heist."""
-    state = mode_game(4, Mode.PROFESSIONAL, seed=plan.encode())
+    tegelijk." Quick Access never comes up; the standing card is in every heist. Revision 1:
+    the later challenges come off the sorted pile."""
+    state = mode_game(4, Mode.PROFESSIONAL, seed=plan.encode(), rules_revision=1)
     (standing,) = state.standing_challenges
     pile = [card for card in TWO_TO_TEN if card != standing]
     specialists = list(ONE_TO_TEN)
@@ -347,10 +350,11 @@ def test_master_thief_starts_with_two_random_challenges_and_no_specialists(
 ) -> None:
     """Seed: "Haal uitdagingskaart 1 (Snelle toegang) uit de stapel.", "Je speelt zonder
     specialistkaarten." and "Draai aan het begin van het potje twee willekeurige
-    uitdagingskaarten open. Die gelden voor de eerste overval." """
+    uitdagingskaarten open. Die gelden voor de eerste overval." Revision 1: drawn at random
+    from the sorted pile, which stays sorted."""
     pairs = set()
     for n in range(12):
-        state = mode_game(players, Mode.MASTER_THIEF, seed=bytes([players, n]))
+        state = mode_game(players, Mode.MASTER_THIEF, seed=bytes([players, n]), rules_revision=1)
         assert len(state.challenges) == 2 and state.specialist is None
         assert Challenge.QUICK_ACCESS not in state.challenges and state.standing_challenges == ()
         pairs.add(state.challenges)
@@ -366,8 +370,9 @@ def test_master_thief_replaces_the_lowest_challenge_each_heist(plan: str) -> Non
     """Seed: "Aan het begin van elke volgende overval leg je de uitdagingskaart met het
     laagste nummer weg en draai je een nieuwe open. Er zijn dus altijd twee
     uitdagingskaarten actief." Whether the heist succeeded or not; the card laid away goes
-    to the bottom of the pile, the new one is the pile's top; no specialist ever comes."""
-    state = mode_game(6, Mode.MASTER_THIEF, seed=plan.encode())
+    to the bottom of the pile, the new one is the pile's top; no specialist ever comes.
+    Revision 1: the pile stays sorted."""
+    state = mode_game(6, Mode.MASTER_THIEF, seed=plan.encode(), rules_revision=1)
     pile = list(state.challenge_pile.cards)
     active = state.challenges
     for letter in plan:

@@ -86,15 +86,18 @@ class ModeGame:
     specialists: tuple[int, ...] = ()
     expected: frozenset[str] = frozenset()  # see name_of
     shuffle: bool = False
+    ordered: bool = False  # Professional, Master Thief: keep the challenges in order
 
     def options(self) -> Pb.TheGangOptions:
-        return mode_options(
+        options = mode_options(
             self.mode,
             confirm_round_end=self.confirm,
             shuffle_piles=self.shuffle,
             challenge_pile=pile(*self.challenges) if self.challenges else None,
             specialist_pile=pile(*self.specialists) if self.specialists else None,
         )
+        options.ordered_challenges = self.ordered
+        return options
 
 
 async def play(
@@ -268,7 +271,8 @@ MODE_GAMES = [
         plan="LWLW",
         shuffle=True,
     ),
-    # Two random challenges at first, then the top of the pile each heist; two alarms lose.
+    # The challenges kept in order (ordered_challenges): the top two at first, then the
+    # top of the pile each heist; two alarms lose.
     ModeGame(
         "master-thief-6",
         Pb.THE_GANG_MODE_MASTER_THIEF,
@@ -277,6 +281,7 @@ MODE_GAMES = [
         plan="WWW",
         challenges=(4, 7, 2, 3, 5, 6, 8, 9, 10),
         expected=names(C.RETINA_SCAN, C.LASER_TRIPWIRES),
+        ordered=True,
     ),
 ]
 REQUIRED = names(S.INFORMANT, S.COORDINATOR, S.HACKER, S.JACK, S.CON_ARTIST)

@@ -405,6 +405,7 @@ class TheGangOptions(_message.Message):
     SHUFFLE_PILES_FIELD_NUMBER: _builtins.int
     CHALLENGE_PILE_FIELD_NUMBER: _builtins.int
     SPECIALIST_PILE_FIELD_NUMBER: _builtins.int
+    ORDERED_CHALLENGES_FIELD_NUMBER: _builtins.int
     confirm_round_end: _builtins.bool
     """Off (the printed rule): a round ends the moment every player holds a chip of its
     colour. On: it ends when, in addition, every seat has sent ConfirmRoundEnd; any chip
@@ -413,7 +414,17 @@ class TheGangOptions(_message.Message):
     mode: Global___TheGangMode.ValueType
     """Unset: the base game."""
     shuffle_piles: _builtins.bool
-    """Shuffle both piles instead of sorting them 1..10 (not for a pile continued below)."""
+    """Shuffle both piles instead of sorting them 1..10 (not for a pile continued below).
+    Professional and Master Thief shuffle their challenge pile anyway (see
+    `ordered_challenges`).
+    """
+    ordered_challenges: _builtins.bool
+    """Professional and Master Thief only (rules revision 2): turn the challenge cards up in
+    the pile's order, sorted 1..10 or as `challenge_pile` continues it, for teaching. Off
+    (the default): the challenge pile is shuffled at the start, continued or not, because
+    the seed turns up "willekeurige" (random) challenges; the cards turned then come off its
+    top. Not with `shuffle_piles` (which in these modes only changes the specialist pile).
+    """
     @_builtins.property
     def challenge_pile(self) -> Global___PileStart:
         """Continue the challenge pile of an earlier game."""
@@ -430,10 +441,11 @@ class TheGangOptions(_message.Message):
         shuffle_piles: _builtins.bool = ...,
         challenge_pile: Global___PileStart | None = ...,
         specialist_pile: Global___PileStart | None = ...,
+        ordered_challenges: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["challenge_pile", b"challenge_pile", "specialist_pile", b"specialist_pile"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_pile", b"challenge_pile", "confirm_round_end", b"confirm_round_end", "mode", b"mode", "shuffle_piles", b"shuffle_piles", "specialist_pile", b"specialist_pile"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_pile", b"challenge_pile", "confirm_round_end", b"confirm_round_end", "mode", b"mode", "ordered_challenges", b"ordered_challenges", "shuffle_piles", b"shuffle_piles", "specialist_pile", b"specialist_pile"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1305,6 +1317,12 @@ class TheGangView(_message.Message):
     DISCARD_COUNT_FIELD_NUMBER: _builtins.int
     SHOWN_FIELD_NUMBER: _builtins.int
     POCKET_SIZES_FIELD_NUMBER: _builtins.int
+    ROUND_NEEDS_CONFIRMATION_FIELD_NUMBER: _builtins.int
+    REVEALED_DECK_FIELD_NUMBER: _builtins.int
+    REVEALED_DISCARDS_FIELD_NUMBER: _builtins.int
+    REVEALED_ANNOUNCEMENTS_FIELD_NUMBER: _builtins.int
+    REVEALED_CHALLENGE_PILE_FIELD_NUMBER: _builtins.int
+    REVEALED_SPECIALIST_PILE_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     confirm_round_end: _builtins.bool
     heist: _builtins.int
@@ -1329,6 +1347,14 @@ class TheGangView(_message.Message):
     """The seat the scan guesses are about (the top red chip's holder), while they are due."""
     discard_count: _builtins.int
     """Cards on the face-down discard pile."""
+    round_needs_confirmation: _builtins.bool
+    """The round ends only once every seat has sent ConfirmRoundEnd (and any chip change clears
+    the confirmations): on every round of a `confirm_round_end` table, and (rules revision
+    2) on a red round that began while a specialist needing a group decision (Informant,
+    Getaway Driver, Mastermind, Hacker, Jack, Muscle) was unused, so that the gang may still
+    propose it after the last red chip ("op elk moment voor de onthulling"). It stays on for
+    that round once the specialist is used. False once the game is over.
+    """
     @_builtins.property
     def board(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]:
         """Community cards face up: 0, 3, 4 or 5."""
@@ -1413,6 +1439,34 @@ class TheGangView(_message.Message):
         3 with Security Cameras, and one more while a seat owes a discard).
         """
 
+    @_builtins.property
+    def revealed_deck(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]:
+        """After the game everything is public. These fields are empty until the game is over;
+        a finished view (for every seat and spectators) shows what the final state hid. Pockets
+        need none (every heist's showdown shows them in `heists`); what earlier heists hid is in
+        the finished game's history, whose events are then whole.
+
+        The face-down draw pile left at the end, top first.
+        """
+
+    @_builtins.property
+    def revealed_discards(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]:
+        """The last heist's face-down discards (a redrawn pocket, a Hacker's or Jack's discard)."""
+
+    @_builtins.property
+    def revealed_announcements(self) -> _containers.RepeatedCompositeFieldContainer[Global___Announcement]:
+        """The last heist's announcements with every card shown (the Informant's card)."""
+
+    @_builtins.property
+    def revealed_challenge_pile(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The challenge pile's order, top first, as the next game would continue it
+        (`challenge_pile` in this view), also when it was shuffled and so secret.
+        """
+
+    @_builtins.property
+    def revealed_specialist_pile(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """As `revealed_challenge_pile`, for the specialist pile."""
+
     def __init__(
         self,
         *,
@@ -1451,10 +1505,16 @@ class TheGangView(_message.Message):
         discard_count: _builtins.int = ...,
         shown: _abc.Iterable[Global___Reveal] | None = ...,
         pocket_sizes: _abc.Iterable[_builtins.int] | None = ...,
+        round_needs_confirmation: _builtins.bool = ...,
+        revealed_deck: _abc.Iterable[Global___PlayingCard] | None = ...,
+        revealed_discards: _abc.Iterable[Global___PlayingCard] | None = ...,
+        revealed_announcements: _abc.Iterable[Global___Announcement] | None = ...,
+        revealed_challenge_pile: _abc.Iterable[_builtins.int] | None = ...,
+        revealed_specialist_pile: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "challenge_pile", b"challenge_pile", "guessed_seat", b"guessed_seat", "my_pass", b"my_pass", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "pocket_sizes", b"pocket_sizes", "proposals", b"proposals", "round", b"round", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "pocket_sizes", b"pocket_sizes", "proposals", b"proposals", "revealed_announcements", b"revealed_announcements", "revealed_challenge_pile", b"revealed_challenge_pile", "revealed_deck", b"revealed_deck", "revealed_discards", b"revealed_discards", "revealed_specialist_pile", b"revealed_specialist_pile", "round", b"round", "round_needs_confirmation", b"round_needs_confirmation", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__guessed_seat: _TypeAlias = _typing.Literal["guessed_seat"]  # noqa: Y015
     _WhichOneofArgType__guessed_seat: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat"]  # noqa: Y015
