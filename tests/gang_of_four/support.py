@@ -30,7 +30,7 @@ from engines.gang_of_four import (
 from engines.gang_of_four.cards import COPIES, DECK, GofCard, cards
 from engines.gang_of_four.combos import classify, combinations_in, plays_beating
 from engines.gang_of_four.events import CardGiven, CardReturned, Event, HandDealt, Played
-from engines.gang_of_four.model import Direction, Phase
+from engines.gang_of_four.model import RULES_REVISION, Direction, Phase
 
 SEED = bytes.fromhex("0f4e2d9c7b3a6158")
 
@@ -48,9 +48,11 @@ SCORE_TABLE = {
 }
 
 
-def new(players: int, auto: bool = False, seed: bytes = SEED) -> GangOfFourState:
-    """A fresh table through the public factory functions."""
-    options: dict[str, Any] = {"auto_announce_last_card": auto}
+def new(
+    players: int, auto: bool = False, seed: bytes = SEED, revision: int = RULES_REVISION
+) -> GangOfFourState:
+    """A fresh table through the public factory functions, by rules ``revision``."""
+    options: dict[str, Any] = {"auto_announce_last_card": auto, "rules_revision": revision}
     return GAME.new_game(GAME.make_config(players, options), seed)
 
 
@@ -68,6 +70,7 @@ def table(
     direction: Direction = Direction.COUNTER_CLOCKWISE,
     auto: bool = False,
     seed: bytes = SEED,
+    revision: int = RULES_REVISION,
     **changes: Any,
 ) -> GangOfFourState:
     """A hand in play with exactly these hands, ``turn`` to act and ``current`` to beat.
@@ -77,7 +80,7 @@ def table(
     set-aside cards are left as dealt, so rigged tables do not conserve the 64 cards (the
     playouts check that).
     """
-    base = new(len(hands), auto, seed)
+    base = new(len(hands), auto, seed, revision)
     combo = classify(cards(current)) if current else None
     used = Counter(card for text in [*hands, current or ""] for card in cards(text))
     assert not used - Counter(DECK), f"more copies than the deck holds: {used - Counter(DECK)}"
