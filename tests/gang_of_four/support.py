@@ -31,6 +31,7 @@ from engines.gang_of_four.cards import COPIES, DECK, GofCard, cards
 from engines.gang_of_four.combos import classify, combinations_in, plays_beating
 from engines.gang_of_four.events import CardGiven, CardReturned, Event, HandDealt, Played
 from engines.gang_of_four.model import RULES_REVISION, Direction, Phase
+from engines.gang_of_four.view import RevealedHand
 
 SEED = bytes.fromhex("0f4e2d9c7b3a6158")
 
@@ -283,8 +284,10 @@ def view_leaks(
     another hand may well be the viewer's own or a played one): the view's ``cards`` are
     exactly the viewer's hand; ``current``, ``must_include`` and ``exchange`` are exactly
     the public play to beat, the multicoloured 1 the first lead must include and the
-    exchanged cards; no other field holds a card at all. ``seen`` replaces the engine's
-    view (to show that the check is not blind).
+    exchanged cards; ``revealed_hands`` and ``revealed_set_aside`` are empty until the game
+    is over and then exactly every seat's hand and the set-aside cards; no other field
+    holds a card at all. ``seen`` replaces the engine's view (to show that the check is not
+    blind).
     """
     if seen is None:
         seen = GAME.view(state, viewer)
@@ -300,7 +303,16 @@ def view_leaks(
         problems.append("must_include is not the multicoloured 1")
     if seen.exchange != state.exchange:
         problems.append("exchange is not the public exchange")
-    rest = msgspec.structs.replace(seen, cards=(), current=(), must_include=None, exchange=None)
+    problems += _reveal_problems(state, seen)
+    rest = msgspec.structs.replace(
+        seen,
+        cards=(),
+        current=(),
+        must_include=None,
+        exchange=None,
+        revealed_hands=(),
+        revealed_set_aside=(),
+    )
     stray = list(cards_in(rest))
     if stray:
         problems.append(f"cards in other fields: {stray}")
@@ -311,6 +323,22 @@ def view_leaks(
     else:
         if wire != seen:
             problems.append("the wire form differs from the view")
+    return problems
+
+
+def _reveal_problems(state: GangOfFourState, seen: GangOfFourView) -> list[str]:
+    """After the end, everything is public; before it, nothing is revealed."""
+    if state.phase is not Phase.OVER:
+        if seen.revealed_hands or seen.revealed_set_aside:
+            return ["cards revealed before the game is over"]
+        return []
+    problems = []
+    if seen.revealed_hands != tuple(
+        RevealedHand(seat, cards) for seat, cards in enumerate(state.hands)
+    ):
+        problems.append("revealed_hands are not every seat's hand")
+    if seen.revealed_set_aside != state.set_aside:
+        problems.append("revealed_set_aside is not the set-aside cards")
     return problems
 
 
