@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 import msgspec.structs
 
+from engines.base import rules_revision
 from engines.errors import MoveError
 from engines.gang_of_four import (
     GAME,
@@ -285,7 +286,8 @@ def view_leaks(
     exactly the viewer's hand; ``current``, ``must_include`` and ``exchange`` are exactly
     the public play to beat, the multicoloured 1 the first lead must include and the
     exchanged cards; ``revealed_hands`` and ``revealed_set_aside`` are empty until the game
-    is over and then exactly every seat's hand and the set-aside cards; no other field
+    is over and then exactly every seat's hand and the set-aside cards (empty still under
+    rules revision 1, whose views stay as they were played); no other field
     holds a card at all. ``seen`` replaces the engine's view (to show that the check is not
     blind).
     """
@@ -328,9 +330,9 @@ def view_leaks(
 
 def _reveal_problems(state: GangOfFourState, seen: GangOfFourView) -> list[str]:
     """After the end, everything is public; before it, nothing is revealed."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not Phase.OVER or rules_revision(state.config.rules_revision) < 2:
         if seen.revealed_hands or seen.revealed_set_aside:
-            return ["cards revealed before the game is over"]
+            return ["cards revealed before the game is over (or under revision 1)"]
         return []
     problems = []
     if seen.revealed_hands != tuple(

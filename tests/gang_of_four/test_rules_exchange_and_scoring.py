@@ -267,3 +267,17 @@ def test_the_end_of_a_hand_reveals_nothing_and_four_players_set_nothing_aside() 
         RevealedHand(seat, cards) for seat, cards in enumerate(over.hands)
     )
     assert seen.revealed_set_aside == ()
+
+
+def test_a_revision_one_game_keeps_the_views_it_was_played_with() -> None:
+    """RULES-NOTES (after a game): "finished views and histories may show every hand"; a
+    game played under rules revision 1 had no reveal, and a view kept from it must still
+    match its replay, so its finished views reveal nothing."""
+    hands = ["g5 y7 r9", "g2", "g7 y7 y8 rD"]
+    before = table(hands, turn=1, totals=(97, 0, 60), revision=1)
+    after, _ = GAME.apply(before, 1, play("g2"))
+    assert after.phase is Phase.OVER
+    for viewer in [None, 0, 1, 2]:
+        seen = GAME.view(after, viewer)
+        assert seen.revealed_hands == () and seen.revealed_set_aside == ()
+        assert view_leaks(after, viewer) == []

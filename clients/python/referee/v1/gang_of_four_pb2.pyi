@@ -411,9 +411,9 @@ class GangOfFourView(_message.Message):
 
     @_builtins.property
     def revealed_hands(self) -> _containers.RepeatedCompositeFieldContainer[Global___GangOfFourRevealedHand]:
-        """After the end everything is public. Phase OVER: the cards each seat still held when
-        the game ended, one entry per seat in seat order (for everyone, spectators too).
-        Empty while the game goes on.
+        """After the end everything is public. Phase OVER (rules revision 2 on): the cards each
+        seat still held when the game ended, one entry per seat in seat order (for everyone,
+        spectators too). Empty while the game goes on.
         """
 
     @_builtins.property

@@ -363,9 +363,9 @@ export type GangOfFourView = Message<"referee.v1.GangOfFourView"> & {
   results: GangOfFourHandResult[];
 
   /**
-   * After the end everything is public. Phase OVER: the cards each seat still held when
-   * the game ended, one entry per seat in seat order (for everyone, spectators too).
-   * Empty while the game goes on.
+   * After the end everything is public. Phase OVER (rules revision 2 on): the cards each
+   * seat still held when the game ended, one entry per seat in seat order (for everyone,
+   * spectators too). Empty while the game goes on.
    *
    * @generated from field: repeated referee.v1.GangOfFourRevealedHand revealed_hands = 21;
    */
