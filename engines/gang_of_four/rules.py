@@ -20,6 +20,7 @@ from engines.base import (
     check_table,
     may_move,
     places_of,
+    rules_revision,
     split_rules_revision,
 )
 from engines.errors import IllegalMoveError, InvalidMoveError
@@ -142,6 +143,39 @@ def _check_cards_in_hand(hand: Sequence[GofCard], cards: Sequence[GofCard]) -> N
         raise IllegalMoveError("CARDS_NOT_IN_HAND", "you do not hold all of these cards")
 
 
+def _must_stop_last_card(state: GangOfFourState, seat: int, current: Combination) -> bool:
+    """Whether ``seat`` may not pass on ``current`` (rules revision 2 on).
+
+    Seed: "Werden gerade Einzelkarten gespielt, muss er seine höchste Karte - wenn er sie
+    regelkonform spielen kann - oder eine Gang-Kombination legen." While singles are being
+    played and the next player holds one card, the player before him passes only when his
+    highest card cannot beat the table and he holds no Gang. Revision 1 let him pass.
+    """
+    if (
+        rules_revision(state.config.rules_revision) < 2
+        or current.kind is not Kind.SINGLE
+        or not _before_last_card(state, seat)
+    ):
+        return False
+    hand = state.hands[seat]
+    highest = max(hand)
+    return any(
+        combo.kind is Kind.GANG or combo.cards == (highest,)
+        for combo in plays_beating(hand, current)
+    )
+
+
+def _check_pass(state: GangOfFourState, seat: int) -> None:
+    current = state.current
+    if current is None:
+        raise IllegalMoveError("MUST_LEAD", "you lead: play any combination")
+    if _must_stop_last_card(state, seat, current):
+        raise IllegalMoveError(
+            "MUST_PLAY_HIGHEST_SINGLE",
+            "the next player has one card left: play your highest card or a Gang, not a pass",
+        )
+
+
 def _check_play(state: GangOfFourState, seat: int, combo: Combination, announce: bool) -> None:
     """Every rule a classified combination from ``seat``'s hand must pass now."""
     hand = state.hands[seat]
@@ -198,8 +232,7 @@ def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
         case GiveBack(card=card):
             _check_cards_in_hand(state.hands[seat], (card,))
         case Pass():
-            if state.current is None:
-                raise IllegalMoveError("MUST_LEAD", "you lead: play any combination")
+            _check_pass(state, seat)
         case Play(cards=cards, announce_last_card=announce):
             _check_cards_in_hand(state.hands[seat], cards)
             _check_play(state, seat, classify(cards), announce)

@@ -2,19 +2,29 @@
 
 A seat sees its own hand and, for everyone, what is public: card counts, the play to beat
 and who made it, who passed, whose turn it is, the direction, scores, the exchanged cards
-and the last-card announcements. Nobody sees another hand or the set-aside cards.
+and the last-card announcements. Nobody sees another hand or the set-aside cards while
+the game goes on; once it is over, everything is public (rules revision 2 on):
+``revealed_hands`` shows the cards every seat still held and ``revealed_set_aside`` the
+cards dealt to nobody (3 players), both empty until then.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer, check_viewer
+from engines.base import Viewer, check_viewer, rules_revision
 from engines.gang_of_four.cards import GofCard
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.events import Event, HandDealt
 from engines.gang_of_four.model import Direction, Exchange, GangOfFourState, HandResult, Phase
 from engines.gang_of_four.moves import Move
+
+
+class RevealedHand(msgspec.Struct, frozen=True):
+    """A seat's cards as the game ended (the winner of the last hand holds none)."""
+
+    seat: int
+    cards: tuple[GofCard, ...]
 
 
 class GangOfFourView(msgspec.Struct, frozen=True):
@@ -39,11 +49,23 @@ class GangOfFourView(msgspec.Struct, frozen=True):
     exchange: Exchange | None
     totals: tuple[int, ...]
     results: tuple[HandResult, ...]
+    revealed_hands: tuple[RevealedHand, ...] = ()
+    revealed_set_aside: tuple[GofCard, ...] = ()
+
+
+def reveals(state: GangOfFourState) -> bool:
+    """Whether the views show every hand: the game is over, under rules revision 2 on.
+
+    Revision 1 games keep the views they were played with, so a view a player kept then
+    still matches the replay (``referee verify`` compares them exactly).
+    """
+    return state.phase is Phase.OVER and rules_revision(state.config.rules_revision) >= 2
 
 
 def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
     check_viewer(viewer, state.config.players)
     current = state.current
+    revealed = reveals(state)
     return GangOfFourView(
         viewer=viewer,
         players=state.config.players,
@@ -66,6 +88,12 @@ def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
         exchange=state.exchange,
         totals=state.totals,
         results=state.results,
+        revealed_hands=(
+            tuple(RevealedHand(seat, cards) for seat, cards in enumerate(state.hands))
+            if revealed
+            else ()
+        ),
+        revealed_set_aside=state.set_aside if revealed else (),
     )
 
 

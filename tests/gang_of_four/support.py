@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 import msgspec.structs
 
+from engines.base import rules_revision
 from engines.errors import MoveError
 from engines.gang_of_four import (
     GAME,
@@ -30,7 +31,8 @@ from engines.gang_of_four import (
 from engines.gang_of_four.cards import COPIES, DECK, GofCard, cards
 from engines.gang_of_four.combos import classify, combinations_in, plays_beating
 from engines.gang_of_four.events import CardGiven, CardReturned, Event, HandDealt, Played
-from engines.gang_of_four.model import Direction, Phase
+from engines.gang_of_four.model import RULES_REVISION, Direction, Phase
+from engines.gang_of_four.view import RevealedHand
 
 SEED = bytes.fromhex("0f4e2d9c7b3a6158")
 
@@ -48,9 +50,11 @@ SCORE_TABLE = {
 }
 
 
-def new(players: int, auto: bool = False, seed: bytes = SEED) -> GangOfFourState:
-    """A fresh table through the public factory functions."""
-    options: dict[str, Any] = {"auto_announce_last_card": auto}
+def new(
+    players: int, auto: bool = False, seed: bytes = SEED, revision: int = RULES_REVISION
+) -> GangOfFourState:
+    """A fresh table through the public factory functions, by rules ``revision``."""
+    options: dict[str, Any] = {"auto_announce_last_card": auto, "rules_revision": revision}
     return GAME.new_game(GAME.make_config(players, options), seed)
 
 
@@ -68,6 +72,7 @@ def table(
     direction: Direction = Direction.COUNTER_CLOCKWISE,
     auto: bool = False,
     seed: bytes = SEED,
+    revision: int = RULES_REVISION,
     **changes: Any,
 ) -> GangOfFourState:
     """A hand in play with exactly these hands, ``turn`` to act and ``current`` to beat.
@@ -77,7 +82,7 @@ def table(
     set-aside cards are left as dealt, so rigged tables do not conserve the 64 cards (the
     playouts check that).
     """
-    base = new(len(hands), auto, seed)
+    base = new(len(hands), auto, seed, revision)
     combo = classify(cards(current)) if current else None
     used = Counter(card for text in [*hands, current or ""] for card in cards(text))
     assert not used - Counter(DECK), f"more copies than the deck holds: {used - Counter(DECK)}"
@@ -280,8 +285,11 @@ def view_leaks(
     another hand may well be the viewer's own or a played one): the view's ``cards`` are
     exactly the viewer's hand; ``current``, ``must_include`` and ``exchange`` are exactly
     the public play to beat, the multicoloured 1 the first lead must include and the
-    exchanged cards; no other field holds a card at all. ``seen`` replaces the engine's
-    view (to show that the check is not blind).
+    exchanged cards; ``revealed_hands`` and ``revealed_set_aside`` are empty until the game
+    is over and then exactly every seat's hand and the set-aside cards (empty still under
+    rules revision 1, whose views stay as they were played); no other field
+    holds a card at all. ``seen`` replaces the engine's view (to show that the check is not
+    blind).
     """
     if seen is None:
         seen = GAME.view(state, viewer)
@@ -297,7 +305,16 @@ def view_leaks(
         problems.append("must_include is not the multicoloured 1")
     if seen.exchange != state.exchange:
         problems.append("exchange is not the public exchange")
-    rest = msgspec.structs.replace(seen, cards=(), current=(), must_include=None, exchange=None)
+    problems += _reveal_problems(state, seen)
+    rest = msgspec.structs.replace(
+        seen,
+        cards=(),
+        current=(),
+        must_include=None,
+        exchange=None,
+        revealed_hands=(),
+        revealed_set_aside=(),
+    )
     stray = list(cards_in(rest))
     if stray:
         problems.append(f"cards in other fields: {stray}")
@@ -308,6 +325,22 @@ def view_leaks(
     else:
         if wire != seen:
             problems.append("the wire form differs from the view")
+    return problems
+
+
+def _reveal_problems(state: GangOfFourState, seen: GangOfFourView) -> list[str]:
+    """After the end, everything is public; before it, nothing is revealed."""
+    if state.phase is not Phase.OVER or rules_revision(state.config.rules_revision) < 2:
+        if seen.revealed_hands or seen.revealed_set_aside:
+            return ["cards revealed before the game is over (or under revision 1)"]
+        return []
+    problems = []
+    if seen.revealed_hands != tuple(
+        RevealedHand(seat, cards) for seat, cards in enumerate(state.hands)
+    ):
+        problems.append("revealed_hands are not every seat's hand")
+    if seen.revealed_set_aside != state.set_aside:
+        problems.append("revealed_set_aside is not the set-aside cards")
     return problems
 
 

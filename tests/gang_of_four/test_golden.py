@@ -4,18 +4,24 @@ This pins the random source (SHA-256 counter mode, Fisher-Yates), the dealing, t
 exchange and every rule's events. A difference means the engine changed behaviour; if that
 was meant, rerun ``PYTHONPATH=. python -m tests.gang_of_four.make_golden`` and review the
 diff.
+
+``golden/revision1/`` keeps the transcripts as they were recorded under rules revision 1
+(before the duty before a one-card player forbade the pass): old games must still replay
+under that revision move for move, to the same final state.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
-from engines.base import replay
+from engines.base import replay, rules_revision
+from engines.errors import IllegalMoveError
 from engines.gang_of_four import GAME, Event, GangOfFourConfig, Move
 from engines.gang_of_four.cards import MULTICOLOURED_ONE
 from engines.gang_of_four.combos import Kind
@@ -30,8 +36,16 @@ from engines.gang_of_four.events import (
     Played,
     TrickWon,
 )
-from engines.gang_of_four.model import GAME_END_SCORE
-from tests.gang_of_four.make_golden import SPECS, Spec, plain, render, state_digest, transcript
+from engines.gang_of_four.model import GAME_END_SCORE, RULES_REVISION
+from tests.gang_of_four.make_golden import (
+    GOLDEN,
+    SPECS,
+    Spec,
+    plain,
+    render,
+    state_digest,
+    transcript,
+)
 from tests.gang_of_four.support import SCORE_TABLE
 
 MAX_BYTES = 200_000
@@ -70,7 +84,9 @@ def test_golden_set_covers_both_table_sizes_options_and_outcomes() -> None:
 def test_replay_matches_transcript(spec: Spec) -> None:
     data = load(spec)
     config = msgspec.convert(data["config"], GangOfFourConfig)
-    assert config == GangOfFourConfig(spec.players, spec.auto_announce_last_card)
+    assert config == GangOfFourConfig(
+        spec.players, spec.auto_announce_last_card, rules_revision=RULES_REVISION
+    )
     seed = bytes.fromhex(data["seed"])
     moves = [(step["seat"], msgspec.convert(step["move"], Move)) for step in data["steps"]]
 
@@ -147,3 +163,48 @@ def test_golden_games_show_every_kind_of_event() -> None:
 def test_generator_reproduces_file(spec: Spec) -> None:
     """``make_golden`` is deterministic: rerunning it would not change the committed file."""
     assert render(transcript(spec)) == spec.path.read_text(encoding="utf-8")
+
+
+REVISION_ONE = sorted((GOLDEN / "revision1").glob("*.json"))
+
+
+def test_revision_one_transcripts_are_kept_for_every_spec() -> None:
+    """One game per golden spec, as recorded before rules revisions existed."""
+    assert [path.stem for path in REVISION_ONE] == sorted(spec.name for spec in SPECS)
+
+
+@pytest.mark.parametrize("path", REVISION_ONE, ids=[path.stem for path in REVISION_ONE])
+def test_revision_one_games_still_replay(path: Path) -> None:
+    """A game recorded under revision 1 (its config has no ``rules_revision``) replays under
+    revision 1: the same events at every move, the same outcome and final state."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    assert "rules_revision" not in data["config"]
+    config = msgspec.convert(data["config"], GangOfFourConfig)
+    assert rules_revision(config.rules_revision) == 1
+    options = {"auto_announce_last_card": config.auto_announce_last_card, "rules_revision": 1}
+    assert GAME.make_config(config.players, options) == config
+    seed = bytes.fromhex(data["seed"])
+    moves = [(step["seat"], msgspec.convert(step["move"], Move)) for step in data["steps"]]
+
+    initial, steps = replay(GAME, config, seed, moves)
+
+    assert [[str(card) for card in hand] for hand in initial.hands] == data["initial_hands"]
+    assert len(steps) == len(data["steps"])
+    for step, stored in zip(steps, data["steps"], strict=True):
+        assert plain(step.events) == stored["events"], f"move {step.version} differs"
+    final = steps[-1].state
+    assert plain(GAME.outcome(final)) == data["outcome"]
+    assert list(final.totals) == data["final_totals"]
+    assert state_digest(final) == data["final_state_sha256"]
+
+
+@pytest.mark.parametrize("path", REVISION_ONE, ids=[path.stem for path in REVISION_ONE])
+def test_revision_one_games_break_the_duty_of_revision_two(path: Path) -> None:
+    """Why the revision is recorded: replayed by revision 2, each of these games reaches a
+    pass the duty before a one-card player now refuses."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    config = msgspec.convert({**data["config"], "rules_revision": 2}, GangOfFourConfig)
+    moves = [(step["seat"], msgspec.convert(step["move"], Move)) for step in data["steps"]]
+    with pytest.raises(IllegalMoveError) as refused:
+        replay(GAME, config, bytes.fromhex(data["seed"]), moves)
+    assert refused.value.reason == "MUST_PLAY_HIGHEST_SINGLE"

@@ -40,6 +40,7 @@ from engines.gang_of_four.events import (
     TrickWon,
 )
 from engines.gang_of_four.model import GAME_END_SCORE, Phase
+from engines.gang_of_four.view import RevealedHand
 from tests.gang_of_four.support import (
     SCORE_TABLE,
     Action,
@@ -392,6 +393,30 @@ def test_the_leak_checks_see_planted_cards() -> None:
     assert (
         event_leaks(Passed(1), 0, lambda event, viewer: Played(1, (hidden,), Kind.SINGLE, 3)) != []
     )
+
+
+def test_the_leak_check_accepts_the_reveal_only_after_the_end() -> None:
+    """RULES-NOTES (after a game): "finished views and histories may show every hand (never
+    one version earlier)". The check reports a reveal while the game goes on, and a finished
+    view that hides or changes a hand or the set-aside cards; the honest ones are clean."""
+    playing = new(3)
+    honest = GAME.view(playing, 0)
+    shown = tuple(RevealedHand(seat, cards) for seat, cards in enumerate(playing.hands))
+    assert view_leaks(playing, 0, honest) == []
+    assert view_leaks(playing, 0, msgspec.structs.replace(honest, revealed_hands=shown)) != []
+    early_set_aside = msgspec.structs.replace(honest, revealed_set_aside=playing.set_aside)
+    assert view_leaks(playing, 0, early_set_aside) != []
+    over = msgspec.structs.replace(playing, phase=Phase.OVER)
+    final = GAME.view(over, None)
+    assert final.revealed_hands == shown and view_leaks(over, None, final) == []
+    forged = [
+        msgspec.structs.replace(final, revealed_hands=()),
+        msgspec.structs.replace(final, revealed_hands=shown[::-1]),
+        msgspec.structs.replace(final, revealed_set_aside=()),
+        msgspec.structs.replace(final, revealed_set_aside=playing.set_aside[1:]),
+    ]
+    for view in forged:
+        assert view_leaks(over, None, view) != []
 
 
 def test_different_seeds_deal_differently() -> None:

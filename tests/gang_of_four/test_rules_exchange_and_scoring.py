@@ -24,8 +24,9 @@ from engines.gang_of_four import GAME, GiveBack, Pass, Play
 from engines.gang_of_four.cards import DECK
 from engines.gang_of_four.events import CardGiven, CardReturned, GameEnded, HandDealt, HandEnded
 from engines.gang_of_four.model import Exchange, HandResult, Phase, points_for
+from engines.gang_of_four.view import RevealedHand
 from tests.gang_of_four.rules_support import ended_hand_one, rejects
-from tests.gang_of_four.support import SCORE_TABLE, new, view_leaks
+from tests.gang_of_four.support import SCORE_TABLE, hand, new, play, table, view_leaks
 
 # --- the exchange -------------------------------------------------------------------------
 
@@ -223,3 +224,60 @@ def test_the_outcome_carries_the_totals_and_the_places_of_opponents() -> None:
     assert outcome.placings == (1, 2, 4, 3)
     assert outcome.tiebreaks == (0, 0, 0, 0)
     assert outcome.team is False
+
+
+# --- after the end, everything is public ----------------------------------------------------
+
+
+def test_after_the_end_every_hand_and_the_set_aside_cards_are_shown() -> None:
+    """Seed: "Sobald ein Spieler seine letzte Karte abgelegt hat, endet die Runde. Die Karten,
+    welche die anderen Spieler noch auf der Hand haben, werden gezählt." RULES-NOTES (after a
+    game): "finished views and histories may show every hand (never one version earlier)".
+    Every viewer, spectators too, sees the hands and the 16 cards dealt to nobody."""
+    hands = ["g5 y7 r9", "g2", "g7 y7 y8 rD"]
+    before = table(hands, turn=1, totals=(97, 0, 60))
+    after, events = GAME.apply(before, 1, play("g2"))
+    assert isinstance(events[-1], GameEnded) and after.phase is Phase.OVER
+    for viewer in [None, 0, 1, 2]:
+        early = GAME.view(before, viewer)
+        assert early.revealed_hands == () and early.revealed_set_aside == ()
+        seen = GAME.view(after, viewer)
+        assert seen.revealed_hands == (
+            RevealedHand(0, hand("g5 y7 r9")),
+            RevealedHand(1, ()),
+            RevealedHand(2, hand("g7 y7 y8 rD")),
+        )
+        assert seen.revealed_set_aside == before.set_aside and len(before.set_aside) == 16
+        assert seen.cards == (after.hands[viewer] if viewer is not None else ())
+        assert view_leaks(before, viewer) == view_leaks(after, viewer) == []
+
+
+def test_the_end_of_a_hand_reveals_nothing_and_four_players_set_nothing_aside() -> None:
+    """Seed: "Dann werden die Karten wieder gemischt und verteil." (a hand's end is not the
+    game's end: the next hand's cards stay hidden); with four players all 64 cards are dealt,
+    so only the hands are revealed."""
+    going_on, _ = ended_hand_one(4, 1, {0: 3, 2: 10, 3: 1}, totals=(20, 50, 79, 60))
+    for viewer in [None, 0, 1, 2, 3]:
+        seen = GAME.view(going_on, viewer)
+        assert seen.revealed_hands == () and seen.revealed_set_aside == ()
+    over, _ = ended_hand_one(4, 1, {0: 3, 2: 10, 3: 1}, totals=(20, 50, 80, 60))
+    seen = GAME.view(over, None)
+    assert [len(shown.cards) for shown in seen.revealed_hands] == [3, 0, 10, 1]
+    assert seen.revealed_hands == tuple(
+        RevealedHand(seat, cards) for seat, cards in enumerate(over.hands)
+    )
+    assert seen.revealed_set_aside == ()
+
+
+def test_a_revision_one_game_keeps_the_views_it_was_played_with() -> None:
+    """RULES-NOTES (after a game): "finished views and histories may show every hand"; a
+    game played under rules revision 1 had no reveal, and a view kept from it must still
+    match its replay, so its finished views reveal nothing."""
+    hands = ["g5 y7 r9", "g2", "g7 y7 y8 rD"]
+    before = table(hands, turn=1, totals=(97, 0, 60), revision=1)
+    after, _ = GAME.apply(before, 1, play("g2"))
+    assert after.phase is Phase.OVER
+    for viewer in [None, 0, 1, 2]:
+        seen = GAME.view(after, viewer)
+        assert seen.revealed_hands == () and seen.revealed_set_aside == ()
+        assert view_leaks(after, viewer) == []

@@ -15,10 +15,12 @@ The rules are split by topic: ``test_rules_deal_and_lead.py``, ``test_rules_tric
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engines.errors import IllegalMoveError
-from engines.gang_of_four import GAME, Pass
+from engines.gang_of_four import GAME, Move, Pass
 from engines.gang_of_four.combos import Kind
 from engines.gang_of_four.events import (
     HandEnded,
@@ -28,7 +30,7 @@ from engines.gang_of_four.events import (
     Played,
     TrickWon,
 )
-from engines.gang_of_four.model import Direction, HandResult
+from engines.gang_of_four.model import RULES_REVISION, Direction, HandResult
 from tests.gang_of_four.rules_support import rejects
 from tests.gang_of_four.support import apply_all, hand, play, reason_of, table
 
@@ -149,29 +151,44 @@ def test_legal_moves_list_the_play_that_forgets_the_announcement(auto: bool) -> 
 
 # --- the player before a player with one card ----------------------------------------------
 
+REVISIONS = [1, RULES_REVISION]
+"""Revision 1 let the player before a one-card player pass whatever he held."""
 
-def test_before_a_last_card_a_single_must_be_the_highest_card() -> None:
+
+def may_pass(revision: int) -> set[Move]:
+    """The pass listed beside the duty's plays: only revision 1 lists it."""
+    return {Pass()} if revision == 1 else set()
+
+
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_before_a_last_card_a_single_must_be_the_highest_card(revision: int) -> None:
     """Seed: "Wenn ein Spieler „letzte Karte" ankündigt, so muss der Spieler, der direkt vor
     ihm sitzt, versuchen zu verhindern, dass dieser seine letzte Karte ablegen kann. Werden
     gerade Einzelkarten gespielt, muss er seine hochste Karte - wenn er sie regelkonform
     spielten kann - oder eine Gang-Kombination legen." (seat 1 plays before seat 0 in hand
-    1; passing stays allowed)."""
+    1; revision 1 let him pass, revision 2 does not: his highest card beats the table)."""
     hands = ["r2", "g5 y7 r9 g4 y4 y4 r4", "g7 y7 y8"]
-    state = table(hands, turn=1, current="g3", current_by=2, announced=(0,))
+    state = table(hands, turn=1, current="g3", current_by=2, announced=(0,), revision=revision)
     rejects(state, 1, play("y7"), IllegalMoveError, "MUST_PLAY_HIGHEST_SINGLE")
     rejects(state, 1, play("g5"), IllegalMoveError, "MUST_PLAY_HIGHEST_SINGLE")
-    assert set(GAME.legal_moves(state, 1)) == {Pass(), play("r9"), play("g4 y4 y4 r4")}
-    free = table(hands, turn=2, current="g3", current_by=1, announced=(0,))
+    assert set(GAME.legal_moves(state, 1)) == {play("r9"), play("g4 y4 y4 r4")} | may_pass(revision)
+    free = table(hands, turn=2, current="g3", current_by=1, announced=(0,), revision=revision)
     assert play("g7") in GAME.legal_moves(free, 2), "seat 2 does not sit before seat 0"
 
 
-def test_before_a_last_card_a_highest_card_too_low_leaves_a_gang_or_a_pass() -> None:
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_before_a_last_card_a_highest_card_too_low_leaves_a_gang_or_a_pass(
+    revision: int,
+) -> None:
     """Seed: "muss er seine hochste Karte - wenn er sie regelkonform spielten kann - oder eine
-    Gang-Kombination legen" (he cannot play it: a Gang or nothing)."""
+    Gang-Kombination legen" (he cannot play it: a Gang; revision 2 lets him pass only
+    without one, revision 1 always did)."""
     hands = ["r2", "g5 y7 r9 g4 y4 y4 r4", "g7 y7 y8"]
-    state = table(hands, turn=1, current="y10", current_by=2)
-    assert set(GAME.legal_moves(state, 1)) == {Pass(), play("g4 y4 y4 r4")}
-    no_gang = table(["r2", "g5 y7 r9", "g7 y7 y8"], turn=1, current="y10", current_by=2)
+    state = table(hands, turn=1, current="y10", current_by=2, revision=revision)
+    assert set(GAME.legal_moves(state, 1)) == {play("g4 y4 y4 r4")} | may_pass(revision)
+    no_gang = table(
+        ["r2", "g5 y7 r9", "g7 y7 y8"], turn=1, current="y10", current_by=2, revision=revision
+    )
     assert GAME.legal_moves(no_gang, 1) == [Pass()]
 
 
@@ -200,27 +217,59 @@ def test_before_a_last_card_a_leader_without_combinations_leads_his_highest() ->
     assert GAME.legal_moves(state, 1) == [play("r10")]
 
 
-def test_the_duty_follows_the_direction_of_play() -> None:
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_the_duty_follows_the_direction_of_play(revision: int) -> None:
     """Seed: "Diese Regel gilt für jeder, der direkt vor einem Spieler sitzt, welcher nur noch
     eine einzige Karte auf der Hand hat." In a clockwise hand seat 1 plays right before seat
     2, and seat 0 (before him counter-clockwise) is free."""
     hands = ["g5 y7 r9", "g5 y7 r9", "r2", "g7 r7 y8"]
     cw, ccw = Direction.CLOCKWISE, Direction.COUNTER_CLOCKWISE
-    clockwise = table(hands, turn=1, direction=cw, current="g3", current_by=0)
-    assert set(GAME.legal_moves(clockwise, 1)) == {Pass(), play("r9")}
-    counter = table(hands, turn=1, direction=ccw, current="g3", current_by=0)
+    at: dict[str, Any] = {"current": "g3", "current_by": 0, "revision": revision}
+    clockwise = table(hands, turn=1, direction=cw, **at)
+    assert set(GAME.legal_moves(clockwise, 1)) == {play("r9")} | may_pass(revision)
+    counter = table(hands, turn=1, direction=ccw, **at)
     assert set(GAME.legal_moves(counter, 1)) == {Pass(), play("g5"), play("y7"), play("r9")}
-    seat_three = table(hands, turn=3, direction=ccw, current="g3", current_by=0)
-    assert set(GAME.legal_moves(seat_three, 3)) == {Pass(), play("y8")}
+    seat_three = table(hands, turn=3, direction=ccw, **at)
+    assert set(GAME.legal_moves(seat_three, 3)) == {play("y8")} | may_pass(revision)
 
 
-def test_a_player_out_of_the_hand_imposes_no_duty_and_is_skipped() -> None:
+@pytest.mark.parametrize("revision", REVISIONS)
+def test_a_player_out_of_the_hand_imposes_no_duty_and_is_skipped(revision: int) -> None:
     """Seed: "scheidet er aus der laufenden Runde aus" (his one card will not be played, so
     nobody has to stop it); DECISION: the duty falls on the player before the next one *in
     the hand* (seat 2 plays right before seat 0 when seat 1 is out)."""
     hands = ["r2", "g2", "g5 y7 r9", "g7 y7 y8"]
-    state = table(hands, turn=2, current="g3", current_by=3, out=(1,))
-    assert set(GAME.legal_moves(state, 2)) == {Pass(), play("r9")}
+    state = table(hands, turn=2, current="g3", current_by=3, out=(1,), revision=revision)
+    assert set(GAME.legal_moves(state, 2)) == {play("r9")} | may_pass(revision)
     hands = ["r2", "g2 g3", "g5 y7 r9", "g7 y7 y8"]
-    skip = table(hands, turn=2, current="g3", current_by=3, out=(0,))
+    skip = table(hands, turn=2, current="g3", current_by=3, out=(0,), revision=revision)
     assert set(GAME.legal_moves(skip, 2)) == {Pass(), play("g5"), play("y7"), play("r9")}
+
+
+def test_before_a_last_card_a_pass_needs_a_hand_that_cannot_stop_him() -> None:
+    """Seed: "Werden gerade Einzelkarten gespielt, muss er seine höchste Karte - wenn er sie
+    regelkonform spielen kann - oder eine Gang-Kombination legen." RULES-NOTES 8: "he may
+    pass only when he can do neither". The issue's probe: y6 on the table, he holds g6 r8
+    rD; only the Dragon (his highest card) is left him, no pass and no lower single."""
+    state = table(["r2", "g6 r8 rD", "g7 y7 y8"], turn=1, current="y6", current_by=2)
+    rejects(state, 1, Pass(), IllegalMoveError, "MUST_PLAY_HIGHEST_SINGLE")
+    rejects(state, 1, play("r8"), IllegalMoveError, "MUST_PLAY_HIGHEST_SINGLE")
+    assert GAME.legal_moves(state, 1) == [play("rD")]
+    with_gang = table(["r2", "g6 r8 rD g4 y4 r4 r4", "g7"], turn=1, current="y6", current_by=2)
+    rejects(with_gang, 1, Pass(), IllegalMoveError, "MUST_PLAY_HIGHEST_SINGLE")
+    assert set(GAME.legal_moves(with_gang, 1)) == {play("rD"), play("g4 y4 r4 r4")}
+    old = table(["r2", "g6 r8 rD", "g7 y7 y8"], turn=1, current="y6", current_by=2, revision=1)
+    assert set(GAME.legal_moves(old, 1)) == {Pass(), play("rD")}
+
+
+def test_before_a_last_card_a_pass_on_other_plays_stays_free() -> None:
+    """Seed: "Werden gerade Einzelkarten gespielt" (only singles: on a pair, or when the one
+    card is not next, he may pass though he holds the Dragon and a Gang)."""
+    hands = ["r2", "g5 g5 rD g4 y4 r4 r4", "g7 y7 y8"]
+    pair = table(hands, turn=1, current="g3 y3", current_by=2)
+    assert Pass() in GAME.legal_moves(pair, 1)
+    assert reason_of(pair, 1, Pass()) is None
+    not_next = table(["g2 g3", *hands[1:]], turn=1, current="g3", current_by=2)
+    assert reason_of(not_next, 1, Pass()) is None
+    leading = table(hands, turn=1)
+    rejects(leading, 1, Pass(), IllegalMoveError, "MUST_LEAD")

@@ -120,6 +120,14 @@ async def test_a_whole_game_to_100_points(stub: Stub, seats: int) -> None:
     watched = await asyncio.wait_for(spectator, 30)
     assert watched[-1].view.HasField("outcome")
     assert all(not m.view.gang_of_four.cards for m in watched), "a spectator sees no hand"
+    # After the end everything is public, and not one version earlier.
+    revealed = [m.version for m in watched if m.view.gang_of_four.revealed_hands]
+    assert revealed == [watched[-1].version]
+    shown = watched[-1].view.gang_of_four
+    assert [hand.seat for hand in shown.revealed_hands] == list(range(seats))
+    assert [len(hand.cards) for hand in shown.revealed_hands] == list(gof.card_counts)
+    assert len(shown.revealed_set_aside) == (16 if seats == 3 else 0)
+    assert shown.revealed_hands == gof.revealed_hands
     history = await table.stub.GetHistory(referee_pb2.GetHistoryRequest(game_id=table.game_id))
     report = verify_history(history, [m.view for m in watched])
     assert report.ok, str(report)

@@ -24,21 +24,21 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dreferee/v1/gang_of_four.proto\x12\nreferee.v1\"4\n\x11GangOfFourOptions\x12\x1f\n\x17\x61uto_announce_last_card\x18\x01 \x01(\x08\"[\n\x0eGangOfFourCard\x12\r\n\x05value\x18\x01 \x01(\x05\x12,\n\x06\x63olour\x18\x02 \x01(\x0e\x32\x1c.referee.v1.GangOfFourColour\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"\xc3\x02\n\x0eGangOfFourMove\x12/\n\x04play\x18\x01 \x01(\x0b\x32\x1f.referee.v1.GangOfFourMove.PlayH\x00\x12/\n\x04pass\x18\x02 \x01(\x0b\x32\x1f.referee.v1.GangOfFourMove.PassH\x00\x12\x38\n\tgive_back\x18\x03 \x01(\x0b\x32#.referee.v1.GangOfFourMove.GiveBackH\x00\x1aM\n\x04Play\x12)\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x1a\n\x12\x61nnounce_last_card\x18\x02 \x01(\x08\x1a\x06\n\x04Pass\x1a\x34\n\x08GiveBack\x12(\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCardB\x08\n\x06\x61\x63tion\"\x8c\x01\n\x12GangOfFourExchange\x12\r\n\x05loser\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12)\n\x05given\x18\x03 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12,\n\x08returned\x18\x04 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\"X\n\x14GangOfFourHandResult\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12\x12\n\ncards_left\x18\x03 \x03(\x05\x12\x0e\n\x06points\x18\x04 \x03(\x05\"\x82\x05\n\x0eGangOfFourView\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x1f\n\x17\x61uto_announce_last_card\x18\x02 \x01(\x08\x12\x0c\n\x04hand\x18\x03 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\x05\x12(\n\tdirection\x18\x05 \x01(\x0e\x32\x15.referee.v1.Direction\x12*\n\x05phase\x18\x06 \x01(\x0e\x32\x1b.referee.v1.GangOfFourPhase\x12\x0c\n\x04turn\x18\x07 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x08 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x13\n\x0b\x63\x61rd_counts\x18\t \x03(\x05\x12\x17\n\x0fset_aside_count\x18\n \x01(\x05\x12+\n\x07\x63urrent\x18\x0b \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x37\n\x0c\x63urrent_kind\x18\x0c \x01(\x0e\x32!.referee.v1.GangOfFourCombination\x12\x17\n\ncurrent_by\x18\r \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06passed\x18\x0e \x03(\x05\x12\x11\n\tannounced\x18\x0f \x03(\x05\x12\x0b\n\x03out\x18\x10 \x03(\x05\x12\x30\n\x0cmust_include\x18\x11 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x30\n\x08\x65xchange\x18\x12 \x01(\x0b\x32\x1e.referee.v1.GangOfFourExchange\x12\x0e\n\x06totals\x18\x13 \x03(\x05\x12\x31\n\x07results\x18\x14 \x03(\x0b\x32 .referee.v1.GangOfFourHandResultB\r\n\x0b_current_by\"\xce\x0b\n\x0fGangOfFourEvent\x12;\n\nhand_dealt\x18\x01 \x01(\x0b\x32%.referee.v1.GangOfFourEvent.HandDealtH\x00\x12?\n\x0chand_started\x18\x02 \x01(\x0b\x32\'.referee.v1.GangOfFourEvent.HandStartedH\x00\x12;\n\ncard_given\x18\x03 \x01(\x0b\x32%.referee.v1.GangOfFourEvent.CardGivenH\x00\x12\x41\n\rcard_returned\x18\x04 \x01(\x0b\x32(.referee.v1.GangOfFourEvent.CardReturnedH\x00\x12\x34\n\x06played\x18\x05 \x01(\x0b\x32\".referee.v1.GangOfFourEvent.PlayedH\x00\x12\x34\n\x06passed\x18\x06 \x01(\x0b\x32\".referee.v1.GangOfFourEvent.PassedH\x00\x12\x39\n\ttrick_won\x18\x07 \x01(\x0b\x32$.referee.v1.GangOfFourEvent.TrickWonH\x00\x12L\n\x13last_card_announced\x18\x08 \x01(\x0b\x32-.referee.v1.GangOfFourEvent.LastCardAnnouncedH\x00\x12L\n\x13last_card_forgotten\x18\t \x01(\x0b\x32-.referee.v1.GangOfFourEvent.LastCardForgottenH\x00\x12;\n\nhand_ended\x18\n \x01(\x0b\x32%.referee.v1.GangOfFourEvent.HandEndedH\x00\x12;\n\ngame_ended\x18\x0b \x01(\x0b\x32%.referee.v1.GangOfFourEvent.GameEndedH\x00\x1aR\n\tHandDealt\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x1a\x65\n\x0bHandStarted\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12(\n\tdirection\x18\x03 \x01(\x0e\x32\x15.referee.v1.Direction\x12\x0e\n\x06leader\x18\x04 \x01(\x05\x1aT\n\tCardGiven\x12\r\n\x05loser\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12(\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x1aW\n\x0c\x43\x61rdReturned\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\r\n\x05loser\x18\x02 \x01(\x05\x12(\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x1a\x86\x01\n\x06Played\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12/\n\x04kind\x18\x03 \x01(\x0e\x32!.referee.v1.GangOfFourCombination\x12\x12\n\ncards_left\x18\x04 \x01(\x05\x1a\x16\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a*\n\x08TrickWon\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x0e\n\x06leader\x18\x02 \x01(\x05\x1a!\n\x11LastCardAnnounced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a!\n\x11LastCardForgotten\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1aM\n\tHandEnded\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .referee.v1.GangOfFourHandResult\x12\x0e\n\x06totals\x18\x02 \x03(\x05\x1a,\n\tGameEnded\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x0e\n\x06totals\x18\x02 \x03(\x05\x42\x06\n\x04kind*\xba\x01\n\x10GangOfFourColour\x12#\n\x1fGANG_OF_FOUR_COLOUR_UNSPECIFIED\x10\x00\x12\x1d\n\x19GANG_OF_FOUR_COLOUR_GREEN\x10\x01\x12\x1e\n\x1aGANG_OF_FOUR_COLOUR_YELLOW\x10\x02\x12\x1b\n\x17GANG_OF_FOUR_COLOUR_RED\x10\x03\x12%\n!GANG_OF_FOUR_COLOUR_MULTICOLOURED\x10\x04*\xfb\x02\n\x15GangOfFourCombination\x12(\n$GANG_OF_FOUR_COMBINATION_UNSPECIFIED\x10\x00\x12#\n\x1fGANG_OF_FOUR_COMBINATION_SINGLE\x10\x01\x12!\n\x1dGANG_OF_FOUR_COMBINATION_PAIR\x10\x02\x12,\n(GANG_OF_FOUR_COMBINATION_THREE_OF_A_KIND\x10\x03\x12%\n!GANG_OF_FOUR_COMBINATION_STRAIGHT\x10\x04\x12\"\n\x1eGANG_OF_FOUR_COMBINATION_FLUSH\x10\x05\x12\'\n#GANG_OF_FOUR_COMBINATION_FULL_HOUSE\x10\x06\x12+\n\'GANG_OF_FOUR_COMBINATION_STRAIGHT_FLUSH\x10\x07\x12!\n\x1dGANG_OF_FOUR_COMBINATION_GANG\x10\x08*\x90\x01\n\x0fGangOfFourPhase\x12\"\n\x1eGANG_OF_FOUR_PHASE_UNSPECIFIED\x10\x00\x12\x1f\n\x1bGANG_OF_FOUR_PHASE_EXCHANGE\x10\x01\x12\x1b\n\x17GANG_OF_FOUR_PHASE_PLAY\x10\x02\x12\x1b\n\x17GANG_OF_FOUR_PHASE_OVER\x10\x03*`\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1b\x44IRECTION_COUNTER_CLOCKWISE\x10\x01\x12\x17\n\x13\x44IRECTION_CLOCKWISE\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dreferee/v1/gang_of_four.proto\x12\nreferee.v1\"4\n\x11GangOfFourOptions\x12\x1f\n\x17\x61uto_announce_last_card\x18\x01 \x01(\x08\"[\n\x0eGangOfFourCard\x12\r\n\x05value\x18\x01 \x01(\x05\x12,\n\x06\x63olour\x18\x02 \x01(\x0e\x32\x1c.referee.v1.GangOfFourColour\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"\xc3\x02\n\x0eGangOfFourMove\x12/\n\x04play\x18\x01 \x01(\x0b\x32\x1f.referee.v1.GangOfFourMove.PlayH\x00\x12/\n\x04pass\x18\x02 \x01(\x0b\x32\x1f.referee.v1.GangOfFourMove.PassH\x00\x12\x38\n\tgive_back\x18\x03 \x01(\x0b\x32#.referee.v1.GangOfFourMove.GiveBackH\x00\x1aM\n\x04Play\x12)\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x1a\n\x12\x61nnounce_last_card\x18\x02 \x01(\x08\x1a\x06\n\x04Pass\x1a\x34\n\x08GiveBack\x12(\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCardB\x08\n\x06\x61\x63tion\"\x8c\x01\n\x12GangOfFourExchange\x12\r\n\x05loser\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12)\n\x05given\x18\x03 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12,\n\x08returned\x18\x04 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\"X\n\x14GangOfFourHandResult\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12\x12\n\ncards_left\x18\x03 \x03(\x05\x12\x0e\n\x06points\x18\x04 \x03(\x05\"\xf6\x05\n\x0eGangOfFourView\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x1f\n\x17\x61uto_announce_last_card\x18\x02 \x01(\x08\x12\x0c\n\x04hand\x18\x03 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\x05\x12(\n\tdirection\x18\x05 \x01(\x0e\x32\x15.referee.v1.Direction\x12*\n\x05phase\x18\x06 \x01(\x0e\x32\x1b.referee.v1.GangOfFourPhase\x12\x0c\n\x04turn\x18\x07 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x08 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x13\n\x0b\x63\x61rd_counts\x18\t \x03(\x05\x12\x17\n\x0fset_aside_count\x18\n \x01(\x05\x12+\n\x07\x63urrent\x18\x0b \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x37\n\x0c\x63urrent_kind\x18\x0c \x01(\x0e\x32!.referee.v1.GangOfFourCombination\x12\x17\n\ncurrent_by\x18\r \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06passed\x18\x0e \x03(\x05\x12\x11\n\tannounced\x18\x0f \x03(\x05\x12\x0b\n\x03out\x18\x10 \x03(\x05\x12\x30\n\x0cmust_include\x18\x11 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12\x30\n\x08\x65xchange\x18\x12 \x01(\x0b\x32\x1e.referee.v1.GangOfFourExchange\x12\x0e\n\x06totals\x18\x13 \x03(\x05\x12\x31\n\x07results\x18\x14 \x03(\x0b\x32 .referee.v1.GangOfFourHandResult\x12:\n\x0erevealed_hands\x18\x15 \x03(\x0b\x32\".referee.v1.GangOfFourRevealedHand\x12\x36\n\x12revealed_set_aside\x18\x16 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCardB\r\n\x0b_current_by\"Q\n\x16GangOfFourRevealedHand\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\"\xce\x0b\n\x0fGangOfFourEvent\x12;\n\nhand_dealt\x18\x01 \x01(\x0b\x32%.referee.v1.GangOfFourEvent.HandDealtH\x00\x12?\n\x0chand_started\x18\x02 \x01(\x0b\x32\'.referee.v1.GangOfFourEvent.HandStartedH\x00\x12;\n\ncard_given\x18\x03 \x01(\x0b\x32%.referee.v1.GangOfFourEvent.CardGivenH\x00\x12\x41\n\rcard_returned\x18\x04 \x01(\x0b\x32(.referee.v1.GangOfFourEvent.CardReturnedH\x00\x12\x34\n\x06played\x18\x05 \x01(\x0b\x32\".referee.v1.GangOfFourEvent.PlayedH\x00\x12\x34\n\x06passed\x18\x06 \x01(\x0b\x32\".referee.v1.GangOfFourEvent.PassedH\x00\x12\x39\n\ttrick_won\x18\x07 \x01(\x0b\x32$.referee.v1.GangOfFourEvent.TrickWonH\x00\x12L\n\x13last_card_announced\x18\x08 \x01(\x0b\x32-.referee.v1.GangOfFourEvent.LastCardAnnouncedH\x00\x12L\n\x13last_card_forgotten\x18\t \x01(\x0b\x32-.referee.v1.GangOfFourEvent.LastCardForgottenH\x00\x12;\n\nhand_ended\x18\n \x01(\x0b\x32%.referee.v1.GangOfFourEvent.HandEndedH\x00\x12;\n\ngame_ended\x18\x0b \x01(\x0b\x32%.referee.v1.GangOfFourEvent.GameEndedH\x00\x1aR\n\tHandDealt\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x1a\x65\n\x0bHandStarted\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12(\n\tdirection\x18\x03 \x01(\x0e\x32\x15.referee.v1.Direction\x12\x0e\n\x06leader\x18\x04 \x01(\x05\x1aT\n\tCardGiven\x12\r\n\x05loser\x18\x01 \x01(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12(\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x1aW\n\x0c\x43\x61rdReturned\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\r\n\x05loser\x18\x02 \x01(\x05\x12(\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x1a.referee.v1.GangOfFourCard\x1a\x86\x01\n\x06Played\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12)\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x1a.referee.v1.GangOfFourCard\x12/\n\x04kind\x18\x03 \x01(\x0e\x32!.referee.v1.GangOfFourCombination\x12\x12\n\ncards_left\x18\x04 \x01(\x05\x1a\x16\n\x06Passed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a*\n\x08TrickWon\x12\x0e\n\x06winner\x18\x01 \x01(\x05\x12\x0e\n\x06leader\x18\x02 \x01(\x05\x1a!\n\x11LastCardAnnounced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1a!\n\x11LastCardForgotten\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x1aM\n\tHandEnded\x12\x30\n\x06result\x18\x01 \x01(\x0b\x32 .referee.v1.GangOfFourHandResult\x12\x0e\n\x06totals\x18\x02 \x03(\x05\x1a,\n\tGameEnded\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x0e\n\x06totals\x18\x02 \x03(\x05\x42\x06\n\x04kind*\xba\x01\n\x10GangOfFourColour\x12#\n\x1fGANG_OF_FOUR_COLOUR_UNSPECIFIED\x10\x00\x12\x1d\n\x19GANG_OF_FOUR_COLOUR_GREEN\x10\x01\x12\x1e\n\x1aGANG_OF_FOUR_COLOUR_YELLOW\x10\x02\x12\x1b\n\x17GANG_OF_FOUR_COLOUR_RED\x10\x03\x12%\n!GANG_OF_FOUR_COLOUR_MULTICOLOURED\x10\x04*\xfb\x02\n\x15GangOfFourCombination\x12(\n$GANG_OF_FOUR_COMBINATION_UNSPECIFIED\x10\x00\x12#\n\x1fGANG_OF_FOUR_COMBINATION_SINGLE\x10\x01\x12!\n\x1dGANG_OF_FOUR_COMBINATION_PAIR\x10\x02\x12,\n(GANG_OF_FOUR_COMBINATION_THREE_OF_A_KIND\x10\x03\x12%\n!GANG_OF_FOUR_COMBINATION_STRAIGHT\x10\x04\x12\"\n\x1eGANG_OF_FOUR_COMBINATION_FLUSH\x10\x05\x12\'\n#GANG_OF_FOUR_COMBINATION_FULL_HOUSE\x10\x06\x12+\n\'GANG_OF_FOUR_COMBINATION_STRAIGHT_FLUSH\x10\x07\x12!\n\x1dGANG_OF_FOUR_COMBINATION_GANG\x10\x08*\x90\x01\n\x0fGangOfFourPhase\x12\"\n\x1eGANG_OF_FOUR_PHASE_UNSPECIFIED\x10\x00\x12\x1f\n\x1bGANG_OF_FOUR_PHASE_EXCHANGE\x10\x01\x12\x1b\n\x17GANG_OF_FOUR_PHASE_PLAY\x10\x02\x12\x1b\n\x17GANG_OF_FOUR_PHASE_OVER\x10\x03*`\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1b\x44IRECTION_COUNTER_CLOCKWISE\x10\x01\x12\x17\n\x13\x44IRECTION_CLOCKWISE\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.gang_of_four_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GANGOFFOURCOLOUR']._serialized_start=2886
-  _globals['_GANGOFFOURCOLOUR']._serialized_end=3072
-  _globals['_GANGOFFOURCOMBINATION']._serialized_start=3075
-  _globals['_GANGOFFOURCOMBINATION']._serialized_end=3454
-  _globals['_GANGOFFOURPHASE']._serialized_start=3457
-  _globals['_GANGOFFOURPHASE']._serialized_end=3601
-  _globals['_DIRECTION']._serialized_start=3603
-  _globals['_DIRECTION']._serialized_end=3699
+  _globals['_GANGOFFOURCOLOUR']._serialized_start=3085
+  _globals['_GANGOFFOURCOLOUR']._serialized_end=3271
+  _globals['_GANGOFFOURCOMBINATION']._serialized_start=3274
+  _globals['_GANGOFFOURCOMBINATION']._serialized_end=3653
+  _globals['_GANGOFFOURPHASE']._serialized_start=3656
+  _globals['_GANGOFFOURPHASE']._serialized_end=3800
+  _globals['_DIRECTION']._serialized_start=3802
+  _globals['_DIRECTION']._serialized_end=3898
   _globals['_GANGOFFOUROPTIONS']._serialized_start=45
   _globals['_GANGOFFOUROPTIONS']._serialized_end=97
   _globals['_GANGOFFOURCARD']._serialized_start=99
@@ -56,29 +56,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GANGOFFOURHANDRESULT']._serialized_start=661
   _globals['_GANGOFFOURHANDRESULT']._serialized_end=749
   _globals['_GANGOFFOURVIEW']._serialized_start=752
-  _globals['_GANGOFFOURVIEW']._serialized_end=1394
-  _globals['_GANGOFFOUREVENT']._serialized_start=1397
-  _globals['_GANGOFFOUREVENT']._serialized_end=2883
-  _globals['_GANGOFFOUREVENT_HANDDEALT']._serialized_start=2115
-  _globals['_GANGOFFOUREVENT_HANDDEALT']._serialized_end=2197
-  _globals['_GANGOFFOUREVENT_HANDSTARTED']._serialized_start=2199
-  _globals['_GANGOFFOUREVENT_HANDSTARTED']._serialized_end=2300
-  _globals['_GANGOFFOUREVENT_CARDGIVEN']._serialized_start=2302
-  _globals['_GANGOFFOUREVENT_CARDGIVEN']._serialized_end=2386
-  _globals['_GANGOFFOUREVENT_CARDRETURNED']._serialized_start=2388
-  _globals['_GANGOFFOUREVENT_CARDRETURNED']._serialized_end=2475
-  _globals['_GANGOFFOUREVENT_PLAYED']._serialized_start=2478
-  _globals['_GANGOFFOUREVENT_PLAYED']._serialized_end=2612
-  _globals['_GANGOFFOUREVENT_PASSED']._serialized_start=2614
-  _globals['_GANGOFFOUREVENT_PASSED']._serialized_end=2636
-  _globals['_GANGOFFOUREVENT_TRICKWON']._serialized_start=2638
-  _globals['_GANGOFFOUREVENT_TRICKWON']._serialized_end=2680
-  _globals['_GANGOFFOUREVENT_LASTCARDANNOUNCED']._serialized_start=2682
-  _globals['_GANGOFFOUREVENT_LASTCARDANNOUNCED']._serialized_end=2715
-  _globals['_GANGOFFOUREVENT_LASTCARDFORGOTTEN']._serialized_start=2717
-  _globals['_GANGOFFOUREVENT_LASTCARDFORGOTTEN']._serialized_end=2750
-  _globals['_GANGOFFOUREVENT_HANDENDED']._serialized_start=2752
-  _globals['_GANGOFFOUREVENT_HANDENDED']._serialized_end=2829
-  _globals['_GANGOFFOUREVENT_GAMEENDED']._serialized_start=2831
-  _globals['_GANGOFFOUREVENT_GAMEENDED']._serialized_end=2875
+  _globals['_GANGOFFOURVIEW']._serialized_end=1510
+  _globals['_GANGOFFOURREVEALEDHAND']._serialized_start=1512
+  _globals['_GANGOFFOURREVEALEDHAND']._serialized_end=1593
+  _globals['_GANGOFFOUREVENT']._serialized_start=1596
+  _globals['_GANGOFFOUREVENT']._serialized_end=3082
+  _globals['_GANGOFFOUREVENT_HANDDEALT']._serialized_start=2314
+  _globals['_GANGOFFOUREVENT_HANDDEALT']._serialized_end=2396
+  _globals['_GANGOFFOUREVENT_HANDSTARTED']._serialized_start=2398
+  _globals['_GANGOFFOUREVENT_HANDSTARTED']._serialized_end=2499
+  _globals['_GANGOFFOUREVENT_CARDGIVEN']._serialized_start=2501
+  _globals['_GANGOFFOUREVENT_CARDGIVEN']._serialized_end=2585
+  _globals['_GANGOFFOUREVENT_CARDRETURNED']._serialized_start=2587
+  _globals['_GANGOFFOUREVENT_CARDRETURNED']._serialized_end=2674
+  _globals['_GANGOFFOUREVENT_PLAYED']._serialized_start=2677
+  _globals['_GANGOFFOUREVENT_PLAYED']._serialized_end=2811
+  _globals['_GANGOFFOUREVENT_PASSED']._serialized_start=2813
+  _globals['_GANGOFFOUREVENT_PASSED']._serialized_end=2835
+  _globals['_GANGOFFOUREVENT_TRICKWON']._serialized_start=2837
+  _globals['_GANGOFFOUREVENT_TRICKWON']._serialized_end=2879
+  _globals['_GANGOFFOUREVENT_LASTCARDANNOUNCED']._serialized_start=2881
+  _globals['_GANGOFFOUREVENT_LASTCARDANNOUNCED']._serialized_end=2914
+  _globals['_GANGOFFOUREVENT_LASTCARDFORGOTTEN']._serialized_start=2916
+  _globals['_GANGOFFOUREVENT_LASTCARDFORGOTTEN']._serialized_end=2949
+  _globals['_GANGOFFOUREVENT_HANDENDED']._serialized_start=2951
+  _globals['_GANGOFFOUREVENT_HANDENDED']._serialized_end=3028
+  _globals['_GANGOFFOUREVENT_GAMEENDED']._serialized_start=3030
+  _globals['_GANGOFFOUREVENT_GAMEENDED']._serialized_end=3074
 # @@protoc_insertion_point(module_scope)

@@ -354,6 +354,8 @@ class GangOfFourView(_message.Message):
     EXCHANGE_FIELD_NUMBER: _builtins.int
     TOTALS_FIELD_NUMBER: _builtins.int
     RESULTS_FIELD_NUMBER: _builtins.int
+    REVEALED_HANDS_FIELD_NUMBER: _builtins.int
+    REVEALED_SET_ASIDE_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     auto_announce_last_card: _builtins.bool
     hand: _builtins.int
@@ -407,6 +409,19 @@ class GangOfFourView(_message.Message):
     def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___GangOfFourHandResult]:
         """Every finished hand's scores."""
 
+    @_builtins.property
+    def revealed_hands(self) -> _containers.RepeatedCompositeFieldContainer[Global___GangOfFourRevealedHand]:
+        """After the end everything is public. Phase OVER (rules revision 2 on): the cards each
+        seat still held when the game ended, one entry per seat in seat order (for everyone,
+        spectators too). Empty while the game goes on.
+        """
+
+    @_builtins.property
+    def revealed_set_aside(self) -> _containers.RepeatedCompositeFieldContainer[Global___GangOfFourCard]:
+        """Phase OVER, 3 players: the cards of the last hand that were dealt to nobody. Empty
+        while the game goes on (and always at 4 players).
+        """
+
     def __init__(
         self,
         *,
@@ -430,16 +445,43 @@ class GangOfFourView(_message.Message):
         exchange: Global___GangOfFourExchange | None = ...,
         totals: _abc.Iterable[_builtins.int] | None = ...,
         results: _abc.Iterable[Global___GangOfFourHandResult] | None = ...,
+        revealed_hands: _abc.Iterable[Global___GangOfFourRevealedHand] | None = ...,
+        revealed_set_aside: _abc.Iterable[Global___GangOfFourCard] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_current_by", b"_current_by", "current_by", b"current_by", "exchange", b"exchange", "must_include", b"must_include"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_current_by", b"_current_by", "announced", b"announced", "auto_announce_last_card", b"auto_announce_last_card", "card_counts", b"card_counts", "cards", b"cards", "current", b"current", "current_by", b"current_by", "current_kind", b"current_kind", "dealer", b"dealer", "direction", b"direction", "exchange", b"exchange", "hand", b"hand", "must_include", b"must_include", "out", b"out", "passed", b"passed", "phase", b"phase", "players", b"players", "results", b"results", "set_aside_count", b"set_aside_count", "totals", b"totals", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_current_by", b"_current_by", "announced", b"announced", "auto_announce_last_card", b"auto_announce_last_card", "card_counts", b"card_counts", "cards", b"cards", "current", b"current", "current_by", b"current_by", "current_kind", b"current_kind", "dealer", b"dealer", "direction", b"direction", "exchange", b"exchange", "hand", b"hand", "must_include", b"must_include", "out", b"out", "passed", b"passed", "phase", b"phase", "players", b"players", "results", b"results", "revealed_hands", b"revealed_hands", "revealed_set_aside", b"revealed_set_aside", "set_aside_count", b"set_aside_count", "totals", b"totals", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__current_by: _TypeAlias = _typing.Literal["current_by"]  # noqa: Y015
     _WhichOneofArgType__current_by: _TypeAlias = _typing.Literal["_current_by", b"_current_by"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__current_by) -> _WhichOneofReturnType__current_by | None: ...
 
 Global___GangOfFourView: _TypeAlias = GangOfFourView  # noqa: Y015
+
+@_typing.final
+class GangOfFourRevealedHand(_message.Message):
+    """A seat's cards as the game ended, shown once it is over (the last winner's is empty)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___GangOfFourCard]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[Global___GangOfFourCard] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GangOfFourRevealedHand: _TypeAlias = GangOfFourRevealedHand  # noqa: Y015
 
 @_typing.final
 class GangOfFourEvent(_message.Message):

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/gang_of_four.proto.
  */
 export const file_referee_v1_gang_of_four: GenFile = /*@__PURE__*/
-  fileDesc("Ch1yZWZlcmVlL3YxL2dhbmdfb2ZfZm91ci5wcm90bxIKcmVmZXJlZS52MSI0ChFHYW5nT2ZGb3VyT3B0aW9ucxIfChdhdXRvX2Fubm91bmNlX2xhc3RfY2FyZBgBIAEoCCJbCg5HYW5nT2ZGb3VyQ2FyZBINCgV2YWx1ZRgBIAEoBRIsCgZjb2xvdXIYAiABKA4yHC5yZWZlcmVlLnYxLkdhbmdPZkZvdXJDb2xvdXISDAoEY29kZRgDIAEoCSLDAgoOR2FuZ09mRm91ck1vdmUSLwoEcGxheRgBIAEoCzIfLnJlZmVyZWUudjEuR2FuZ09mRm91ck1vdmUuUGxheUgAEi8KBHBhc3MYAiABKAsyHy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlLlBhc3NIABI4CglnaXZlX2JhY2sYAyABKAsyIy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlLkdpdmVCYWNrSAAaTQoEUGxheRIpCgVjYXJkcxgBIAMoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSGgoSYW5ub3VuY2VfbGFzdF9jYXJkGAIgASgIGgYKBFBhc3MaNAoIR2l2ZUJhY2sSKAoEY2FyZBgBIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmRCCAoGYWN0aW9uIowBChJHYW5nT2ZGb3VyRXhjaGFuZ2USDQoFbG9zZXIYASABKAUSDgoGd2lubmVyGAIgASgFEikKBWdpdmVuGAMgASgLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBIsCghyZXR1cm5lZBgEIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQiWAoUR2FuZ09mRm91ckhhbmRSZXN1bHQSDAoEaGFuZBgBIAEoBRIOCgZ3aW5uZXIYAiABKAUSEgoKY2FyZHNfbGVmdBgDIAMoBRIOCgZwb2ludHMYBCADKAUiggUKDkdhbmdPZkZvdXJWaWV3Eg8KB3BsYXllcnMYASABKAUSHwoXYXV0b19hbm5vdW5jZV9sYXN0X2NhcmQYAiABKAgSDAoEaGFuZBgDIAEoBRIOCgZkZWFsZXIYBCABKAUSKAoJZGlyZWN0aW9uGAUgASgOMhUucmVmZXJlZS52MS5EaXJlY3Rpb24SKgoFcGhhc2UYBiABKA4yGy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJQaGFzZRIMCgR0dXJuGAcgASgFEikKBWNhcmRzGAggAygLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBITCgtjYXJkX2NvdW50cxgJIAMoBRIXCg9zZXRfYXNpZGVfY291bnQYCiABKAUSKwoHY3VycmVudBgLIAMoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSNwoMY3VycmVudF9raW5kGAwgASgOMiEucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ29tYmluYXRpb24SFwoKY3VycmVudF9ieRgNIAEoBUgAiAEBEg4KBnBhc3NlZBgOIAMoBRIRCglhbm5vdW5jZWQYDyADKAUSCwoDb3V0GBAgAygFEjAKDG11c3RfaW5jbHVkZRgRIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSMAoIZXhjaGFuZ2UYEiABKAsyHi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFeGNoYW5nZRIOCgZ0b3RhbHMYEyADKAUSMQoHcmVzdWx0cxgUIAMoCzIgLnJlZmVyZWUudjEuR2FuZ09mRm91ckhhbmRSZXN1bHRCDQoLX2N1cnJlbnRfYnkizgsKD0dhbmdPZkZvdXJFdmVudBI7CgpoYW5kX2RlYWx0GAEgASgLMiUucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnQuSGFuZERlYWx0SAASPwoMaGFuZF9zdGFydGVkGAIgASgLMicucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnQuSGFuZFN0YXJ0ZWRIABI7CgpjYXJkX2dpdmVuGAMgASgLMiUucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnQuQ2FyZEdpdmVuSAASQQoNY2FyZF9yZXR1cm5lZBgEIAEoCzIoLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LkNhcmRSZXR1cm5lZEgAEjQKBnBsYXllZBgFIAEoCzIiLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LlBsYXllZEgAEjQKBnBhc3NlZBgGIAEoCzIiLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LlBhc3NlZEgAEjkKCXRyaWNrX3dvbhgHIAEoCzIkLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LlRyaWNrV29uSAASTAoTbGFzdF9jYXJkX2Fubm91bmNlZBgIIAEoCzItLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50Lkxhc3RDYXJkQW5ub3VuY2VkSAASTAoTbGFzdF9jYXJkX2ZvcmdvdHRlbhgJIAEoCzItLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50Lkxhc3RDYXJkRm9yZ290dGVuSAASOwoKaGFuZF9lbmRlZBgKIAEoCzIlLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LkhhbmRFbmRlZEgAEjsKCmdhbWVfZW5kZWQYCyABKAsyJS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5HYW1lRW5kZWRIABpSCglIYW5kRGVhbHQSDAoEaGFuZBgBIAEoBRIMCgRzZWF0GAIgASgFEikKBWNhcmRzGAMgAygLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBplCgtIYW5kU3RhcnRlZBIMCgRoYW5kGAEgASgFEg4KBmRlYWxlchgCIAEoBRIoCglkaXJlY3Rpb24YAyABKA4yFS5yZWZlcmVlLnYxLkRpcmVjdGlvbhIOCgZsZWFkZXIYBCABKAUaVAoJQ2FyZEdpdmVuEg0KBWxvc2VyGAEgASgFEg4KBndpbm5lchgCIAEoBRIoCgRjYXJkGAMgASgLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBpXCgxDYXJkUmV0dXJuZWQSDgoGd2lubmVyGAEgASgFEg0KBWxvc2VyGAIgASgFEigKBGNhcmQYAyABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJDYXJkGoYBCgZQbGF5ZWQSDAoEc2VhdBgBIAEoBRIpCgVjYXJkcxgCIAMoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSLwoEa2luZBgDIAEoDjIhLnJlZmVyZWUudjEuR2FuZ09mRm91ckNvbWJpbmF0aW9uEhIKCmNhcmRzX2xlZnQYBCABKAUaFgoGUGFzc2VkEgwKBHNlYXQYASABKAUaKgoIVHJpY2tXb24SDgoGd2lubmVyGAEgASgFEg4KBmxlYWRlchgCIAEoBRohChFMYXN0Q2FyZEFubm91bmNlZBIMCgRzZWF0GAEgASgFGiEKEUxhc3RDYXJkRm9yZ290dGVuEgwKBHNlYXQYASABKAUaTQoJSGFuZEVuZGVkEjAKBnJlc3VsdBgBIAEoCzIgLnJlZmVyZWUudjEuR2FuZ09mRm91ckhhbmRSZXN1bHQSDgoGdG90YWxzGAIgAygFGiwKCUdhbWVFbmRlZBIPCgd3aW5uZXJzGAEgAygFEg4KBnRvdGFscxgCIAMoBUIGCgRraW5kKroBChBHYW5nT2ZGb3VyQ29sb3VyEiMKH0dBTkdfT0ZfRk9VUl9DT0xPVVJfVU5TUEVDSUZJRUQQABIdChlHQU5HX09GX0ZPVVJfQ09MT1VSX0dSRUVOEAESHgoaR0FOR19PRl9GT1VSX0NPTE9VUl9ZRUxMT1cQAhIbChdHQU5HX09GX0ZPVVJfQ09MT1VSX1JFRBADEiUKIUdBTkdfT0ZfRk9VUl9DT0xPVVJfTVVMVElDT0xPVVJFRBAEKvsCChVHYW5nT2ZGb3VyQ29tYmluYXRpb24SKAokR0FOR19PRl9GT1VSX0NPTUJJTkFUSU9OX1VOU1BFQ0lGSUVEEAASIwofR0FOR19PRl9GT1VSX0NPTUJJTkFUSU9OX1NJTkdMRRABEiEKHUdBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9QQUlSEAISLAooR0FOR19PRl9GT1VSX0NPTUJJTkFUSU9OX1RIUkVFX09GX0FfS0lORBADEiUKIUdBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9TVFJBSUdIVBAEEiIKHkdBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9GTFVTSBAFEicKI0dBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9GVUxMX0hPVVNFEAYSKwonR0FOR19PRl9GT1VSX0NPTUJJTkFUSU9OX1NUUkFJR0hUX0ZMVVNIEAcSIQodR0FOR19PRl9GT1VSX0NPTUJJTkFUSU9OX0dBTkcQCCqQAQoPR2FuZ09mRm91clBoYXNlEiIKHkdBTkdfT0ZfRk9VUl9QSEFTRV9VTlNQRUNJRklFRBAAEh8KG0dBTkdfT0ZfRk9VUl9QSEFTRV9FWENIQU5HRRABEhsKF0dBTkdfT0ZfRk9VUl9QSEFTRV9QTEFZEAISGwoXR0FOR19PRl9GT1VSX1BIQVNFX09WRVIQAypgCglEaXJlY3Rpb24SGQoVRElSRUNUSU9OX1VOU1BFQ0lGSUVEEAASHwobRElSRUNUSU9OX0NPVU5URVJfQ0xPQ0tXSVNFEAESFwoTRElSRUNUSU9OX0NMT0NLV0lTRRACYgZwcm90bzM");
+  fileDesc("Ch1yZWZlcmVlL3YxL2dhbmdfb2ZfZm91ci5wcm90bxIKcmVmZXJlZS52MSI0ChFHYW5nT2ZGb3VyT3B0aW9ucxIfChdhdXRvX2Fubm91bmNlX2xhc3RfY2FyZBgBIAEoCCJbCg5HYW5nT2ZGb3VyQ2FyZBINCgV2YWx1ZRgBIAEoBRIsCgZjb2xvdXIYAiABKA4yHC5yZWZlcmVlLnYxLkdhbmdPZkZvdXJDb2xvdXISDAoEY29kZRgDIAEoCSLDAgoOR2FuZ09mRm91ck1vdmUSLwoEcGxheRgBIAEoCzIfLnJlZmVyZWUudjEuR2FuZ09mRm91ck1vdmUuUGxheUgAEi8KBHBhc3MYAiABKAsyHy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlLlBhc3NIABI4CglnaXZlX2JhY2sYAyABKAsyIy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlLkdpdmVCYWNrSAAaTQoEUGxheRIpCgVjYXJkcxgBIAMoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSGgoSYW5ub3VuY2VfbGFzdF9jYXJkGAIgASgIGgYKBFBhc3MaNAoIR2l2ZUJhY2sSKAoEY2FyZBgBIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmRCCAoGYWN0aW9uIowBChJHYW5nT2ZGb3VyRXhjaGFuZ2USDQoFbG9zZXIYASABKAUSDgoGd2lubmVyGAIgASgFEikKBWdpdmVuGAMgASgLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBIsCghyZXR1cm5lZBgEIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQiWAoUR2FuZ09mRm91ckhhbmRSZXN1bHQSDAoEaGFuZBgBIAEoBRIOCgZ3aW5uZXIYAiABKAUSEgoKY2FyZHNfbGVmdBgDIAMoBRIOCgZwb2ludHMYBCADKAUi9gUKDkdhbmdPZkZvdXJWaWV3Eg8KB3BsYXllcnMYASABKAUSHwoXYXV0b19hbm5vdW5jZV9sYXN0X2NhcmQYAiABKAgSDAoEaGFuZBgDIAEoBRIOCgZkZWFsZXIYBCABKAUSKAoJZGlyZWN0aW9uGAUgASgOMhUucmVmZXJlZS52MS5EaXJlY3Rpb24SKgoFcGhhc2UYBiABKA4yGy5yZWZlcmVlLnYxLkdhbmdPZkZvdXJQaGFzZRIMCgR0dXJuGAcgASgFEikKBWNhcmRzGAggAygLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBITCgtjYXJkX2NvdW50cxgJIAMoBRIXCg9zZXRfYXNpZGVfY291bnQYCiABKAUSKwoHY3VycmVudBgLIAMoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSNwoMY3VycmVudF9raW5kGAwgASgOMiEucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ29tYmluYXRpb24SFwoKY3VycmVudF9ieRgNIAEoBUgAiAEBEg4KBnBhc3NlZBgOIAMoBRIRCglhbm5vdW5jZWQYDyADKAUSCwoDb3V0GBAgAygFEjAKDG11c3RfaW5jbHVkZRgRIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQSMAoIZXhjaGFuZ2UYEiABKAsyHi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFeGNoYW5nZRIOCgZ0b3RhbHMYEyADKAUSMQoHcmVzdWx0cxgUIAMoCzIgLnJlZmVyZWUudjEuR2FuZ09mRm91ckhhbmRSZXN1bHQSOgoOcmV2ZWFsZWRfaGFuZHMYFSADKAsyIi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJSZXZlYWxlZEhhbmQSNgoScmV2ZWFsZWRfc2V0X2FzaWRlGBYgAygLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZEINCgtfY3VycmVudF9ieSJRChZHYW5nT2ZGb3VyUmV2ZWFsZWRIYW5kEgwKBHNlYXQYASABKAUSKQoFY2FyZHMYAiADKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJDYXJkIs4LCg9HYW5nT2ZGb3VyRXZlbnQSOwoKaGFuZF9kZWFsdBgBIAEoCzIlLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LkhhbmREZWFsdEgAEj8KDGhhbmRfc3RhcnRlZBgCIAEoCzInLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LkhhbmRTdGFydGVkSAASOwoKY2FyZF9naXZlbhgDIAEoCzIlLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50LkNhcmRHaXZlbkgAEkEKDWNhcmRfcmV0dXJuZWQYBCABKAsyKC5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5DYXJkUmV0dXJuZWRIABI0CgZwbGF5ZWQYBSABKAsyIi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5QbGF5ZWRIABI0CgZwYXNzZWQYBiABKAsyIi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5QYXNzZWRIABI5Cgl0cmlja193b24YByABKAsyJC5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5Ucmlja1dvbkgAEkwKE2xhc3RfY2FyZF9hbm5vdW5jZWQYCCABKAsyLS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5MYXN0Q2FyZEFubm91bmNlZEgAEkwKE2xhc3RfY2FyZF9mb3Jnb3R0ZW4YCSABKAsyLS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5MYXN0Q2FyZEZvcmdvdHRlbkgAEjsKCmhhbmRfZW5kZWQYCiABKAsyJS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJFdmVudC5IYW5kRW5kZWRIABI7CgpnYW1lX2VuZGVkGAsgASgLMiUucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnQuR2FtZUVuZGVkSAAaUgoJSGFuZERlYWx0EgwKBGhhbmQYASABKAUSDAoEc2VhdBgCIAEoBRIpCgVjYXJkcxgDIAMoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQaZQoLSGFuZFN0YXJ0ZWQSDAoEaGFuZBgBIAEoBRIOCgZkZWFsZXIYAiABKAUSKAoJZGlyZWN0aW9uGAMgASgOMhUucmVmZXJlZS52MS5EaXJlY3Rpb24SDgoGbGVhZGVyGAQgASgFGlQKCUNhcmRHaXZlbhINCgVsb3NlchgBIAEoBRIOCgZ3aW5uZXIYAiABKAUSKAoEY2FyZBgDIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91ckNhcmQaVwoMQ2FyZFJldHVybmVkEg4KBndpbm5lchgBIAEoBRINCgVsb3NlchgCIAEoBRIoCgRjYXJkGAMgASgLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyQ2FyZBqGAQoGUGxheWVkEgwKBHNlYXQYASABKAUSKQoFY2FyZHMYAiADKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJDYXJkEi8KBGtpbmQYAyABKA4yIS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJDb21iaW5hdGlvbhISCgpjYXJkc19sZWZ0GAQgASgFGhYKBlBhc3NlZBIMCgRzZWF0GAEgASgFGioKCFRyaWNrV29uEg4KBndpbm5lchgBIAEoBRIOCgZsZWFkZXIYAiABKAUaIQoRTGFzdENhcmRBbm5vdW5jZWQSDAoEc2VhdBgBIAEoBRohChFMYXN0Q2FyZEZvcmdvdHRlbhIMCgRzZWF0GAEgASgFGk0KCUhhbmRFbmRlZBIwCgZyZXN1bHQYASABKAsyIC5yZWZlcmVlLnYxLkdhbmdPZkZvdXJIYW5kUmVzdWx0Eg4KBnRvdGFscxgCIAMoBRosCglHYW1lRW5kZWQSDwoHd2lubmVycxgBIAMoBRIOCgZ0b3RhbHMYAiADKAVCBgoEa2luZCq6AQoQR2FuZ09mRm91ckNvbG91chIjCh9HQU5HX09GX0ZPVVJfQ09MT1VSX1VOU1BFQ0lGSUVEEAASHQoZR0FOR19PRl9GT1VSX0NPTE9VUl9HUkVFThABEh4KGkdBTkdfT0ZfRk9VUl9DT0xPVVJfWUVMTE9XEAISGwoXR0FOR19PRl9GT1VSX0NPTE9VUl9SRUQQAxIlCiFHQU5HX09GX0ZPVVJfQ09MT1VSX01VTFRJQ09MT1VSRUQQBCr7AgoVR2FuZ09mRm91ckNvbWJpbmF0aW9uEigKJEdBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9VTlNQRUNJRklFRBAAEiMKH0dBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9TSU5HTEUQARIhCh1HQU5HX09GX0ZPVVJfQ09NQklOQVRJT05fUEFJUhACEiwKKEdBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9USFJFRV9PRl9BX0tJTkQQAxIlCiFHQU5HX09GX0ZPVVJfQ09NQklOQVRJT05fU1RSQUlHSFQQBBIiCh5HQU5HX09GX0ZPVVJfQ09NQklOQVRJT05fRkxVU0gQBRInCiNHQU5HX09GX0ZPVVJfQ09NQklOQVRJT05fRlVMTF9IT1VTRRAGEisKJ0dBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9TVFJBSUdIVF9GTFVTSBAHEiEKHUdBTkdfT0ZfRk9VUl9DT01CSU5BVElPTl9HQU5HEAgqkAEKD0dhbmdPZkZvdXJQaGFzZRIiCh5HQU5HX09GX0ZPVVJfUEhBU0VfVU5TUEVDSUZJRUQQABIfChtHQU5HX09GX0ZPVVJfUEhBU0VfRVhDSEFOR0UQARIbChdHQU5HX09GX0ZPVVJfUEhBU0VfUExBWRACEhsKF0dBTkdfT0ZfRk9VUl9QSEFTRV9PVkVSEAMqYAoJRGlyZWN0aW9uEhkKFURJUkVDVElPTl9VTlNQRUNJRklFRBAAEh8KG0RJUkVDVElPTl9DT1VOVEVSX0NMT0NLV0lTRRABEhcKE0RJUkVDVElPTl9DTE9DS1dJU0UQAmIGcHJvdG8z");
 
 /**
  * @generated from message referee.v1.GangOfFourOptions
@@ -361,6 +361,23 @@ export type GangOfFourView = Message<"referee.v1.GangOfFourView"> & {
    * @generated from field: repeated referee.v1.GangOfFourHandResult results = 20;
    */
   results: GangOfFourHandResult[];
+
+  /**
+   * After the end everything is public. Phase OVER (rules revision 2 on): the cards each
+   * seat still held when the game ended, one entry per seat in seat order (for everyone,
+   * spectators too). Empty while the game goes on.
+   *
+   * @generated from field: repeated referee.v1.GangOfFourRevealedHand revealed_hands = 21;
+   */
+  revealedHands: GangOfFourRevealedHand[];
+
+  /**
+   * Phase OVER, 3 players: the cards of the last hand that were dealt to nobody. Empty
+   * while the game goes on (and always at 4 players).
+   *
+   * @generated from field: repeated referee.v1.GangOfFourCard revealed_set_aside = 22;
+   */
+  revealedSetAside: GangOfFourCard[];
 };
 
 /**
@@ -369,6 +386,30 @@ export type GangOfFourView = Message<"referee.v1.GangOfFourView"> & {
  */
 export const GangOfFourViewSchema: GenMessage<GangOfFourView> = /*@__PURE__*/
   messageDesc(file_referee_v1_gang_of_four, 5);
+
+/**
+ * A seat's cards as the game ended, shown once it is over (the last winner's is empty).
+ *
+ * @generated from message referee.v1.GangOfFourRevealedHand
+ */
+export type GangOfFourRevealedHand = Message<"referee.v1.GangOfFourRevealedHand"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: repeated referee.v1.GangOfFourCard cards = 2;
+   */
+  cards: GangOfFourCard[];
+};
+
+/**
+ * Describes the message referee.v1.GangOfFourRevealedHand.
+ * Use `create(GangOfFourRevealedHandSchema)` to create a new message.
+ */
+export const GangOfFourRevealedHandSchema: GenMessage<GangOfFourRevealedHand> = /*@__PURE__*/
+  messageDesc(file_referee_v1_gang_of_four, 6);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent
@@ -451,7 +492,7 @@ export type GangOfFourEvent = Message<"referee.v1.GangOfFourEvent"> & {
  * Use `create(GangOfFourEventSchema)` to create a new message.
  */
 export const GangOfFourEventSchema: GenMessage<GangOfFourEvent> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6);
+  messageDesc(file_referee_v1_gang_of_four, 7);
 
 /**
  * Your cards for a new hand (only you receive this).
@@ -480,7 +521,7 @@ export type GangOfFourEvent_HandDealt = Message<"referee.v1.GangOfFourEvent.Hand
  * Use `create(GangOfFourEvent_HandDealtSchema)` to create a new message.
  */
 export const GangOfFourEvent_HandDealtSchema: GenMessage<GangOfFourEvent_HandDealt> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 0);
+  messageDesc(file_referee_v1_gang_of_four, 7, 0);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.HandStarted
@@ -512,7 +553,7 @@ export type GangOfFourEvent_HandStarted = Message<"referee.v1.GangOfFourEvent.Ha
  * Use `create(GangOfFourEvent_HandStartedSchema)` to create a new message.
  */
 export const GangOfFourEvent_HandStartedSchema: GenMessage<GangOfFourEvent_HandStarted> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 1);
+  messageDesc(file_referee_v1_gang_of_four, 7, 1);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.CardGiven
@@ -539,7 +580,7 @@ export type GangOfFourEvent_CardGiven = Message<"referee.v1.GangOfFourEvent.Card
  * Use `create(GangOfFourEvent_CardGivenSchema)` to create a new message.
  */
 export const GangOfFourEvent_CardGivenSchema: GenMessage<GangOfFourEvent_CardGiven> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 2);
+  messageDesc(file_referee_v1_gang_of_four, 7, 2);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.CardReturned
@@ -566,7 +607,7 @@ export type GangOfFourEvent_CardReturned = Message<"referee.v1.GangOfFourEvent.C
  * Use `create(GangOfFourEvent_CardReturnedSchema)` to create a new message.
  */
 export const GangOfFourEvent_CardReturnedSchema: GenMessage<GangOfFourEvent_CardReturned> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 3);
+  messageDesc(file_referee_v1_gang_of_four, 7, 3);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.Played
@@ -598,7 +639,7 @@ export type GangOfFourEvent_Played = Message<"referee.v1.GangOfFourEvent.Played"
  * Use `create(GangOfFourEvent_PlayedSchema)` to create a new message.
  */
 export const GangOfFourEvent_PlayedSchema: GenMessage<GangOfFourEvent_Played> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 4);
+  messageDesc(file_referee_v1_gang_of_four, 7, 4);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.Passed
@@ -615,7 +656,7 @@ export type GangOfFourEvent_Passed = Message<"referee.v1.GangOfFourEvent.Passed"
  * Use `create(GangOfFourEvent_PassedSchema)` to create a new message.
  */
 export const GangOfFourEvent_PassedSchema: GenMessage<GangOfFourEvent_Passed> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 5);
+  messageDesc(file_referee_v1_gang_of_four, 7, 5);
 
 /**
  * Everyone else passed; `leader` leads next.
@@ -639,7 +680,7 @@ export type GangOfFourEvent_TrickWon = Message<"referee.v1.GangOfFourEvent.Trick
  * Use `create(GangOfFourEvent_TrickWonSchema)` to create a new message.
  */
 export const GangOfFourEvent_TrickWonSchema: GenMessage<GangOfFourEvent_TrickWon> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 6);
+  messageDesc(file_referee_v1_gang_of_four, 7, 6);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.LastCardAnnounced
@@ -656,7 +697,7 @@ export type GangOfFourEvent_LastCardAnnounced = Message<"referee.v1.GangOfFourEv
  * Use `create(GangOfFourEvent_LastCardAnnouncedSchema)` to create a new message.
  */
 export const GangOfFourEvent_LastCardAnnouncedSchema: GenMessage<GangOfFourEvent_LastCardAnnounced> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 7);
+  messageDesc(file_referee_v1_gang_of_four, 7, 7);
 
 /**
  * Went down to one card without announcing it: out of the hand, scores 1 point.
@@ -675,7 +716,7 @@ export type GangOfFourEvent_LastCardForgotten = Message<"referee.v1.GangOfFourEv
  * Use `create(GangOfFourEvent_LastCardForgottenSchema)` to create a new message.
  */
 export const GangOfFourEvent_LastCardForgottenSchema: GenMessage<GangOfFourEvent_LastCardForgotten> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 8);
+  messageDesc(file_referee_v1_gang_of_four, 7, 8);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.HandEnded
@@ -697,7 +738,7 @@ export type GangOfFourEvent_HandEnded = Message<"referee.v1.GangOfFourEvent.Hand
  * Use `create(GangOfFourEvent_HandEndedSchema)` to create a new message.
  */
 export const GangOfFourEvent_HandEndedSchema: GenMessage<GangOfFourEvent_HandEnded> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 9);
+  messageDesc(file_referee_v1_gang_of_four, 7, 9);
 
 /**
  * @generated from message referee.v1.GangOfFourEvent.GameEnded
@@ -719,7 +760,7 @@ export type GangOfFourEvent_GameEnded = Message<"referee.v1.GangOfFourEvent.Game
  * Use `create(GangOfFourEvent_GameEndedSchema)` to create a new message.
  */
 export const GangOfFourEvent_GameEndedSchema: GenMessage<GangOfFourEvent_GameEnded> = /*@__PURE__*/
-  messageDesc(file_referee_v1_gang_of_four, 6, 10);
+  messageDesc(file_referee_v1_gang_of_four, 7, 10);
 
 /**
  * @generated from enum referee.v1.GangOfFourColour
