@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer, check_viewer
+from engines.base import Viewer, check_viewer, rules_revision
 from engines.cards import Card
 from engines.the_gang import flow, piles, showdown, tables
 from engines.the_gang.events import (
@@ -171,7 +171,10 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         discard_count=len(state.discards),
         round_needs_confirmation=flow.needs_confirmation(state) and not state.finished,
     )
-    return _revealed(seen, state, challenge_pile, specialist_pile) if state.finished else seen
+    if state.finished and rules_revision(state.config.rules_revision) >= 2:
+        return _revealed(seen, state, challenge_pile, specialist_pile)
+    # A revision-1 game's finished views stay as they were, so views kept from it verify.
+    return seen
 
 
 def _revealed(

@@ -310,3 +310,14 @@ def test_the_informants_card_is_revealed_after_the_game() -> None:
     for viewer, seen in views(state):
         assert seen.revealed_announcements == (shown,), viewer
     assert msgspec.structs.replace(shown, card=None) == GAME.view(state, 2).announcements[0]
+
+
+def test_a_revision_one_game_reveals_nothing_after_the_end() -> None:
+    """A game recorded under revision 1 keeps its finished views as they were, so a view a
+    player kept from it still verifies against the replay."""
+    state = GAME.new_game(GAME.make_config(4, {"rules_revision": 1}), b"reveal")
+    _, final = _last_move(state)
+    for viewer, seen in views(final):
+        assert seen.revealed_deck == seen.revealed_discards == (), viewer
+        assert seen.revealed_announcements == (), viewer
+        assert seen.revealed_challenge_pile == seen.revealed_specialist_pile == (), viewer
