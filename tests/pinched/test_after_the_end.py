@@ -26,8 +26,9 @@ def test_the_finished_view_reveals_every_hidden_part_to_everyone_never_earlier()
     assert not before.finished and final.finished
     for viewer in VIEWERS:
         early = GAME.view(before, viewer)
-        assert early.revealed_hands == early.revealed_sold == early.revealed_curses == ()
-        assert early.revealed_deck == early.revealed_curse_pile == ()
+        assert early.revealed_hands == () and early.revealed_sold == ()
+        assert early.revealed_curses == () and early.revealed_curse_pile == ()
+        assert early.revealed_deck == ()
         assert early.revealed_letter is None
     shown = [GAME.view(final, viewer) for viewer in VIEWERS]
     view = shown[0]
