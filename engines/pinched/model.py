@@ -78,6 +78,8 @@ class Phase(StrEnum):
 RULES_REVISION: Final = 2
 """Revision 2: a sale and the day's river picks do not depend on their order (river
 refills come from the deck only), and rarer kinds sell for more."""
+DECK_ONLY_RIVER: Final = 2
+"""The first revision whose river refills come from the deck only until the day's end."""
 
 
 class PinchedConfig(msgspec.Struct, frozen=True):

@@ -16,7 +16,15 @@ import itertools
 
 import msgspec.structs
 
-from engines.base import Outcome, Seat, accepted, check_seat, may_move, places_of
+from engines.base import (
+    Outcome,
+    Seat,
+    accepted,
+    check_seat,
+    may_move,
+    places_of,
+    rules_revision,
+)
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.pinched import night, scoring, stash, supply
 from engines.pinched.components import kinds_of
@@ -32,6 +40,7 @@ from engines.pinched.events import (
     LocationsRevealed,
 )
 from engines.pinched.model import (
+    DECK_ONLY_RIVER,
     RIVER,
     SLOTS,
     Dog,
@@ -341,13 +350,20 @@ def _gordie(state: PinchedState, seat: Seat, ref: FieldRef, events: list[Event])
 # --- the day ----------------------------------------------------------------------------
 
 
-def _refill_river(state: PinchedState, events: list[Event]) -> PinchedState:
+def _refill_river(state: PinchedState, events: list[Event], day_end: bool = False) -> PinchedState:
     """ "vul je de rivier aan met een kaart van de trekstapel, zodat de volgende inbreker
     weer uit drie kaarten kan kiezen": every bare river field (one left bare while the deck
-    and the discards were out is filled as soon as there are cards again)."""
+    was out is filled as soon as there are cards again).
+
+    Revision 1 turned the discards into a new deck for any refill, so a sale's discards
+    reached the river or not as the sale came before or after a pick. From revision 2 the
+    river is refilled from the deck only until the end of the day ("Is de trekstapel op,
+    schud dan de aflegstapel" is the day's closing step), as the sale and the picks are
+    "tegelijk" (RULES-NOTES)."""
+    reshuffle = day_end or rules_revision(state.config.rules_revision) < DECK_ONLY_RIVER
     for field, card in enumerate(state.river):
         if card is None:
-            state = supply.refill_field(state, None, field, events)
+            state = supply.refill_field(state, None, field, events, reshuffle)
     return state
 
 
@@ -422,7 +438,7 @@ def _end_day(state: PinchedState, events: list[Event]) -> PinchedState:
         for field, card in enumerate(row):
             if card is None:
                 state = supply.refill_field(state, placement.location, field, events)
-    state = _refill_river(state, events)
+    state = _refill_river(state, events, day_end=True)
     mastermind = (state.mastermind + 1) % state.config.players
     watch, over = state.watch, False
     if mastermind == state.first_mastermind:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import check_table, split_rules_revision
+from engines.base import check_table, rules_revision, split_rules_revision
 from engines.errors import InvalidConfigError
-from engines.pinched.components import DEFAULT, Components, check_components
+from engines.pinched.components import Components, check_components, default_components
 from engines.pinched.model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -119,7 +119,8 @@ def _placements(value: object) -> tuple[Placement, ...]:
 
 def make_config(players: int, options: dict[str, object]) -> PinchedConfig:
     """Options: ``setup`` (``basic`` or a recommended setup's name), or ``locations`` (a
-    custom choice), and ``components`` (a replacement component table)."""
+    custom choice), and ``components`` (a replacement component table; without one, the
+    default table of the table's rules revision)."""
     revision, options = split_rules_revision("Pinched!", options, RULES_REVISION)
     known = ("setup", "locations", "components")
     check_table(
@@ -145,7 +146,7 @@ def make_config(players: int, options: dict[str, object]) -> PinchedConfig:
                 )
         else:
             raise InvalidConfigError("BAD_OPTION", f"setup must be one of {', '.join(SETUPS)}")
-    components = options.get("components", DEFAULT)
+    components = options.get("components", default_components(rules_revision(revision)))
     if not isinstance(components, Components):
         raise InvalidConfigError("BAD_COMPONENTS", "components must be a component table")
     config = PinchedConfig(players, locations, components, revision)
@@ -156,4 +157,4 @@ def make_config(players: int, options: dict[str, object]) -> PinchedConfig:
 def check_config(config: PinchedConfig) -> None:
     check_table("Pinched!", config.players, range(MIN_PLAYERS, MAX_PLAYERS + 1), {}, ())
     check_locations(config.players, config.locations)
-    check_components(config.components)
+    check_components(config.components, rules_revision(config.rules_revision))

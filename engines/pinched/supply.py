@@ -2,6 +2,10 @@
 
 Seed: "Is de trekstapel op, schud dan de aflegstapel en vorm een nieuwe trekstapel." A
 draw from an empty pile (and an empty discard pile) gets nothing: the field stays bare.
+From rules revision 2 on, a river refill draws from the deck only (``reshuffle=False``):
+the mastermind sells "terwijl de andere inbrekers tegelijk een kaart uit de rivier nemen",
+so a sale's discards must not reach the river before the end of the day, whichever of the
+two arrives first.
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ from engines.pinched.events import DeckReshuffled, Event, FieldRefilled
 from engines.pinched.model import Location, PinchedState
 
 
-def draw(state: PinchedState, count: int, events: list[Event]) -> tuple[PinchedState, list[int]]:
-    """The top ``count`` cards (fewer if the deck and the discards run out)."""
+def draw(
+    state: PinchedState, count: int, events: list[Event], reshuffle: bool = True
+) -> tuple[PinchedState, list[int]]:
+    """The top ``count`` cards (fewer if the deck, and the discards if ``reshuffle`` may
+    turn them into a new deck, run out)."""
     drawn: list[int] = []
     while len(drawn) < count:
         if not state.deck:
-            if not state.discard:
+            if not (reshuffle and state.discard):
                 break
             deck, rng = state.rng.shuffled(state.discard)
             events.append(DeckReshuffled(len(deck)))
@@ -29,10 +36,14 @@ def draw(state: PinchedState, count: int, events: list[Event]) -> tuple[PinchedS
 
 
 def refill_field(
-    state: PinchedState, location: Location | None, field: int, events: list[Event]
+    state: PinchedState,
+    location: Location | None,
+    field: int,
+    events: list[Event],
+    reshuffle: bool = True,
 ) -> PinchedState:
     """Fill one bare field of a location (``None``: the river) from the deck."""
-    state, drawn = draw(state, 1, events)
+    state, drawn = draw(state, 1, events, reshuffle)
     if not drawn:
         return state
     card = drawn[0]

@@ -7,6 +7,10 @@ Private to a seat: its hand, its own sold cards, its curses, its sealed location
 the reveal, and the sealed letter once it has read it (until the letter is turned over for
 everyone). Nobody sees the draw pile, the curse pile or the seed.
 
+After the end everything is public (the seed is revealed, so every deal can be derived): a
+finished view, for every seat and spectator alike, shows what was hidden in its
+``revealed_*`` fields (empty, or None, one version earlier and before).
+
 The state names cards by id; the view names each card's kind too (a :class:`Valuable`), so
 that a frontend need not work kinds out from the component table (events and moves name
 cards by id only).
@@ -76,6 +80,18 @@ class Stash(msgspec.Struct, frozen=True):
     slots: tuple[StashSlot, ...]
 
 
+class SeatCards(msgspec.Struct, frozen=True):
+    """One seat's cards of a kind of pile (its hand, its sold cards), revealed at the end."""
+
+    cards: tuple[Valuable, ...]
+
+
+class SeatCurses(msgspec.Struct, frozen=True):
+    """One seat's curses, revealed at the end."""
+
+    curses: tuple[Curse, ...]
+
+
 class PinchedView(msgspec.Struct, frozen=True):
     viewer: int | None
     players: int
@@ -125,6 +141,14 @@ class PinchedView(msgspec.Struct, frozen=True):
     curse_counts: tuple[int, ...]
     curse_pile: int
     result: GameEnded | None  # the final scores, once the game is over
+    # Once the game is over, for everyone: every seat's hand, sold cards and curses, what
+    # the sealed letter said, the draw pile (top first) and the curses never drawn.
+    revealed_hands: tuple[SeatCards, ...] = ()
+    revealed_sold: tuple[SeatCards, ...] = ()
+    revealed_curses: tuple[SeatCurses, ...] = ()
+    revealed_letter: Location | None = None
+    revealed_deck: tuple[Valuable, ...] = ()
+    revealed_curse_pile: tuple[Curse, ...] = ()
 
 
 def view(state: PinchedState, viewer: Viewer) -> PinchedView:
@@ -137,7 +161,7 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
     clubs = state.side(Location.CLUBS) is not None
     cards = _Cards.of(state.config.components)
     rufus, gordie = state.dogs
-    return PinchedView(
+    shown = PinchedView(
         viewer=viewer,
         players=state.config.players,
         locations=state.config.locations,
@@ -190,6 +214,20 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         curse_pile=len(state.curse_pile),
         result=scoring.final(state) if over else None,
     )
+    return msgspec.structs.replace(shown, **_revealed(state, cards)) if over else shown
+
+
+def _revealed(state: PinchedState, cards: _Cards) -> dict[str, object]:
+    """The ``revealed_*`` fields of a finished view: everything the game kept hidden."""
+    letter = state.letter
+    return {
+        "revealed_hands": tuple(SeatCards(cards.cards(hand)) for hand in state.hands),
+        "revealed_sold": tuple(SeatCards(cards.cards(sold)) for sold in state.sold),
+        "revealed_curses": tuple(SeatCurses(curses) for curses in state.curses),
+        "revealed_letter": letter.location if letter is not None else None,
+        "revealed_deck": cards.cards(state.deck),
+        "revealed_curse_pile": state.curse_pile,
+    }
 
 
 class _Cards:

@@ -87,7 +87,7 @@ class Spec:
 SMALL_DECK = Components(
     kinds=(
         ValuableKind("coins", 8, (Sale(3, 1), Sale(5, 3))),
-        ValuableKind("gold_bars", 8, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("gold_bars", 6, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
         ValuableKind("paintings", 6, (Sale(2, 1), Sale(4, 3))),
     ),
     jokers=2,
@@ -96,20 +96,21 @@ SMALL_DECK = Components(
     vault_crown=(1, 2, 4, 6),
     fields=2,
 )
-"""A replacement table small enough that the deck runs out and the discards come back."""
+"""A replacement table small enough that the deck runs out and the discards come back
+(rarer kinds sell for more: gold bars and paintings, 6 copies each, above coins)."""
 
 
 SPECS: tuple[Spec, ...] = (
     Spec(
         "basic_two_players",
-        "201f",
+        "2004",
         2,
         "basic",
         ("lisa_mona_3", "diamond", "vault_cracked", "passage", "passage_declined"),
     ),
     Spec(
         "small_deck_three_players",
-        "3054",
+        "305a",
         3,
         "basic",
         ("reshuffle", "shared_victory"),
@@ -117,28 +118,28 @@ SPECS: tuple[Spec, ...] = (
     ),
     Spec(
         "paranoid_owner_two_players",
-        "2010",
+        "2012",
         2,
         "paranoid_owner",
         ("vault_cracked", "vault_moved", "tie_broken_by_gold_bars"),
     ),
     Spec(
         "search_for_lisa_mona_three_players",
-        "3001",
+        "3003",
         3,
         "search_for_lisa_mona",
         ("letter_read", "clue", "letter_opened", "lisa_mona_5", "rufus_taken_from_a_player"),
     ),
     Spec(
         "basic_four_players",
-        "40f3",
+        "404f",
         4,
         "basic",
         ("bank_alone", "bank_failed", "last_take_drawn"),
     ),
     Spec(
         "cursed_secrets_four_players",
-        "40a3",
+        "47d3",
         4,
         "cursed_secrets",
         (
@@ -153,7 +154,7 @@ SPECS: tuple[Spec, ...] = (
     ),
     Spec(
         "the_whole_package_five_players",
-        "50e7",
+        "501f",
         5,
         "the_whole_package",
         ("gordie_used", "dog_chosen", "rufus_taken_from_a_player", "curse_passed", "bank_shared"),

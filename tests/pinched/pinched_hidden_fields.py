@@ -48,6 +48,7 @@ PRIVATE_LOCATIONS = frozenset(
         "referee.v1.PinchedView.choices",
         "referee.v1.PinchedView.heist",
         "referee.v1.PinchedView.letter",
+        "referee.v1.PinchedView.revealed_letter",
         "referee.v1.PinchedEvent.LocationChosen.location",
         "referee.v1.PinchedEvent.LetterRead.location",
         "referee.v1.PinchedMove.ChooseLocation.location",
@@ -57,6 +58,8 @@ PRIVATE_LOCATIONS = frozenset(
 CURSE_FIELDS = frozenset(
     {
         "referee.v1.PinchedView.curses",
+        "referee.v1.PinchedView.revealed_curse_pile",
+        "referee.v1.SeatCurses.curses",
         "referee.v1.PinchedEvent.CurseDrawn.curse",
         "referee.v1.PinchedEvent.CursePassed.curse",
     }
@@ -74,6 +77,11 @@ CARD_ID_FIELDS = frozenset(
 )
 """Card ids outside a ``Valuable``: moves and events name cards by id."""
 CURSE_ID_FIELDS = frozenset({"referee.v1.PinchedMove.PassCurse.curse"})
+REVEALED_FIELDS = frozenset(
+    name for name in pb.PinchedView.DESCRIPTOR.fields_by_name if name.startswith("revealed_")
+)
+"""The view's post-game reveal: everything hidden, once the game is over (judged with the
+view: empty before the end, the whole truth after it)."""
 
 
 def paths_to(

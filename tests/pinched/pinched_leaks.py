@@ -31,6 +31,9 @@ Private parts, by field:
   view's ``choices`` and ``heist`` only after the reveal, ``my_choice`` only the viewer's
   own; a logged ``ChooseLocation`` of another seat only if its step revealed the cards
   (f); a logged ``PassCurse`` only to the giver and the taker;
+* a view's ``revealed_*`` fields are empty until the game is over, then every hidden
+  part of the final state, the same for every viewer ("after the end, everything is
+  public"); before the end their cards are judged like any other;
 * every other ``Location`` field is public (``LocationSide``, ``LocationFields``,
   ``LocationsRevealed``, ``LetterOpened``, ``CardTaken``, ``FieldRefilled``, ``FieldRef``);
   a ``Location`` field or a ``Curse`` the judge does not know is reported, so a new field
@@ -78,6 +81,7 @@ from tests.pinched.pinched_hidden_fields import (
     MOVE,
     PRIVATE_LOCATIONS,
     PUBLIC_LOCATIONS,
+    REVEALED_FIELDS,
     VALUABLE,
     VIEW,
 )
@@ -157,6 +161,8 @@ class Judge(ViewJudge):
                 continue
             if full in CURSE_FIELDS:
                 continue  # judged with its view or event
+            if fd.name in REVEALED_FIELDS and self.states[at.version].finished:
+                continue  # the post-game reveal, judged with its view
             if full in CARD_ID_FIELDS:
                 for card in value if fd.is_repeated else [value]:
                     self.card(card, "", where, at)

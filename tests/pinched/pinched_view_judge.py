@@ -20,7 +20,7 @@ from engines.pinched.components import JOKER, kinds_of
 from engines.pinched.model import Location, Phase, PinchedState
 from referee.v1 import game_pb2
 from referee.v1 import pinched_pb2 as pb
-from tests.pinched.pinched_hidden_fields import LOCATION_OF, PB_LOCATION
+from tests.pinched.pinched_hidden_fields import LOCATION_OF, PB_LOCATION, REVEALED_FIELDS
 from tests.pinched.pinched_received import Received, Viewer
 from tests.pinched.pinched_truth import DECK, Events, Tracker
 
@@ -245,6 +245,7 @@ class ViewJudge:
         self.own_cards(body, state, path, version)
         self.own_curses(body, state, path)
         self.own_locations(body, state, path)
+        self.revealed(body, state, path)
 
     def counts(self, body: pb.PinchedView, state: PinchedState, path: str) -> None:
         truth = {
@@ -306,6 +307,39 @@ class ViewJudge:
             self.leak(f"{path}.pinched.curses", f"shows curses {foreign} not its own: {owners}")
         else:
             self.problem(f"{path}.pinched.curses is {got}, truly {want}")
+
+    def revealed(self, body: pb.PinchedView, state: PinchedState, path: str) -> None:
+        """The post-game reveal: nothing before the end; the whole truth once it is over."""
+        p = f"{path}.pinched"
+        shown = [fd.name for fd, _ in body.ListFields() if fd.name in REVEALED_FIELDS]
+        if not state.finished:
+            for name in shown:
+                self.leak(f"{p}.{name}", "reveals a hidden part before the game is over")
+            return
+        letter = state.letter
+        truth: dict[str, object] = {
+            "revealed_hands": [list(hand) for hand in state.hands],
+            "revealed_sold": [list(sold) for sold in state.sold],
+            "revealed_curses": [[(c.id, c.points) for c in row] for row in state.curses],
+            "revealed_letter": letter.location if letter is not None else None,
+            "revealed_deck": list(state.deck),
+            "revealed_curse_pile": [(c.id, c.points) for c in state.curse_pile],
+        }
+        got: dict[str, object] = {
+            "revealed_hands": [[c.id for c in row.cards] for row in body.revealed_hands],
+            "revealed_sold": [[c.id for c in row.cards] for row in body.revealed_sold],
+            "revealed_curses": [
+                [(c.id, c.points) for c in row.curses] for row in body.revealed_curses
+            ],
+            "revealed_letter": LOCATION_OF.get(body.revealed_letter),
+            "revealed_deck": [c.id for c in body.revealed_deck],
+            "revealed_curse_pile": [(c.id, c.points) for c in body.revealed_curse_pile],
+        }
+        assert set(truth) == REVEALED_FIELDS, "a revealed_* field the judge does not know"
+        for name, want in truth.items():
+            if got[name] != want:
+                self.problem(f"{p}.{name} is {got[name]}, truly {want}")
+        self.report.private_seen["revealed"] += 1
 
     def own_locations(self, body: pb.PinchedView, state: PinchedState, path: str) -> None:
         viewer = self.viewer

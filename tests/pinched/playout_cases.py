@@ -14,25 +14,26 @@ STD, CROWN = Side.STANDARD, Side.CROWN
 
 TINY = Components(
     kinds=(
-        ValuableKind("gold_bars", 5, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("gold_bars", 4, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
         ValuableKind("coins", 4, (Sale(2, 1), Sale(3, 3))),
     ),
-    jokers=3,
+    jokers=4,
     curses=(3, 1, 2, 1, 3, 2),
     vault_standard=(0, 2, 5),
     vault_crown=(1, 2, 4, 6),
     fields=2,
 )
-"""12 cards: the draw pile and the discards run dry at once, fields stay bare."""
+"""12 cards: the draw pile and the discards run dry at once, fields stay bare. (As many
+coins as gold bars: the rarity rule compares only kinds with different copies.)"""
 
 WIDE = Components(
     kinds=(
-        ValuableKind("gold_bars", 12, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
-        ValuableKind("coins", 9, (Sale(1, 1),)),
-        ValuableKind("maps", 9, (Sale(3, 2), Sale(6, 6))),
-        ValuableKind("clocks", 7, (Sale(2, 1), Sale(4, 3))),
-        ValuableKind("vases", 7, (Sale(2, 2),)),
-        ValuableKind("crowns", 3, (Sale(3, 3),)),
+        ValuableKind("gold_bars", 8, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
+        ValuableKind("coins", 8, (Sale(1, 1),)),
+        ValuableKind("maps", 8, (Sale(3, 2), Sale(6, 6))),
+        ValuableKind("clocks", 8, (Sale(2, 1), Sale(4, 3))),
+        ValuableKind("vases", 8, (Sale(2, 2),)),
+        ValuableKind("crowns", 8, (Sale(3, 3),)),
     ),
     jokers=12,
     curses=(3, 3, 3, 2, 2, 1),
@@ -41,7 +42,8 @@ WIDE = Components(
     fields=5,
     tiebreak_kind="gold_bars",
 )
-"""Six kinds, twelve jokers, five fields a mansion: many storage choices."""
+"""Six kinds, twelve jokers, five fields a mansion: many storage choices. (Every kind has
+as many copies, so the rarity rule leaves their different sales alone.)"""
 
 
 def locations(*pairs: tuple[Location, Side]) -> list[tuple[str, str]]:

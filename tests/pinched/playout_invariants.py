@@ -8,18 +8,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from engines.base import rules_revision
 from engines.pinched import GAME, Event, PinchedState
 from engines.pinched.components import JOKER, ValuableKind, kinds_of
 from engines.pinched.events import (
     CardTaken,
     DayEnded,
     DayStarted,
+    DeckReshuffled,
     FieldRefilled,
     GameEnded,
     LocationsRevealed,
     Sold,
 )
-from engines.pinched.model import WEEKS, Location, Phase, Side
+from engines.pinched.model import DECK_ONLY_RIVER, WEEKS, Location, Phase, Side
 from engines.pinched.moves import ChooseLocation, Sell, Store, TakeFromRiver
 from tests.pinched.bots import Play
 from tests.pinched.playout_cases import CROWN
@@ -188,14 +190,22 @@ def check_river_turns(
     prev: PinchedState, state: PinchedState, play: Play, events: list[Event]
 ) -> None:
     """After the heist every other burglar picks from the river in turn; a turn is lost
-    only when the river is bare (the deck and the discards dry)."""
+    only when the river is bare (revision 1: the deck and the discards dry; from revision
+    2: the deck dry, as the river is refilled from the deck only until the day ends).
+
+    The river is followed up to the end of the day, whose refills start with a location's
+    field or (from revision 2, where a pick never reshuffles) a reshuffle."""
     if prev.phase is not Phase.AFTER or not prev.river_turns:
         return
     move = play[1]
     due = prev.river_turns[1:] if isinstance(move, TakeFromRiver) else prev.river_turns
     river = list(prev.river)
+    deck_only = rules_revision(prev.config.rules_revision) >= DECK_ONLY_RIVER
     for event in events:
-        if isinstance(event, DayEnded):
+        day_end = isinstance(event, FieldRefilled) and event.location is not None
+        if isinstance(event, DayEnded) or day_end:
+            break
+        if deck_only and isinstance(event, DeckReshuffled):
             break
         if isinstance(event, CardTaken) and event.location is None:
             river[event.field] = None

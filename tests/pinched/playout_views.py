@@ -157,11 +157,39 @@ def check_view(state: PinchedState, viewer: Viewer, rnd: random.Random) -> None:
         assert seen.choices == ()
         assert seen.my_choice == (state.choices[viewer] if viewer is not None else None)
         assert seen.chosen_seats == tuple(s for s, c in enumerate(state.choices) if c is not None)
+    check_revealed(state, seen)
     twin = GAME.view(hidden_twin(state, viewer, rnd), viewer)
     if state.finished:  # the final scores count gold bars among the sold cards
-        twin = msgspec.structs.replace(twin, result=None)
-        seen = msgspec.structs.replace(seen, result=None)
+        twin = msgspec.structs.replace(twin, result=None, **UNREVEALED)
+        seen = msgspec.structs.replace(seen, result=None, **UNREVEALED)
     assert twin == seen, f"the view of {viewer} shows something hidden from it"
+
+
+UNREVEALED: dict[str, Any] = {
+    "revealed_hands": (),
+    "revealed_sold": (),
+    "revealed_curses": (),
+    "revealed_letter": None,
+    "revealed_deck": (),
+    "revealed_curse_pile": (),
+}
+"""The ``revealed_*`` fields of a view before the end: nothing revealed."""
+
+
+def check_revealed(state: PinchedState, seen: PinchedView) -> None:
+    """ "After the end, everything is public" (RULES-NOTES): a finished view shows every
+    hidden part of the state to everyone; any earlier view reveals nothing."""
+    shown = {name: getattr(seen, name) for name in UNREVEALED}
+    if not state.finished:
+        assert shown == UNREVEALED, "revealed before the end"
+        return
+    letter = state.letter
+    assert tuple(_ids(seen, hand.cards) for hand in seen.revealed_hands) == state.hands
+    assert tuple(_ids(seen, sold.cards) for sold in seen.revealed_sold) == state.sold
+    assert tuple(row.curses for row in seen.revealed_curses) == state.curses
+    assert seen.revealed_letter == (letter.location if letter is not None else None)
+    assert _ids(seen, seen.revealed_deck) == state.deck
+    assert seen.revealed_curse_pile == state.curse_pile
 
 
 def check_shown_events(

@@ -233,7 +233,7 @@ def test_everyone_sells_at_the_end_with_the_usual_rules() -> None:
     volgens de gewone regels. Je mag daarbij ook vrijgekomen velden vullen met kaarten uit je
     hand en die opnieuw verkopen." """
     cards = Cards()
-    gold, coins = cards(GOLD, 4), cards(COIN, 3)
+    gold, coins = cards(GOLD, 4), cards(COIN, 4)  # four coins sell for one
     stashes = (
         (slot(GOLD, *gold), slot(PAINTING, *cards(PAINTING, 1)), slot(JEWEL, *cards(JEWEL, 1))),
         EMPTY,

@@ -584,7 +584,7 @@ def test_kinds_follow_the_games_own_table() -> None:
     table = Components(
         kinds=(
             ValuableKind("rubies", 2, (Sale(1, 1),)),
-            ValuableKind("gold_bars", 3, (Sale(2, 2),)),
+            ValuableKind("gold_bars", 3, (Sale(2, 1),)),  # rubies, rarer, sell for more
         ),
         jokers=1,
         curses=DEFAULT.curses,
@@ -652,7 +652,7 @@ TABLE = Components(
     kinds=(
         ValuableKind("coins", 10, (Sale(3, 1), Sale(6, 4))),
         ValuableKind("gold_bars", 9, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
-        ValuableKind("cameos", 4, (Sale(2, 2),)),
+        ValuableKind("cameos", 4, (Sale(2, 2), Sale(3, 3), Sale(4, 4), Sale(5, 5))),
     ),
     jokers=2,
     curses=(1, 2, 3, 1, 2, 3),

@@ -39,6 +39,7 @@ from tests.pinched.pinched_hidden_fields import (
     LOCATION_ENUM,
     PRIVATE_LOCATIONS,
     PUBLIC_LOCATIONS,
+    REVEALED_FIELDS,
     VALUABLE,
     iter_int_fields,
     paths_to,
@@ -63,8 +64,8 @@ GAMES = [
     Game("basic-3", 3, "basic"),
     Game("basic-4", 4, "basic", "/1"),
     Game("basic-5", 5, "basic", "/3"),
-    Game("search_for_lisa_mona", 3, "search_for_lisa_mona", "/10", letter=True, opened=True),
-    Game("cursed_secrets", 4, "cursed_secrets", "/3", letter=True, curses=True, opened=True),
+    Game("search_for_lisa_mona", 3, "search_for_lisa_mona", "/11", letter=True, opened=True),
+    Game("cursed_secrets", 4, "cursed_secrets", "/4", letter=True, curses=True, opened=True),
     Game("the_whole_package", 5, "the_whole_package", letter=True, curses=True),
 ]
 """The seeds are fixed: each game shows every hidden part its setup has (asserted)."""
@@ -84,6 +85,7 @@ async def test_no_message_shows_a_hidden_thing(stub: Stub, game: Game) -> None:
     assert drawn, "no card was drawn face down"
     assert seen["cards_drawn"] and seen["hidden:cards_drawn"]
     assert seen["hand"] and seen["sold"]
+    assert seen["revealed"], "no finished view revealed the hidden parts"
     if game.letter:
         assert happened(played.events, ev.LetterRead), "nobody read the letter"
         assert seen["letter_read"] and seen["hidden:letter_read"] and seen["letter"]
@@ -158,7 +160,8 @@ def test_the_judge_knows_every_field_that_can_hold_a_hidden_thing() -> None:
         *CURSE_ID_FIELDS,
     }
     view = pb.PinchedView.DESCRIPTOR.fields_by_name
-    assert [name for name in view if "deck" in name] == ["deck_size"]
+    assert [name for name in view if "deck" in name] == ["deck_size", "revealed_deck"]
+    assert {name for name in view if name.startswith("revealed_")} == REVEALED_FIELDS
     assert view["deck_size"].type == descriptor.FieldDescriptor.TYPE_INT32
     assert view["curse_pile"].type == descriptor.FieldDescriptor.TYPE_INT32
     bytes_fields = {

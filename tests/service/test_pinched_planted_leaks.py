@@ -126,7 +126,7 @@ class EngineGame:
 
 @pytest.fixture(scope="module")
 def planted_game() -> EngineGame:
-    return EngineGame.play(4, "cursed_secrets", "planted")
+    return EngineGame.play(4, "cursed_secrets", "planted/1")
 
 
 def _judged(game: EngineGame, items: list[Received]) -> Report:

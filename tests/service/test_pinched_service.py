@@ -195,9 +195,9 @@ async def _watch(table: Table) -> list[referee_pb2.WatchGameResponse]:
 
 CUSTOM_TABLE = Components(
     kinds=(
-        ValuableKind("coins", 12, (Sale(3, 1), Sale(5, 3), Sale(7, 6))),
+        ValuableKind("coins", 12, (Sale(3, 1), Sale(5, 3), Sale(7, 4))),
         ValuableKind("gold_bars", 10, (Sale(2, 1), Sale(3, 2), Sale(4, 4))),
-        ValuableKind("cameos", 6, (Sale(2, 2),)),
+        ValuableKind("cameos", 6, (Sale(2, 2), Sale(3, 3), Sale(4, 4), Sale(6, 6))),
     ),
     jokers=3,
     curses=(1, 2, 3, 3, 2, 1),
@@ -340,6 +340,8 @@ BAD_TABLE = components_to_proto(CUSTOM_TABLE)
 del BAD_TABLE.curses[-1]
 DOCUMENTS = components_to_proto(CUSTOM_TABLE)
 DOCUMENTS.kinds[2].name = "document"
+AGAINST_RARITY = components_to_proto(CUSTOM_TABLE)
+AGAINST_RARITY.kinds[2].sales[-1].value = 3  # cameos, the rarest, would sell below coins
 
 BAD_OPTIONS: list[tuple[str, int, game_pb2.TableOptions, str]] = [
     ("unknown-setup", 3, options("grand_heist"), "BAD_OPTION"),
@@ -403,6 +405,12 @@ BAD_OPTIONS: list[tuple[str, int, game_pb2.TableOptions, str]] = [
         "document-kind",
         4,
         game_pb2.TableOptions(pinched=pb.PinchedOptions(components=DOCUMENTS)),
+        "BAD_COMPONENTS",
+    ),
+    (
+        "rarer-sells-for-less",
+        4,
+        game_pb2.TableOptions(pinched=pb.PinchedOptions(components=AGAINST_RARITY)),
         "BAD_COMPONENTS",
     ),
     ("six-seats", 6, game_pb2.TableOptions(), "SEAT_COUNT_UNSUPPORTED"),

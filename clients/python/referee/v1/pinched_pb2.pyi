@@ -615,6 +615,50 @@ class Curse(_message.Message):
 Global___Curse: _TypeAlias = Curse  # noqa: Y015
 
 @_typing.final
+class SeatCards(_message.Message):
+    """One seat's cards of one kind of pile, revealed once the game is over."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___Valuable]: ...
+    def __init__(
+        self,
+        *,
+        cards: _abc.Iterable[Global___Valuable] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatCards: _TypeAlias = SeatCards  # noqa: Y015
+
+@_typing.final
+class SeatCurses(_message.Message):
+    """One seat's curses, revealed once the game is over."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CURSES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def curses(self) -> _containers.RepeatedCompositeFieldContainer[Global___Curse]: ...
+    def __init__(
+        self,
+        *,
+        curses: _abc.Iterable[Global___Curse] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["curses", b"curses"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatCurses: _TypeAlias = SeatCurses  # noqa: Y015
+
+@_typing.final
 class PinchedMove(_message.Message):
     """Every choice the rules give a player is a move. Whenever a seat owes a Store (below), it
     can make no other move until it has stored.
@@ -1077,6 +1121,12 @@ class PinchedView(_message.Message):
     CURSE_COUNTS_FIELD_NUMBER: _builtins.int
     CURSE_PILE_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
+    REVEALED_HANDS_FIELD_NUMBER: _builtins.int
+    REVEALED_SOLD_FIELD_NUMBER: _builtins.int
+    REVEALED_CURSES_FIELD_NUMBER: _builtins.int
+    REVEALED_LETTER_FIELD_NUMBER: _builtins.int
+    REVEALED_DECK_FIELD_NUMBER: _builtins.int
+    REVEALED_CURSE_PILE_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     day: _builtins.int
     """1-based."""
@@ -1116,6 +1166,10 @@ class PinchedView(_message.Message):
     letter_opened: _builtins.bool
     curse_pile: _builtins.int
     """Curses still face down on the hearts mansion."""
+    revealed_letter: Global___Location.ValueType
+    """Where the sealed letter (diamonds crown side) said the Lisa Mona hides; unspecified
+    without a letter.
+    """
     @_builtins.property
     def locations(self) -> _containers.RepeatedCompositeFieldContainer[Global___LocationSide]:
         """The locations in play, in table order (the order of `fields`)."""
@@ -1210,6 +1264,29 @@ class PinchedView(_message.Message):
     def result(self) -> Global___PinchedResult:
         """The final scores, once the game is over."""
 
+    @_builtins.property
+    def revealed_hands(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatCards]:
+        """After the end everything is public (the seed is revealed). The revealed_* fields are
+        empty (unspecified) until the game is over, then the same for every seat and spectator.
+        Per seat: the cards left in each hand.
+        """
+
+    @_builtins.property
+    def revealed_sold(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatCards]:
+        """Per seat: the face-down sold cards."""
+
+    @_builtins.property
+    def revealed_curses(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatCurses]:
+        """Per seat: the curses it holds."""
+
+    @_builtins.property
+    def revealed_deck(self) -> _containers.RepeatedCompositeFieldContainer[Global___Valuable]:
+        """The draw pile left, top card first."""
+
+    @_builtins.property
+    def revealed_curse_pile(self) -> _containers.RepeatedCompositeFieldContainer[Global___Curse]:
+        """The curses still face down on the hearts mansion, top first."""
+
     def __init__(
         self,
         *,
@@ -1260,10 +1337,16 @@ class PinchedView(_message.Message):
         curse_counts: _abc.Iterable[_builtins.int] | None = ...,
         curse_pile: _builtins.int = ...,
         result: Global___PinchedResult | None = ...,
+        revealed_hands: _abc.Iterable[Global___SeatCards] | None = ...,
+        revealed_sold: _abc.Iterable[Global___SeatCards] | None = ...,
+        revealed_curses: _abc.Iterable[Global___SeatCurses] | None = ...,
+        revealed_letter: Global___Location.ValueType = ...,
+        revealed_deck: _abc.Iterable[Global___Valuable] | None = ...,
+        revealed_curse_pile: _abc.Iterable[Global___Curse] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder", "_lisa_mona_holder", b"_lisa_mona_holder", "_rufus_holder", b"_rufus_holder", "components", b"components", "gordie_holder", b"gordie_holder", "lisa_mona_holder", b"lisa_mona_holder", "result", b"result", "rufus_holder", b"rufus_holder"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder", "_lisa_mona_holder", b"_lisa_mona_holder", "_rufus_holder", b"_rufus_holder", "choices", b"choices", "chosen_seats", b"chosen_seats", "clues", b"clues", "clues_left", b"clues_left", "components", b"components", "curse_counts", b"curse_counts", "curse_pile", b"curse_pile", "curse_turns", b"curse_turns", "curses", b"curses", "day", b"day", "deck_size", b"deck_size", "diamonds", b"diamonds", "diamonds_left", b"diamonds_left", "discard", b"discard", "dog_due", b"dog_due", "fields", b"fields", "first_mastermind", b"first_mastermind", "gordie_due", b"gordie_due", "gordie_holder", b"gordie_holder", "hand", b"hand", "hand_sizes", b"hand_sizes", "heist", b"heist", "letter", b"letter", "letter_opened", b"letter_opened", "letter_read_by", b"letter_read_by", "lisa_mona_holder", b"lisa_mona_holder", "lisa_mona_points", b"lisa_mona_points", "locations", b"locations", "mastermind", b"mastermind", "my_choice", b"my_choice", "passage_due", b"passage_due", "passage_open", b"passage_open", "phase", b"phase", "players", b"players", "present", b"present", "result", b"result", "river", b"river", "river_turns", b"river_turns", "rufus_holder", b"rufus_holder", "selling", b"selling", "sold", b"sold", "sold_counts", b"sold_counts", "stashes", b"stashes", "takes", b"takes", "vault", b"vault", "vault_value", b"vault_value", "watch", b"watch"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder", "_lisa_mona_holder", b"_lisa_mona_holder", "_rufus_holder", b"_rufus_holder", "choices", b"choices", "chosen_seats", b"chosen_seats", "clues", b"clues", "clues_left", b"clues_left", "components", b"components", "curse_counts", b"curse_counts", "curse_pile", b"curse_pile", "curse_turns", b"curse_turns", "curses", b"curses", "day", b"day", "deck_size", b"deck_size", "diamonds", b"diamonds", "diamonds_left", b"diamonds_left", "discard", b"discard", "dog_due", b"dog_due", "fields", b"fields", "first_mastermind", b"first_mastermind", "gordie_due", b"gordie_due", "gordie_holder", b"gordie_holder", "hand", b"hand", "hand_sizes", b"hand_sizes", "heist", b"heist", "letter", b"letter", "letter_opened", b"letter_opened", "letter_read_by", b"letter_read_by", "lisa_mona_holder", b"lisa_mona_holder", "lisa_mona_points", b"lisa_mona_points", "locations", b"locations", "mastermind", b"mastermind", "my_choice", b"my_choice", "passage_due", b"passage_due", "passage_open", b"passage_open", "phase", b"phase", "players", b"players", "present", b"present", "result", b"result", "revealed_curse_pile", b"revealed_curse_pile", "revealed_curses", b"revealed_curses", "revealed_deck", b"revealed_deck", "revealed_hands", b"revealed_hands", "revealed_letter", b"revealed_letter", "revealed_sold", b"revealed_sold", "river", b"river", "river_turns", b"river_turns", "rufus_holder", b"rufus_holder", "selling", b"selling", "sold", b"sold", "sold_counts", b"sold_counts", "stashes", b"stashes", "takes", b"takes", "vault", b"vault", "vault_value", b"vault_value", "watch", b"watch"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__gordie_holder: _TypeAlias = _typing.Literal["gordie_holder"]  # noqa: Y015
     _WhichOneofArgType__gordie_holder: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder"]  # noqa: Y015

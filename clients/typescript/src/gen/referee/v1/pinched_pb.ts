@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/pinched.proto.
  */
 export const file_referee_v1_pinched: GenFile = /*@__PURE__*/
-  fileDesc("ChhyZWZlcmVlL3YxL3BpbmNoZWQucHJvdG8SCnJlZmVyZWUudjEiVgoMTG9jYXRpb25TaWRlEiYKCGxvY2F0aW9uGAEgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhIeCgRzaWRlGAIgASgOMhAucmVmZXJlZS52MS5TaWRlIuQCChFQaW5jaGVkQ29tcG9uZW50cxI5CgVraW5kcxgBIAMoCzIqLnJlZmVyZWUudjEuUGluY2hlZENvbXBvbmVudHMuVmFsdWFibGVLaW5kEg4KBmpva2VycxgCIAEoBRIOCgZjdXJzZXMYAyADKAUSFgoOdmF1bHRfc3RhbmRhcmQYBCADKAUSEwoLdmF1bHRfY3Jvd24YBSADKAUSDgoGZmllbGRzGAYgASgFEhoKDXRpZWJyZWFrX2tpbmQYByABKAlIAIgBARpfCgxWYWx1YWJsZUtpbmQSDAoEbmFtZRgBIAEoCRIOCgZjb3BpZXMYAiABKAUSMQoFc2FsZXMYAyADKAsyIi5yZWZlcmVlLnYxLlBpbmNoZWRDb21wb25lbnRzLlNhbGUaKAoEU2FsZRIRCgl0aHJlc2hvbGQYASABKAUSDQoFdmFsdWUYAiABKAVCEAoOX3RpZWJyZWFrX2tpbmQifwoOUGluY2hlZE9wdGlvbnMSDQoFc2V0dXAYASABKAkSKwoJbG9jYXRpb25zGAIgAygLMhgucmVmZXJlZS52MS5Mb2NhdGlvblNpZGUSMQoKY29tcG9uZW50cxgDIAEoCzIdLnJlZmVyZWUudjEuUGluY2hlZENvbXBvbmVudHMiJAoIVmFsdWFibGUSCgoCaWQYASABKAUSDAoEa2luZBgCIAEoCSI+CglPcGVuRmllbGQSDQoFZmllbGQYASABKAUSIgoEY2FyZBgCIAEoCzIULnJlZmVyZWUudjEuVmFsdWFibGUiXwoOTG9jYXRpb25GaWVsZHMSJgoIbG9jYXRpb24YASABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEiUKBmZpZWxkcxgCIAMoCzIVLnJlZmVyZWUudjEuT3BlbkZpZWxkIj4KCVN0YXNoU2xvdBIMCgRraW5kGAEgASgJEiMKBWNhcmRzGAIgAygLMhQucmVmZXJlZS52MS5WYWx1YWJsZSItCgVTdGFzaBIkCgVzbG90cxgBIAMoCzIVLnJlZmVyZWUudjEuU3Rhc2hTbG90IicKCUhlaXN0VGFrZRIMCgRzZWF0GAEgASgFEgwKBGxhc3QYAiABKAgiIwoFQ3Vyc2USCgoCaWQYASABKAUSDgoGcG9pbnRzGAIgASgFIsYJCgtQaW5jaGVkTW92ZRJBCg9jaG9vc2VfbG9jYXRpb24YASABKAsyJi5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLkNob29zZUxvY2F0aW9uSAASNQoJdGFrZV9jYXJkGAIgASgLMiAucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5UYWtlQ2FyZEgAEjkKC3VzZV9wYXNzYWdlGAMgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5Vc2VQYXNzYWdlSAASOwoMc2tpcF9wYXNzYWdlGAQgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5Ta2lwUGFzc2FnZUgAEjMKCHRha2VfZG9nGAUgASgLMh8ucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5UYWtlRG9nSAASNwoKcGFzc19jdXJzZRgGIAEoCzIhLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuUGFzc0N1cnNlSAASOQoLa2VlcF9jdXJzZXMYByABKAsyIi5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLktlZXBDdXJzZXNIABJCChB0YWtlX3dpdGhfZ29yZGllGAggASgLMiYucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5UYWtlV2l0aEdvcmRpZUgAEi4KBXN0b3JlGAkgASgLMh0ucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5TdG9yZUgAEiwKBHNlbGwYCiABKAsyHC5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLlNlbGxIABI5CgtlbmRfc2VsbGluZxgLIAEoCzIiLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuRW5kU2VsbGluZ0gAEkAKD3Rha2VfZnJvbV9yaXZlchgMIAEoCzIlLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuVGFrZUZyb21SaXZlckgAGkEKCEZpZWxkUmVmEiYKCGxvY2F0aW9uGAEgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhINCgVmaWVsZBgCIAEoBRo4Cg5DaG9vc2VMb2NhdGlvbhImCghsb2NhdGlvbhgBIAEoDjIULnJlZmVyZWUudjEuTG9jYXRpb24aGQoIVGFrZUNhcmQSDQoFZmllbGQYASABKAUaPQoKVXNlUGFzc2FnZRIvCgVjYXJkcxgBIAMoCzIgLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuRmllbGRSZWYaDQoLU2tpcFBhc3NhZ2UaJwoHVGFrZURvZxIcCgNkb2cYASABKA4yDy5yZWZlcmVlLnYxLkRvZxorCglQYXNzQ3Vyc2USDQoFY3Vyc2UYASABKAUSDwoHdG9fc2VhdBgCIAEoBRoMCgpLZWVwQ3Vyc2VzGkAKDlRha2VXaXRoR29yZGllEi4KBGNhcmQYASABKAsyIC5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLkZpZWxkUmVmGiMKBVN0b3JlEgwKBGNhcmQYASABKAUSDAoEc2xvdBgCIAEoBRoUCgRTZWxsEgwKBHNsb3QYASABKAUaDAoKRW5kU2VsbGluZxoeCg1UYWtlRnJvbVJpdmVyEg0KBWZpZWxkGAEgASgFQggKBmFjdGlvbiKPAQoMUGluY2hlZFNjb3JlEgwKBHNlYXQYASABKAUSDAoEc29sZBgCIAEoBRIRCglsaXNhX21vbmEYAyABKAUSEAoIZGlhbW9uZHMYBCABKAUSDQoFY2x1ZXMYBSABKAUSDgoGY3Vyc2VzGAYgASgFEg0KBXRvdGFsGAcgASgFEhAKCHRpZWJyZWFrGAggASgFIkoKDVBpbmNoZWRSZXN1bHQSKAoGc2NvcmVzGAEgAygLMhgucmVmZXJlZS52MS5QaW5jaGVkU2NvcmUSDwoHd2lubmVycxgCIAMoBSLECgoLUGluY2hlZFZpZXcSDwoHcGxheWVycxgBIAEoBRIrCglsb2NhdGlvbnMYAiADKAsyGC5yZWZlcmVlLnYxLkxvY2F0aW9uU2lkZRIxCgpjb21wb25lbnRzGAMgASgLMh0ucmVmZXJlZS52MS5QaW5jaGVkQ29tcG9uZW50cxILCgNkYXkYBCABKAUSDQoFd2F0Y2gYBSABKAUSGAoQZmlyc3RfbWFzdGVybWluZBgGIAEoBRISCgptYXN0ZXJtaW5kGAcgASgFEicKBXBoYXNlGAggASgOMhgucmVmZXJlZS52MS5QaW5jaGVkUGhhc2USKgoGZmllbGRzGAkgAygLMhoucmVmZXJlZS52MS5Mb2NhdGlvbkZpZWxkcxIkCgVyaXZlchgKIAMoCzIVLnJlZmVyZWUudjEuT3BlbkZpZWxkEhEKCWRlY2tfc2l6ZRgLIAEoBRIlCgdkaXNjYXJkGAwgAygLMhQucmVmZXJlZS52MS5WYWx1YWJsZRIiCgdzdGFzaGVzGA0gAygLMhEucmVmZXJlZS52MS5TdGFzaBIiCgRoYW5kGA4gAygLMhQucmVmZXJlZS52MS5WYWx1YWJsZRISCgpoYW5kX3NpemVzGA8gAygFEiIKBHNvbGQYECADKAsyFC5yZWZlcmVlLnYxLlZhbHVhYmxlEhMKC3NvbGRfY291bnRzGBEgAygFEhQKDGNob3Nlbl9zZWF0cxgSIAMoBRInCglteV9jaG9pY2UYEyABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEiUKB2Nob2ljZXMYFCADKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEiMKBWhlaXN0GBUgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhIPCgdwcmVzZW50GBYgAygFEiQKBXRha2VzGBcgAygLMhUucmVmZXJlZS52MS5IZWlzdFRha2USFAoMcGFzc2FnZV9vcGVuGBggASgIEhMKC3Bhc3NhZ2VfZHVlGBkgASgIEg8KB2RvZ19kdWUYGiABKAgSEwoLY3Vyc2VfdHVybnMYGyADKAUSEwoLcml2ZXJfdHVybnMYHCADKAUSDwoHc2VsbGluZxgdIAMoBRISCgpnb3JkaWVfZHVlGB4gAygFEg0KBXZhdWx0GB8gASgFEhMKC3ZhdWx0X3ZhbHVlGCAgASgFEhkKDHJ1ZnVzX2hvbGRlchghIAEoBUgAiAEBEhoKDWdvcmRpZV9ob2xkZXIYIiABKAVIAYgBARIdChBsaXNhX21vbmFfaG9sZGVyGCMgASgFSAKIAQESGAoQbGlzYV9tb25hX3BvaW50cxgkIAEoBRIVCg1kaWFtb25kc19sZWZ0GCUgASgFEhAKCGRpYW1vbmRzGCYgAygFEhIKCmNsdWVzX2xlZnQYJyABKAUSDQoFY2x1ZXMYKCADKAUSJAoGbGV0dGVyGCkgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhIVCg1sZXR0ZXJfb3BlbmVkGCogASgIEhYKDmxldHRlcl9yZWFkX2J5GCsgAygFEiEKBmN1cnNlcxgsIAMoCzIRLnJlZmVyZWUudjEuQ3Vyc2USFAoMY3Vyc2VfY291bnRzGC0gAygFEhIKCmN1cnNlX3BpbGUYLiABKAUSKQoGcmVzdWx0GC8gASgLMhkucmVmZXJlZS52MS5QaW5jaGVkUmVzdWx0Qg8KDV9ydWZ1c19ob2xkZXJCEAoOX2dvcmRpZV9ob2xkZXJCEwoRX2xpc2FfbW9uYV9ob2xkZXIi4RYKDFBpbmNoZWRFdmVudBI6CgtkYXlfc3RhcnRlZBgBIAEoCzIjLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkRheVN0YXJ0ZWRIABI6CgtjYXJkc19kcmF3bhgCIAEoCzIjLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkNhcmRzRHJhd25IABI4CgpjYXJkX3Rha2VuGAMgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuQ2FyZFRha2VuSAASQAoOZmllbGRfcmVmaWxsZWQYBCABKAsyJi5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5GaWVsZFJlZmlsbGVkSAASQgoPZGVja19yZXNodWZmbGVkGAUgASgLMicucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuRGVja1Jlc2h1ZmZsZWRIABJCCg9sb2NhdGlvbl9jaG9zZW4YBiABKAsyJy5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5Mb2NhdGlvbkNob3NlbkgAEkgKEmxvY2F0aW9uc19yZXZlYWxlZBgHIAEoCzIqLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkxvY2F0aW9uc1JldmVhbGVkSAASPAoMcGFzc2FnZV91c2VkGAggASgLMiQucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuUGFzc2FnZVVzZWRIABI6CgtjdXJzZV9kcmF3bhgJIAEoCzIjLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkN1cnNlRHJhd25IABI8CgxjdXJzZV9wYXNzZWQYCiABKAsyJC5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5DdXJzZVBhc3NlZEgAEjoKC2N1cnNlc19rZXB0GAsgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuQ3Vyc2VzS2VwdEgAEjoKC3ZhdWx0X21vdmVkGAwgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuVmF1bHRNb3ZlZEgAEjYKCWRvZ190YWtlbhgNIAEoCzIhLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkRvZ1Rha2VuSAASNAoIZG9nX3VzZWQYDiABKAsyIC5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5Eb2dVc2VkSAASQAoOdHJlYXN1cmVfdGFrZW4YDyABKAsyJi5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5UcmVhc3VyZVRha2VuSAASOgoLbGV0dGVyX3JlYWQYECABKAsyIy5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5MZXR0ZXJSZWFkSAASPgoNbGV0dGVyX29wZW5lZBgRIAEoCzIlLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkxldHRlck9wZW5lZEgAEjoKC2JhbmtfZmFpbGVkGBIgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuQmFua0ZhaWxlZEgAEjEKBnN0b3JlZBgTIAEoCzIfLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LlN0b3JlZEgAEi0KBHNvbGQYFCABKAsyHS5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5Tb2xkSAASNwoJZGlzY2FyZGVkGBUgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuRGlzY2FyZGVkSAASNgoJZGF5X2VuZGVkGBYgASgLMiEucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuRGF5RW5kZWRIABI4CgpnYW1lX2VuZGVkGBcgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuR2FtZUVuZGVkSAAaPAoKRGF5U3RhcnRlZBILCgNkYXkYASABKAUSDQoFd2F0Y2gYAiABKAUSEgoKbWFzdGVybWluZBgDIAEoBRpgCgpDYXJkc0RyYXduEgwKBHNlYXQYASABKAUSDQoFY291bnQYAiABKAUSDQoFY2FyZHMYAyADKAUSJgoGcmVhc29uGAQgASgOMhYucmVmZXJlZS52MS5EcmF3UmVhc29uGl4KCUNhcmRUYWtlbhIMCgRzZWF0GAEgASgFEiYKCGxvY2F0aW9uGAIgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhINCgVmaWVsZBgDIAEoBRIMCgRjYXJkGAQgASgFGlQKDUZpZWxkUmVmaWxsZWQSJgoIbG9jYXRpb24YASABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEg0KBWZpZWxkGAIgASgFEgwKBGNhcmQYAyABKAUaHwoORGVja1Jlc2h1ZmZsZWQSDQoFY2FyZHMYASABKAUaRgoOTG9jYXRpb25DaG9zZW4SDAoEc2VhdBgBIAEoBRImCghsb2NhdGlvbhgCIAEoDjIULnJlZmVyZWUudjEuTG9jYXRpb24acAoRTG9jYXRpb25zUmV2ZWFsZWQSJQoHY2hvaWNlcxgBIAMoDjIULnJlZmVyZWUudjEuTG9jYXRpb24SIwoFaGVpc3QYAiABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEg8KB3ByZXNlbnQYAyADKAUaGwoLUGFzc2FnZVVzZWQSDAoEc2VhdBgBIAEoBRo8CgpDdXJzZURyYXduEgwKBHNlYXQYASABKAUSIAoFY3Vyc2UYAiABKAsyES5yZWZlcmVlLnYxLkN1cnNlGlMKC0N1cnNlUGFzc2VkEhEKCWZyb21fc2VhdBgBIAEoBRIPCgd0b19zZWF0GAIgASgFEiAKBWN1cnNlGAMgASgLMhEucmVmZXJlZS52MS5DdXJzZRoaCgpDdXJzZXNLZXB0EgwKBHNlYXQYASABKAUaLQoKVmF1bHRNb3ZlZBIQCghwb3NpdGlvbhgBIAEoBRINCgV2YWx1ZRgCIAEoBRpcCghEb2dUYWtlbhIMCgRzZWF0GAEgASgFEhwKA2RvZxgCIAEoDjIPLnJlZmVyZWUudjEuRG9nEhYKCWZyb21fc2VhdBgDIAEoBUgAiAEBQgwKCl9mcm9tX3NlYXQaNQoHRG9nVXNlZBIMCgRzZWF0GAEgASgFEhwKA2RvZxgCIAEoDjIPLnJlZmVyZWUudjEuRG9nGlUKDVRyZWFzdXJlVGFrZW4SDAoEc2VhdBgBIAEoBRImCgh0cmVhc3VyZRgCIAEoDjIULnJlZmVyZWUudjEuVHJlYXN1cmUSDgoGcG9pbnRzGAMgASgFGkIKCkxldHRlclJlYWQSDAoEc2VhdBgBIAEoBRImCghsb2NhdGlvbhgCIAEoDjIULnJlZmVyZWUudjEuTG9jYXRpb24aNgoMTGV0dGVyT3BlbmVkEiYKCGxvY2F0aW9uGAEgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhoMCgpCYW5rRmFpbGVkGjIKBlN0b3JlZBIMCgRzZWF0GAEgASgFEgwKBGNhcmQYAiABKAUSDAoEc2xvdBgDIAEoBRpVCgRTb2xkEgwKBHNlYXQYASABKAUSDAoEc2xvdBgCIAEoBRISCgpraW5kX2luZGV4GAMgASgFEg0KBWNvdW50GAQgASgFEg4KBnBvaW50cxgFIAEoBRooCglEaXNjYXJkZWQSDAoEc2VhdBgBIAEoBRINCgVjYXJkcxgCIAMoBRo/CghEYXlFbmRlZBILCgNkYXkYASABKAUSFwoPbmV4dF9tYXN0ZXJtaW5kGAIgASgFEg0KBXdhdGNoGAMgASgFGkYKCUdhbWVFbmRlZBIoCgZzY29yZXMYASADKAsyGC5yZWZlcmVlLnYxLlBpbmNoZWRTY29yZRIPCgd3aW5uZXJzGAIgAygFQgYKBGtpbmQqjAEKCExvY2F0aW9uEhgKFExPQ0FUSU9OX1VOU1BFQ0lGSUVEEAASFQoRTE9DQVRJT05fRElBTU9ORFMQARISCg5MT0NBVElPTl9DTFVCUxACEhMKD0xPQ0FUSU9OX1NQQURFUxADEhMKD0xPQ0FUSU9OX0hFQVJUUxAEEhEKDUxPQ0FUSU9OX0JBTksQBSo/CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIRCg1TSURFX1NUQU5EQVJEEAESDgoKU0lERV9DUk9XThACKjkKA0RvZxITCg9ET0dfVU5TUEVDSUZJRUQQABINCglET0dfUlVGVVMQARIOCgpET0dfR09SRElFEAIq4wEKDFBpbmNoZWRQaGFzZRIdChlQSU5DSEVEX1BIQVNFX1VOU1BFQ0lGSUVEEAASFgoSUElOQ0hFRF9QSEFTRV9ET0dTEAESFgoSUElOQ0hFRF9QSEFTRV9QTEFOEAISFwoTUElOQ0hFRF9QSEFTRV9OSUdIVBADEhcKE1BJTkNIRURfUEhBU0VfQUZURVIQBBIcChhQSU5DSEVEX1BIQVNFX0ZJTkFMX0RPR1MQBRIcChhQSU5DSEVEX1BIQVNFX0ZJTkFMX1NBTEUQBhIWChJQSU5DSEVEX1BIQVNFX09WRVIQByqIAQoKRHJhd1JlYXNvbhIbChdEUkFXX1JFQVNPTl9VTlNQRUNJRklFRBAAEhUKEURSQVdfUkVBU09OX1NUQVJUEAESGQoVRFJBV19SRUFTT05fTEFTVF9UQUtFEAISFQoRRFJBV19SRUFTT05fVkFVTFQQAxIUChBEUkFXX1JFQVNPTl9CQU5LEAQqZQoIVHJlYXN1cmUSGAoUVFJFQVNVUkVfVU5TUEVDSUZJRUQQABIWChJUUkVBU1VSRV9MSVNBX01PTkEQARIUChBUUkVBU1VSRV9ESUFNT05EEAISEQoNVFJFQVNVUkVfQ0xVRRADYgZwcm90bzM");
+  fileDesc("ChhyZWZlcmVlL3YxL3BpbmNoZWQucHJvdG8SCnJlZmVyZWUudjEiVgoMTG9jYXRpb25TaWRlEiYKCGxvY2F0aW9uGAEgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhIeCgRzaWRlGAIgASgOMhAucmVmZXJlZS52MS5TaWRlIuQCChFQaW5jaGVkQ29tcG9uZW50cxI5CgVraW5kcxgBIAMoCzIqLnJlZmVyZWUudjEuUGluY2hlZENvbXBvbmVudHMuVmFsdWFibGVLaW5kEg4KBmpva2VycxgCIAEoBRIOCgZjdXJzZXMYAyADKAUSFgoOdmF1bHRfc3RhbmRhcmQYBCADKAUSEwoLdmF1bHRfY3Jvd24YBSADKAUSDgoGZmllbGRzGAYgASgFEhoKDXRpZWJyZWFrX2tpbmQYByABKAlIAIgBARpfCgxWYWx1YWJsZUtpbmQSDAoEbmFtZRgBIAEoCRIOCgZjb3BpZXMYAiABKAUSMQoFc2FsZXMYAyADKAsyIi5yZWZlcmVlLnYxLlBpbmNoZWRDb21wb25lbnRzLlNhbGUaKAoEU2FsZRIRCgl0aHJlc2hvbGQYASABKAUSDQoFdmFsdWUYAiABKAVCEAoOX3RpZWJyZWFrX2tpbmQifwoOUGluY2hlZE9wdGlvbnMSDQoFc2V0dXAYASABKAkSKwoJbG9jYXRpb25zGAIgAygLMhgucmVmZXJlZS52MS5Mb2NhdGlvblNpZGUSMQoKY29tcG9uZW50cxgDIAEoCzIdLnJlZmVyZWUudjEuUGluY2hlZENvbXBvbmVudHMiJAoIVmFsdWFibGUSCgoCaWQYASABKAUSDAoEa2luZBgCIAEoCSI+CglPcGVuRmllbGQSDQoFZmllbGQYASABKAUSIgoEY2FyZBgCIAEoCzIULnJlZmVyZWUudjEuVmFsdWFibGUiXwoOTG9jYXRpb25GaWVsZHMSJgoIbG9jYXRpb24YASABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEiUKBmZpZWxkcxgCIAMoCzIVLnJlZmVyZWUudjEuT3BlbkZpZWxkIj4KCVN0YXNoU2xvdBIMCgRraW5kGAEgASgJEiMKBWNhcmRzGAIgAygLMhQucmVmZXJlZS52MS5WYWx1YWJsZSItCgVTdGFzaBIkCgVzbG90cxgBIAMoCzIVLnJlZmVyZWUudjEuU3Rhc2hTbG90IicKCUhlaXN0VGFrZRIMCgRzZWF0GAEgASgFEgwKBGxhc3QYAiABKAgiIwoFQ3Vyc2USCgoCaWQYASABKAUSDgoGcG9pbnRzGAIgASgFIjAKCVNlYXRDYXJkcxIjCgVjYXJkcxgBIAMoCzIULnJlZmVyZWUudjEuVmFsdWFibGUiLwoKU2VhdEN1cnNlcxIhCgZjdXJzZXMYASADKAsyES5yZWZlcmVlLnYxLkN1cnNlIsYJCgtQaW5jaGVkTW92ZRJBCg9jaG9vc2VfbG9jYXRpb24YASABKAsyJi5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLkNob29zZUxvY2F0aW9uSAASNQoJdGFrZV9jYXJkGAIgASgLMiAucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5UYWtlQ2FyZEgAEjkKC3VzZV9wYXNzYWdlGAMgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5Vc2VQYXNzYWdlSAASOwoMc2tpcF9wYXNzYWdlGAQgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5Ta2lwUGFzc2FnZUgAEjMKCHRha2VfZG9nGAUgASgLMh8ucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5UYWtlRG9nSAASNwoKcGFzc19jdXJzZRgGIAEoCzIhLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuUGFzc0N1cnNlSAASOQoLa2VlcF9jdXJzZXMYByABKAsyIi5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLktlZXBDdXJzZXNIABJCChB0YWtlX3dpdGhfZ29yZGllGAggASgLMiYucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5UYWtlV2l0aEdvcmRpZUgAEi4KBXN0b3JlGAkgASgLMh0ucmVmZXJlZS52MS5QaW5jaGVkTW92ZS5TdG9yZUgAEiwKBHNlbGwYCiABKAsyHC5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLlNlbGxIABI5CgtlbmRfc2VsbGluZxgLIAEoCzIiLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuRW5kU2VsbGluZ0gAEkAKD3Rha2VfZnJvbV9yaXZlchgMIAEoCzIlLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuVGFrZUZyb21SaXZlckgAGkEKCEZpZWxkUmVmEiYKCGxvY2F0aW9uGAEgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhINCgVmaWVsZBgCIAEoBRo4Cg5DaG9vc2VMb2NhdGlvbhImCghsb2NhdGlvbhgBIAEoDjIULnJlZmVyZWUudjEuTG9jYXRpb24aGQoIVGFrZUNhcmQSDQoFZmllbGQYASABKAUaPQoKVXNlUGFzc2FnZRIvCgVjYXJkcxgBIAMoCzIgLnJlZmVyZWUudjEuUGluY2hlZE1vdmUuRmllbGRSZWYaDQoLU2tpcFBhc3NhZ2UaJwoHVGFrZURvZxIcCgNkb2cYASABKA4yDy5yZWZlcmVlLnYxLkRvZxorCglQYXNzQ3Vyc2USDQoFY3Vyc2UYASABKAUSDwoHdG9fc2VhdBgCIAEoBRoMCgpLZWVwQ3Vyc2VzGkAKDlRha2VXaXRoR29yZGllEi4KBGNhcmQYASABKAsyIC5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlLkZpZWxkUmVmGiMKBVN0b3JlEgwKBGNhcmQYASABKAUSDAoEc2xvdBgCIAEoBRoUCgRTZWxsEgwKBHNsb3QYASABKAUaDAoKRW5kU2VsbGluZxoeCg1UYWtlRnJvbVJpdmVyEg0KBWZpZWxkGAEgASgFQggKBmFjdGlvbiKPAQoMUGluY2hlZFNjb3JlEgwKBHNlYXQYASABKAUSDAoEc29sZBgCIAEoBRIRCglsaXNhX21vbmEYAyABKAUSEAoIZGlhbW9uZHMYBCABKAUSDQoFY2x1ZXMYBSABKAUSDgoGY3Vyc2VzGAYgASgFEg0KBXRvdGFsGAcgASgFEhAKCHRpZWJyZWFrGAggASgFIkoKDVBpbmNoZWRSZXN1bHQSKAoGc2NvcmVzGAEgAygLMhgucmVmZXJlZS52MS5QaW5jaGVkU2NvcmUSDwoHd2lubmVycxgCIAMoBSLeDAoLUGluY2hlZFZpZXcSDwoHcGxheWVycxgBIAEoBRIrCglsb2NhdGlvbnMYAiADKAsyGC5yZWZlcmVlLnYxLkxvY2F0aW9uU2lkZRIxCgpjb21wb25lbnRzGAMgASgLMh0ucmVmZXJlZS52MS5QaW5jaGVkQ29tcG9uZW50cxILCgNkYXkYBCABKAUSDQoFd2F0Y2gYBSABKAUSGAoQZmlyc3RfbWFzdGVybWluZBgGIAEoBRISCgptYXN0ZXJtaW5kGAcgASgFEicKBXBoYXNlGAggASgOMhgucmVmZXJlZS52MS5QaW5jaGVkUGhhc2USKgoGZmllbGRzGAkgAygLMhoucmVmZXJlZS52MS5Mb2NhdGlvbkZpZWxkcxIkCgVyaXZlchgKIAMoCzIVLnJlZmVyZWUudjEuT3BlbkZpZWxkEhEKCWRlY2tfc2l6ZRgLIAEoBRIlCgdkaXNjYXJkGAwgAygLMhQucmVmZXJlZS52MS5WYWx1YWJsZRIiCgdzdGFzaGVzGA0gAygLMhEucmVmZXJlZS52MS5TdGFzaBIiCgRoYW5kGA4gAygLMhQucmVmZXJlZS52MS5WYWx1YWJsZRISCgpoYW5kX3NpemVzGA8gAygFEiIKBHNvbGQYECADKAsyFC5yZWZlcmVlLnYxLlZhbHVhYmxlEhMKC3NvbGRfY291bnRzGBEgAygFEhQKDGNob3Nlbl9zZWF0cxgSIAMoBRInCglteV9jaG9pY2UYEyABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEiUKB2Nob2ljZXMYFCADKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEiMKBWhlaXN0GBUgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhIPCgdwcmVzZW50GBYgAygFEiQKBXRha2VzGBcgAygLMhUucmVmZXJlZS52MS5IZWlzdFRha2USFAoMcGFzc2FnZV9vcGVuGBggASgIEhMKC3Bhc3NhZ2VfZHVlGBkgASgIEg8KB2RvZ19kdWUYGiABKAgSEwoLY3Vyc2VfdHVybnMYGyADKAUSEwoLcml2ZXJfdHVybnMYHCADKAUSDwoHc2VsbGluZxgdIAMoBRISCgpnb3JkaWVfZHVlGB4gAygFEg0KBXZhdWx0GB8gASgFEhMKC3ZhdWx0X3ZhbHVlGCAgASgFEhkKDHJ1ZnVzX2hvbGRlchghIAEoBUgAiAEBEhoKDWdvcmRpZV9ob2xkZXIYIiABKAVIAYgBARIdChBsaXNhX21vbmFfaG9sZGVyGCMgASgFSAKIAQESGAoQbGlzYV9tb25hX3BvaW50cxgkIAEoBRIVCg1kaWFtb25kc19sZWZ0GCUgASgFEhAKCGRpYW1vbmRzGCYgAygFEhIKCmNsdWVzX2xlZnQYJyABKAUSDQoFY2x1ZXMYKCADKAUSJAoGbGV0dGVyGCkgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhIVCg1sZXR0ZXJfb3BlbmVkGCogASgIEhYKDmxldHRlcl9yZWFkX2J5GCsgAygFEiEKBmN1cnNlcxgsIAMoCzIRLnJlZmVyZWUudjEuQ3Vyc2USFAoMY3Vyc2VfY291bnRzGC0gAygFEhIKCmN1cnNlX3BpbGUYLiABKAUSKQoGcmVzdWx0GC8gASgLMhkucmVmZXJlZS52MS5QaW5jaGVkUmVzdWx0Ei0KDnJldmVhbGVkX2hhbmRzGDAgAygLMhUucmVmZXJlZS52MS5TZWF0Q2FyZHMSLAoNcmV2ZWFsZWRfc29sZBgxIAMoCzIVLnJlZmVyZWUudjEuU2VhdENhcmRzEi8KD3JldmVhbGVkX2N1cnNlcxgyIAMoCzIWLnJlZmVyZWUudjEuU2VhdEN1cnNlcxItCg9yZXZlYWxlZF9sZXR0ZXIYMyABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEisKDXJldmVhbGVkX2RlY2sYNCADKAsyFC5yZWZlcmVlLnYxLlZhbHVhYmxlEi4KE3JldmVhbGVkX2N1cnNlX3BpbGUYNSADKAsyES5yZWZlcmVlLnYxLkN1cnNlQg8KDV9ydWZ1c19ob2xkZXJCEAoOX2dvcmRpZV9ob2xkZXJCEwoRX2xpc2FfbW9uYV9ob2xkZXIi4RYKDFBpbmNoZWRFdmVudBI6CgtkYXlfc3RhcnRlZBgBIAEoCzIjLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkRheVN0YXJ0ZWRIABI6CgtjYXJkc19kcmF3bhgCIAEoCzIjLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkNhcmRzRHJhd25IABI4CgpjYXJkX3Rha2VuGAMgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuQ2FyZFRha2VuSAASQAoOZmllbGRfcmVmaWxsZWQYBCABKAsyJi5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5GaWVsZFJlZmlsbGVkSAASQgoPZGVja19yZXNodWZmbGVkGAUgASgLMicucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuRGVja1Jlc2h1ZmZsZWRIABJCCg9sb2NhdGlvbl9jaG9zZW4YBiABKAsyJy5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5Mb2NhdGlvbkNob3NlbkgAEkgKEmxvY2F0aW9uc19yZXZlYWxlZBgHIAEoCzIqLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkxvY2F0aW9uc1JldmVhbGVkSAASPAoMcGFzc2FnZV91c2VkGAggASgLMiQucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuUGFzc2FnZVVzZWRIABI6CgtjdXJzZV9kcmF3bhgJIAEoCzIjLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkN1cnNlRHJhd25IABI8CgxjdXJzZV9wYXNzZWQYCiABKAsyJC5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5DdXJzZVBhc3NlZEgAEjoKC2N1cnNlc19rZXB0GAsgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuQ3Vyc2VzS2VwdEgAEjoKC3ZhdWx0X21vdmVkGAwgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuVmF1bHRNb3ZlZEgAEjYKCWRvZ190YWtlbhgNIAEoCzIhLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkRvZ1Rha2VuSAASNAoIZG9nX3VzZWQYDiABKAsyIC5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5Eb2dVc2VkSAASQAoOdHJlYXN1cmVfdGFrZW4YDyABKAsyJi5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5UcmVhc3VyZVRha2VuSAASOgoLbGV0dGVyX3JlYWQYECABKAsyIy5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5MZXR0ZXJSZWFkSAASPgoNbGV0dGVyX29wZW5lZBgRIAEoCzIlLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LkxldHRlck9wZW5lZEgAEjoKC2JhbmtfZmFpbGVkGBIgASgLMiMucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuQmFua0ZhaWxlZEgAEjEKBnN0b3JlZBgTIAEoCzIfLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50LlN0b3JlZEgAEi0KBHNvbGQYFCABKAsyHS5yZWZlcmVlLnYxLlBpbmNoZWRFdmVudC5Tb2xkSAASNwoJZGlzY2FyZGVkGBUgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuRGlzY2FyZGVkSAASNgoJZGF5X2VuZGVkGBYgASgLMiEucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuRGF5RW5kZWRIABI4CgpnYW1lX2VuZGVkGBcgASgLMiIucmVmZXJlZS52MS5QaW5jaGVkRXZlbnQuR2FtZUVuZGVkSAAaPAoKRGF5U3RhcnRlZBILCgNkYXkYASABKAUSDQoFd2F0Y2gYAiABKAUSEgoKbWFzdGVybWluZBgDIAEoBRpgCgpDYXJkc0RyYXduEgwKBHNlYXQYASABKAUSDQoFY291bnQYAiABKAUSDQoFY2FyZHMYAyADKAUSJgoGcmVhc29uGAQgASgOMhYucmVmZXJlZS52MS5EcmF3UmVhc29uGl4KCUNhcmRUYWtlbhIMCgRzZWF0GAEgASgFEiYKCGxvY2F0aW9uGAIgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhINCgVmaWVsZBgDIAEoBRIMCgRjYXJkGAQgASgFGlQKDUZpZWxkUmVmaWxsZWQSJgoIbG9jYXRpb24YASABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEg0KBWZpZWxkGAIgASgFEgwKBGNhcmQYAyABKAUaHwoORGVja1Jlc2h1ZmZsZWQSDQoFY2FyZHMYASABKAUaRgoOTG9jYXRpb25DaG9zZW4SDAoEc2VhdBgBIAEoBRImCghsb2NhdGlvbhgCIAEoDjIULnJlZmVyZWUudjEuTG9jYXRpb24acAoRTG9jYXRpb25zUmV2ZWFsZWQSJQoHY2hvaWNlcxgBIAMoDjIULnJlZmVyZWUudjEuTG9jYXRpb24SIwoFaGVpc3QYAiABKA4yFC5yZWZlcmVlLnYxLkxvY2F0aW9uEg8KB3ByZXNlbnQYAyADKAUaGwoLUGFzc2FnZVVzZWQSDAoEc2VhdBgBIAEoBRo8CgpDdXJzZURyYXduEgwKBHNlYXQYASABKAUSIAoFY3Vyc2UYAiABKAsyES5yZWZlcmVlLnYxLkN1cnNlGlMKC0N1cnNlUGFzc2VkEhEKCWZyb21fc2VhdBgBIAEoBRIPCgd0b19zZWF0GAIgASgFEiAKBWN1cnNlGAMgASgLMhEucmVmZXJlZS52MS5DdXJzZRoaCgpDdXJzZXNLZXB0EgwKBHNlYXQYASABKAUaLQoKVmF1bHRNb3ZlZBIQCghwb3NpdGlvbhgBIAEoBRINCgV2YWx1ZRgCIAEoBRpcCghEb2dUYWtlbhIMCgRzZWF0GAEgASgFEhwKA2RvZxgCIAEoDjIPLnJlZmVyZWUudjEuRG9nEhYKCWZyb21fc2VhdBgDIAEoBUgAiAEBQgwKCl9mcm9tX3NlYXQaNQoHRG9nVXNlZBIMCgRzZWF0GAEgASgFEhwKA2RvZxgCIAEoDjIPLnJlZmVyZWUudjEuRG9nGlUKDVRyZWFzdXJlVGFrZW4SDAoEc2VhdBgBIAEoBRImCgh0cmVhc3VyZRgCIAEoDjIULnJlZmVyZWUudjEuVHJlYXN1cmUSDgoGcG9pbnRzGAMgASgFGkIKCkxldHRlclJlYWQSDAoEc2VhdBgBIAEoBRImCghsb2NhdGlvbhgCIAEoDjIULnJlZmVyZWUudjEuTG9jYXRpb24aNgoMTGV0dGVyT3BlbmVkEiYKCGxvY2F0aW9uGAEgASgOMhQucmVmZXJlZS52MS5Mb2NhdGlvbhoMCgpCYW5rRmFpbGVkGjIKBlN0b3JlZBIMCgRzZWF0GAEgASgFEgwKBGNhcmQYAiABKAUSDAoEc2xvdBgDIAEoBRpVCgRTb2xkEgwKBHNlYXQYASABKAUSDAoEc2xvdBgCIAEoBRISCgpraW5kX2luZGV4GAMgASgFEg0KBWNvdW50GAQgASgFEg4KBnBvaW50cxgFIAEoBRooCglEaXNjYXJkZWQSDAoEc2VhdBgBIAEoBRINCgVjYXJkcxgCIAMoBRo/CghEYXlFbmRlZBILCgNkYXkYASABKAUSFwoPbmV4dF9tYXN0ZXJtaW5kGAIgASgFEg0KBXdhdGNoGAMgASgFGkYKCUdhbWVFbmRlZBIoCgZzY29yZXMYASADKAsyGC5yZWZlcmVlLnYxLlBpbmNoZWRTY29yZRIPCgd3aW5uZXJzGAIgAygFQgYKBGtpbmQqjAEKCExvY2F0aW9uEhgKFExPQ0FUSU9OX1VOU1BFQ0lGSUVEEAASFQoRTE9DQVRJT05fRElBTU9ORFMQARISCg5MT0NBVElPTl9DTFVCUxACEhMKD0xPQ0FUSU9OX1NQQURFUxADEhMKD0xPQ0FUSU9OX0hFQVJUUxAEEhEKDUxPQ0FUSU9OX0JBTksQBSo/CgRTaWRlEhQKEFNJREVfVU5TUEVDSUZJRUQQABIRCg1TSURFX1NUQU5EQVJEEAESDgoKU0lERV9DUk9XThACKjkKA0RvZxITCg9ET0dfVU5TUEVDSUZJRUQQABINCglET0dfUlVGVVMQARIOCgpET0dfR09SRElFEAIq4wEKDFBpbmNoZWRQaGFzZRIdChlQSU5DSEVEX1BIQVNFX1VOU1BFQ0lGSUVEEAASFgoSUElOQ0hFRF9QSEFTRV9ET0dTEAESFgoSUElOQ0hFRF9QSEFTRV9QTEFOEAISFwoTUElOQ0hFRF9QSEFTRV9OSUdIVBADEhcKE1BJTkNIRURfUEhBU0VfQUZURVIQBBIcChhQSU5DSEVEX1BIQVNFX0ZJTkFMX0RPR1MQBRIcChhQSU5DSEVEX1BIQVNFX0ZJTkFMX1NBTEUQBhIWChJQSU5DSEVEX1BIQVNFX09WRVIQByqIAQoKRHJhd1JlYXNvbhIbChdEUkFXX1JFQVNPTl9VTlNQRUNJRklFRBAAEhUKEURSQVdfUkVBU09OX1NUQVJUEAESGQoVRFJBV19SRUFTT05fTEFTVF9UQUtFEAISFQoRRFJBV19SRUFTT05fVkFVTFQQAxIUChBEUkFXX1JFQVNPTl9CQU5LEAQqZQoIVHJlYXN1cmUSGAoUVFJFQVNVUkVfVU5TUEVDSUZJRUQQABIWChJUUkVBU1VSRV9MSVNBX01PTkEQARIUChBUUkVBU1VSRV9ESUFNT05EEAISEQoNVFJFQVNVUkVfQ0xVRRADYgZwcm90bzM");
 
 /**
  * One location in play and the side it lies on.
@@ -373,6 +373,44 @@ export const CurseSchema: GenMessage<Curse> = /*@__PURE__*/
   messageDesc(file_referee_v1_pinched, 9);
 
 /**
+ * One seat's cards of one kind of pile, revealed once the game is over.
+ *
+ * @generated from message referee.v1.SeatCards
+ */
+export type SeatCards = Message<"referee.v1.SeatCards"> & {
+  /**
+   * @generated from field: repeated referee.v1.Valuable cards = 1;
+   */
+  cards: Valuable[];
+};
+
+/**
+ * Describes the message referee.v1.SeatCards.
+ * Use `create(SeatCardsSchema)` to create a new message.
+ */
+export const SeatCardsSchema: GenMessage<SeatCards> = /*@__PURE__*/
+  messageDesc(file_referee_v1_pinched, 10);
+
+/**
+ * One seat's curses, revealed once the game is over.
+ *
+ * @generated from message referee.v1.SeatCurses
+ */
+export type SeatCurses = Message<"referee.v1.SeatCurses"> & {
+  /**
+   * @generated from field: repeated referee.v1.Curse curses = 1;
+   */
+  curses: Curse[];
+};
+
+/**
+ * Describes the message referee.v1.SeatCurses.
+ * Use `create(SeatCursesSchema)` to create a new message.
+ */
+export const SeatCursesSchema: GenMessage<SeatCurses> = /*@__PURE__*/
+  messageDesc(file_referee_v1_pinched, 11);
+
+/**
  * Every choice the rules give a player is a move. Whenever a seat owes a Store (below), it
  * can make no other move until it has stored.
  *
@@ -462,7 +500,7 @@ export type PinchedMove = Message<"referee.v1.PinchedMove"> & {
  * Use `create(PinchedMoveSchema)` to create a new message.
  */
 export const PinchedMoveSchema: GenMessage<PinchedMove> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10);
+  messageDesc(file_referee_v1_pinched, 12);
 
 /**
  * An open card of a mansion, by its location and field.
@@ -486,7 +524,7 @@ export type PinchedMove_FieldRef = Message<"referee.v1.PinchedMove.FieldRef"> & 
  * Use `create(PinchedMove_FieldRefSchema)` to create a new message.
  */
 export const PinchedMove_FieldRefSchema: GenMessage<PinchedMove_FieldRef> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 0);
+  messageDesc(file_referee_v1_pinched, 12, 0);
 
 /**
  * Morning: lay one of your location cards face down: the mastermind's is the heist, the
@@ -508,7 +546,7 @@ export type PinchedMove_ChooseLocation = Message<"referee.v1.PinchedMove.ChooseL
  * Use `create(PinchedMove_ChooseLocationSchema)` to create a new message.
  */
 export const PinchedMove_ChooseLocationSchema: GenMessage<PinchedMove_ChooseLocation> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 1);
+  messageDesc(file_referee_v1_pinched, 12, 1);
 
 /**
  * Night, your take in a shared heist: the open card on `field` of the heist's location.
@@ -528,7 +566,7 @@ export type PinchedMove_TakeCard = Message<"referee.v1.PinchedMove.TakeCard"> & 
  * Use `create(PinchedMove_TakeCardSchema)` to create a new message.
  */
 export const PinchedMove_TakeCardSchema: GenMessage<PinchedMove_TakeCard> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 2);
+  messageDesc(file_referee_v1_pinched, 12, 2);
 
 /**
  * Hearts: instead of your take (or, as the mastermind alone, besides taking everything)
@@ -549,7 +587,7 @@ export type PinchedMove_UsePassage = Message<"referee.v1.PinchedMove.UsePassage"
  * Use `create(PinchedMove_UsePassageSchema)` to create a new message.
  */
 export const PinchedMove_UsePassageSchema: GenMessage<PinchedMove_UsePassage> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 3);
+  messageDesc(file_referee_v1_pinched, 12, 3);
 
 /**
  * Hearts: do not use the passage (alone; or on a take that finds the location bare).
@@ -564,7 +602,7 @@ export type PinchedMove_SkipPassage = Message<"referee.v1.PinchedMove.SkipPassag
  * Use `create(PinchedMove_SkipPassageSchema)` to create a new message.
  */
 export const PinchedMove_SkipPassageSchema: GenMessage<PinchedMove_SkipPassage> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 4);
+  messageDesc(file_referee_v1_pinched, 12, 4);
 
 /**
  * Spades crown side, alone: which dog you take when there is a choice.
@@ -583,7 +621,7 @@ export type PinchedMove_TakeDog = Message<"referee.v1.PinchedMove.TakeDog"> & {
  * Use `create(PinchedMove_TakeDogSchema)` to create a new message.
  */
 export const PinchedMove_TakeDogSchema: GenMessage<PinchedMove_TakeDog> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 5);
+  messageDesc(file_referee_v1_pinched, 12, 5);
 
 /**
  * At a later heist at which you are present: give one of your curses from an earlier heist
@@ -609,7 +647,7 @@ export type PinchedMove_PassCurse = Message<"referee.v1.PinchedMove.PassCurse"> 
  * Use `create(PinchedMove_PassCurseSchema)` to create a new message.
  */
 export const PinchedMove_PassCurseSchema: GenMessage<PinchedMove_PassCurse> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 6);
+  messageDesc(file_referee_v1_pinched, 12, 6);
 
 /**
  * Pass no curse at this heist.
@@ -624,7 +662,7 @@ export type PinchedMove_KeepCurses = Message<"referee.v1.PinchedMove.KeepCurses"
  * Use `create(PinchedMove_KeepCursesSchema)` to create a new message.
  */
 export const PinchedMove_KeepCursesSchema: GenMessage<PinchedMove_KeepCurses> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 7);
+  messageDesc(file_referee_v1_pinched, 12, 7);
 
 /**
  * Gordie: take one open card of a mansion of your choice (the field is refilled at once).
@@ -643,7 +681,7 @@ export type PinchedMove_TakeWithGordie = Message<"referee.v1.PinchedMove.TakeWit
  * Use `create(PinchedMove_TakeWithGordieSchema)` to create a new message.
  */
 export const PinchedMove_TakeWithGordieSchema: GenMessage<PinchedMove_TakeWithGordie> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 8);
+  messageDesc(file_referee_v1_pinched, 12, 8);
 
 /**
  * Storage owed: put a card from your hand (by id) on a stash slot (0..2). Cards go where
@@ -670,7 +708,7 @@ export type PinchedMove_Store = Message<"referee.v1.PinchedMove.Store"> & {
  * Use `create(PinchedMove_StoreSchema)` to create a new message.
  */
 export const PinchedMove_StoreSchema: GenMessage<PinchedMove_Store> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 9);
+  messageDesc(file_referee_v1_pinched, 12, 9);
 
 /**
  * Selling (the mastermind after the heist; everyone at the end): sell the set on `slot`,
@@ -691,7 +729,7 @@ export type PinchedMove_Sell = Message<"referee.v1.PinchedMove.Sell"> & {
  * Use `create(PinchedMove_SellSchema)` to create a new message.
  */
 export const PinchedMove_SellSchema: GenMessage<PinchedMove_Sell> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 10);
+  messageDesc(file_referee_v1_pinched, 12, 10);
 
 /**
  * Stop selling. After the heist the mastermind then discards its whole hand face up: a
@@ -707,7 +745,7 @@ export type PinchedMove_EndSelling = Message<"referee.v1.PinchedMove.EndSelling"
  * Use `create(PinchedMove_EndSellingSchema)` to create a new message.
  */
 export const PinchedMove_EndSellingSchema: GenMessage<PinchedMove_EndSelling> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 11);
+  messageDesc(file_referee_v1_pinched, 12, 11);
 
 /**
  * After the heist, the others one at a time, clockwise from the mastermind: take the river
@@ -727,7 +765,7 @@ export type PinchedMove_TakeFromRiver = Message<"referee.v1.PinchedMove.TakeFrom
  * Use `create(PinchedMove_TakeFromRiverSchema)` to create a new message.
  */
 export const PinchedMove_TakeFromRiverSchema: GenMessage<PinchedMove_TakeFromRiver> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 10, 12);
+  messageDesc(file_referee_v1_pinched, 12, 12);
 
 /**
  * The final score of one seat.
@@ -787,7 +825,7 @@ export type PinchedScore = Message<"referee.v1.PinchedScore"> & {
  * Use `create(PinchedScoreSchema)` to create a new message.
  */
 export const PinchedScoreSchema: GenMessage<PinchedScore> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 11);
+  messageDesc(file_referee_v1_pinched, 13);
 
 /**
  * The end of the game: the highest total wins, a tie goes to the most sold gold bars, and
@@ -812,7 +850,7 @@ export type PinchedResult = Message<"referee.v1.PinchedResult"> & {
  * Use `create(PinchedResultSchema)` to create a new message.
  */
 export const PinchedResultSchema: GenMessage<PinchedResult> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 12);
+  messageDesc(file_referee_v1_pinched, 14);
 
 /**
  * @generated from message referee.v1.PinchedView
@@ -1124,6 +1162,51 @@ export type PinchedView = Message<"referee.v1.PinchedView"> & {
    * @generated from field: referee.v1.PinchedResult result = 47;
    */
   result?: PinchedResult | undefined;
+
+  /**
+   * After the end everything is public (the seed is revealed). The revealed_* fields are
+   * empty (unspecified) until the game is over, then the same for every seat and spectator.
+   * Per seat: the cards left in each hand.
+   *
+   * @generated from field: repeated referee.v1.SeatCards revealed_hands = 48;
+   */
+  revealedHands: SeatCards[];
+
+  /**
+   * Per seat: the face-down sold cards.
+   *
+   * @generated from field: repeated referee.v1.SeatCards revealed_sold = 49;
+   */
+  revealedSold: SeatCards[];
+
+  /**
+   * Per seat: the curses it holds.
+   *
+   * @generated from field: repeated referee.v1.SeatCurses revealed_curses = 50;
+   */
+  revealedCurses: SeatCurses[];
+
+  /**
+   * Where the sealed letter (diamonds crown side) said the Lisa Mona hides; unspecified
+   * without a letter.
+   *
+   * @generated from field: referee.v1.Location revealed_letter = 51;
+   */
+  revealedLetter: Location;
+
+  /**
+   * The draw pile left, top card first.
+   *
+   * @generated from field: repeated referee.v1.Valuable revealed_deck = 52;
+   */
+  revealedDeck: Valuable[];
+
+  /**
+   * The curses still face down on the hearts mansion, top first.
+   *
+   * @generated from field: repeated referee.v1.Curse revealed_curse_pile = 53;
+   */
+  revealedCursePile: Curse[];
 };
 
 /**
@@ -1131,7 +1214,7 @@ export type PinchedView = Message<"referee.v1.PinchedView"> & {
  * Use `create(PinchedViewSchema)` to create a new message.
  */
 export const PinchedViewSchema: GenMessage<PinchedView> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 13);
+  messageDesc(file_referee_v1_pinched, 15);
 
 /**
  * What happened. Hidden parts are left out for the seats that may not know them.
@@ -1288,7 +1371,7 @@ export type PinchedEvent = Message<"referee.v1.PinchedEvent"> & {
  * Use `create(PinchedEventSchema)` to create a new message.
  */
 export const PinchedEventSchema: GenMessage<PinchedEvent> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14);
+  messageDesc(file_referee_v1_pinched, 16);
 
 /**
  * @generated from message referee.v1.PinchedEvent.DayStarted
@@ -1315,7 +1398,7 @@ export type PinchedEvent_DayStarted = Message<"referee.v1.PinchedEvent.DayStarte
  * Use `create(PinchedEvent_DayStartedSchema)` to create a new message.
  */
 export const PinchedEvent_DayStartedSchema: GenMessage<PinchedEvent_DayStarted> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 0);
+  messageDesc(file_referee_v1_pinched, 16, 0);
 
 /**
  * Face-down draws into `seat`'s hand: `cards` only for that seat (empty for the others),
@@ -1352,7 +1435,7 @@ export type PinchedEvent_CardsDrawn = Message<"referee.v1.PinchedEvent.CardsDraw
  * Use `create(PinchedEvent_CardsDrawnSchema)` to create a new message.
  */
 export const PinchedEvent_CardsDrawnSchema: GenMessage<PinchedEvent_CardsDrawn> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 1);
+  messageDesc(file_referee_v1_pinched, 16, 1);
 
 /**
  * An open card taken from a location's field, or from the river (location unspecified).
@@ -1388,7 +1471,7 @@ export type PinchedEvent_CardTaken = Message<"referee.v1.PinchedEvent.CardTaken"
  * Use `create(PinchedEvent_CardTakenSchema)` to create a new message.
  */
 export const PinchedEvent_CardTakenSchema: GenMessage<PinchedEvent_CardTaken> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 2);
+  messageDesc(file_referee_v1_pinched, 16, 2);
 
 /**
  * A bare field refilled from the deck (location unspecified: the river).
@@ -1419,7 +1502,7 @@ export type PinchedEvent_FieldRefilled = Message<"referee.v1.PinchedEvent.FieldR
  * Use `create(PinchedEvent_FieldRefilledSchema)` to create a new message.
  */
 export const PinchedEvent_FieldRefilledSchema: GenMessage<PinchedEvent_FieldRefilled> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 3);
+  messageDesc(file_referee_v1_pinched, 16, 3);
 
 /**
  * The discard pile was shuffled into a new deck of `cards` cards.
@@ -1438,7 +1521,7 @@ export type PinchedEvent_DeckReshuffled = Message<"referee.v1.PinchedEvent.DeckR
  * Use `create(PinchedEvent_DeckReshuffledSchema)` to create a new message.
  */
 export const PinchedEvent_DeckReshuffledSchema: GenMessage<PinchedEvent_DeckReshuffled> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 4);
+  messageDesc(file_referee_v1_pinched, 16, 4);
 
 /**
  * `seat` laid its location card face down; `location` only for that seat (unspecified
@@ -1463,7 +1546,7 @@ export type PinchedEvent_LocationChosen = Message<"referee.v1.PinchedEvent.Locat
  * Use `create(PinchedEvent_LocationChosenSchema)` to create a new message.
  */
 export const PinchedEvent_LocationChosenSchema: GenMessage<PinchedEvent_LocationChosen> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 5);
+  messageDesc(file_referee_v1_pinched, 16, 5);
 
 /**
  * All location cards turned at once.
@@ -1496,7 +1579,7 @@ export type PinchedEvent_LocationsRevealed = Message<"referee.v1.PinchedEvent.Lo
  * Use `create(PinchedEvent_LocationsRevealedSchema)` to create a new message.
  */
 export const PinchedEvent_LocationsRevealedSchema: GenMessage<PinchedEvent_LocationsRevealed> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 6);
+  messageDesc(file_referee_v1_pinched, 16, 6);
 
 /**
  * @generated from message referee.v1.PinchedEvent.PassageUsed
@@ -1513,7 +1596,7 @@ export type PinchedEvent_PassageUsed = Message<"referee.v1.PinchedEvent.PassageU
  * Use `create(PinchedEvent_PassageUsedSchema)` to create a new message.
  */
 export const PinchedEvent_PassageUsedSchema: GenMessage<PinchedEvent_PassageUsed> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 7);
+  messageDesc(file_referee_v1_pinched, 16, 7);
 
 /**
  * `seat` drew a curse; `curse` only for that seat.
@@ -1537,7 +1620,7 @@ export type PinchedEvent_CurseDrawn = Message<"referee.v1.PinchedEvent.CurseDraw
  * Use `create(PinchedEvent_CurseDrawnSchema)` to create a new message.
  */
 export const PinchedEvent_CurseDrawnSchema: GenMessage<PinchedEvent_CurseDrawn> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 8);
+  messageDesc(file_referee_v1_pinched, 16, 8);
 
 /**
  * A curse changed hands; `curse` only for the two seats.
@@ -1566,7 +1649,7 @@ export type PinchedEvent_CursePassed = Message<"referee.v1.PinchedEvent.CursePas
  * Use `create(PinchedEvent_CursePassedSchema)` to create a new message.
  */
 export const PinchedEvent_CursePassedSchema: GenMessage<PinchedEvent_CursePassed> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 9);
+  messageDesc(file_referee_v1_pinched, 16, 9);
 
 /**
  * @generated from message referee.v1.PinchedEvent.CursesKept
@@ -1583,7 +1666,7 @@ export type PinchedEvent_CursesKept = Message<"referee.v1.PinchedEvent.CursesKep
  * Use `create(PinchedEvent_CursesKeptSchema)` to create a new message.
  */
 export const PinchedEvent_CursesKeptSchema: GenMessage<PinchedEvent_CursesKept> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 10);
+  messageDesc(file_referee_v1_pinched, 16, 10);
 
 /**
  * The clubs vault moved to step `position`, which shows `value`.
@@ -1607,7 +1690,7 @@ export type PinchedEvent_VaultMoved = Message<"referee.v1.PinchedEvent.VaultMove
  * Use `create(PinchedEvent_VaultMovedSchema)` to create a new message.
  */
 export const PinchedEvent_VaultMovedSchema: GenMessage<PinchedEvent_VaultMoved> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 11);
+  messageDesc(file_referee_v1_pinched, 16, 11);
 
 /**
  * `seat` took `dog`, from `from_seat` (unset: from the tableau).
@@ -1636,7 +1719,7 @@ export type PinchedEvent_DogTaken = Message<"referee.v1.PinchedEvent.DogTaken"> 
  * Use `create(PinchedEvent_DogTakenSchema)` to create a new message.
  */
 export const PinchedEvent_DogTakenSchema: GenMessage<PinchedEvent_DogTaken> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 12);
+  messageDesc(file_referee_v1_pinched, 16, 12);
 
 /**
  * @generated from message referee.v1.PinchedEvent.DogUsed
@@ -1658,7 +1741,7 @@ export type PinchedEvent_DogUsed = Message<"referee.v1.PinchedEvent.DogUsed"> & 
  * Use `create(PinchedEvent_DogUsedSchema)` to create a new message.
  */
 export const PinchedEvent_DogUsedSchema: GenMessage<PinchedEvent_DogUsed> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 13);
+  messageDesc(file_referee_v1_pinched, 16, 13);
 
 /**
  * @generated from message referee.v1.PinchedEvent.TreasureTaken
@@ -1685,7 +1768,7 @@ export type PinchedEvent_TreasureTaken = Message<"referee.v1.PinchedEvent.Treasu
  * Use `create(PinchedEvent_TreasureTakenSchema)` to create a new message.
  */
 export const PinchedEvent_TreasureTakenSchema: GenMessage<PinchedEvent_TreasureTaken> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 14);
+  messageDesc(file_referee_v1_pinched, 16, 14);
 
 /**
  * `seat` read the sealed letter; `location` only for that seat.
@@ -1709,7 +1792,7 @@ export type PinchedEvent_LetterRead = Message<"referee.v1.PinchedEvent.LetterRea
  * Use `create(PinchedEvent_LetterReadSchema)` to create a new message.
  */
 export const PinchedEvent_LetterReadSchema: GenMessage<PinchedEvent_LetterRead> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 15);
+  messageDesc(file_referee_v1_pinched, 16, 15);
 
 /**
  * The letter was turned over as proof: everyone sees `location`.
@@ -1728,7 +1811,7 @@ export type PinchedEvent_LetterOpened = Message<"referee.v1.PinchedEvent.LetterO
  * Use `create(PinchedEvent_LetterOpenedSchema)` to create a new message.
  */
 export const PinchedEvent_LetterOpenedSchema: GenMessage<PinchedEvent_LetterOpened> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 16);
+  messageDesc(file_referee_v1_pinched, 16, 16);
 
 /**
  * Every burglar was at the bank: nobody gets anything.
@@ -1743,7 +1826,7 @@ export type PinchedEvent_BankFailed = Message<"referee.v1.PinchedEvent.BankFaile
  * Use `create(PinchedEvent_BankFailedSchema)` to create a new message.
  */
 export const PinchedEvent_BankFailedSchema: GenMessage<PinchedEvent_BankFailed> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 17);
+  messageDesc(file_referee_v1_pinched, 16, 17);
 
 /**
  * `card` went from `seat`'s hand onto stash slot `slot`.
@@ -1774,7 +1857,7 @@ export type PinchedEvent_Stored = Message<"referee.v1.PinchedEvent.Stored"> & {
  * Use `create(PinchedEvent_StoredSchema)` to create a new message.
  */
 export const PinchedEvent_StoredSchema: GenMessage<PinchedEvent_Stored> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 18);
+  messageDesc(file_referee_v1_pinched, 16, 18);
 
 /**
  * `seat` sold the `count` cards on `slot` (of the kind at `kind_index` in the component
@@ -1814,7 +1897,7 @@ export type PinchedEvent_Sold = Message<"referee.v1.PinchedEvent.Sold"> & {
  * Use `create(PinchedEvent_SoldSchema)` to create a new message.
  */
 export const PinchedEvent_SoldSchema: GenMessage<PinchedEvent_Sold> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 19);
+  messageDesc(file_referee_v1_pinched, 16, 19);
 
 /**
  * Cards discarded face up (the unsold part of a sale, or a mastermind's hand).
@@ -1840,7 +1923,7 @@ export type PinchedEvent_Discarded = Message<"referee.v1.PinchedEvent.Discarded"
  * Use `create(PinchedEvent_DiscardedSchema)` to create a new message.
  */
 export const PinchedEvent_DiscardedSchema: GenMessage<PinchedEvent_Discarded> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 20);
+  messageDesc(file_referee_v1_pinched, 16, 20);
 
 /**
  * @generated from message referee.v1.PinchedEvent.DayEnded
@@ -1867,7 +1950,7 @@ export type PinchedEvent_DayEnded = Message<"referee.v1.PinchedEvent.DayEnded"> 
  * Use `create(PinchedEvent_DayEndedSchema)` to create a new message.
  */
 export const PinchedEvent_DayEndedSchema: GenMessage<PinchedEvent_DayEnded> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 21);
+  messageDesc(file_referee_v1_pinched, 16, 21);
 
 /**
  * @generated from message referee.v1.PinchedEvent.GameEnded
@@ -1889,7 +1972,7 @@ export type PinchedEvent_GameEnded = Message<"referee.v1.PinchedEvent.GameEnded"
  * Use `create(PinchedEvent_GameEndedSchema)` to create a new message.
  */
 export const PinchedEvent_GameEndedSchema: GenMessage<PinchedEvent_GameEnded> = /*@__PURE__*/
-  messageDesc(file_referee_v1_pinched, 14, 22);
+  messageDesc(file_referee_v1_pinched, 16, 22);
 
 /**
  * The locations ("locatietableaus").
