@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import msgspec
 
-from engines.base import Viewer, check_viewer
+from engines.base import Viewer, check_viewer, rules_revision
 from engines.pinched import night, scoring
 from engines.pinched.components import DOCUMENT, JOKER, Components, kinds_of
 from engines.pinched.events import (
@@ -214,7 +214,10 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         curse_pile=len(state.curse_pile),
         result=scoring.final(state) if over else None,
     )
-    return msgspec.structs.replace(shown, **_revealed(state, cards)) if over else shown
+    if over and rules_revision(state.config.rules_revision) >= 2:
+        return msgspec.structs.replace(shown, **_revealed(state, cards))
+    # A revision-1 game's finished views stay as they were, so views kept from it verify.
+    return shown
 
 
 def _revealed(state: PinchedState, cards: _Cards) -> dict[str, object]:

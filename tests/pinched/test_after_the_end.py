@@ -47,3 +47,22 @@ def test_the_finished_view_reveals_every_hidden_part_to_everyone_never_earlier()
     for other in shown[1:]:
         assert all(getattr(other, name) == getattr(view, name) for name in reveal)
         assert other.revealed_deck == view.revealed_deck
+
+
+def test_a_revision_one_game_reveals_nothing_after_the_end() -> None:
+    """A game recorded under revision 1 keeps its finished views as they were, so a view a
+    player kept from it still verifies against the replay."""
+    path = SPECS[0].path.parent / "revision1" / SPECS[0].path.name
+    data = json.loads(path.read_text(encoding="utf-8"))
+    config = msgspec.convert(data["config"], PinchedConfig)
+    assert config.rules_revision is msgspec.UNSET
+    moves = [(step["seat"], msgspec.convert(step["move"], Move)) for step in data["steps"]]
+    _, steps = replay(GAME, config, bytes.fromhex(data["seed"]), moves)
+    final = steps[-1].state
+    assert final.finished
+    for viewer in VIEWERS[: config.players + 1]:
+        seen = GAME.view(final, viewer)
+        assert seen.revealed_hands == seen.revealed_sold == ()
+        assert seen.revealed_curses == ()
+        assert seen.revealed_deck == () and seen.revealed_curse_pile == ()
+        assert seen.revealed_letter is None
