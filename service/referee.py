@@ -39,7 +39,7 @@ from service.errors import (
     VersionConflict,
 )
 from service.feed import Feed
-from service.store import CommitStatus, RedisStore
+from service.store import CommitResult, CommitStatus, RedisStore
 from service.tables import Table, load_log, load_table, replay_log
 
 MAX_MOVE_ID_LENGTH = 64
@@ -402,21 +402,14 @@ class Referee:
                         return earlier
                     raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
                 version = table.version + 1
-                entry = records.encode(
-                    records.LogEntry(
-                        version, seat, msgspec.Raw(move_bytes), client_move_id, time.time()
-                    )
-                )
-                head = chain.link(table.head, entry)
-                result = await self.store.commit(
-                    game_id,
-                    expected_version=table.version,
-                    state=records.encode(state),
-                    log_entry=entry,
-                    head=head,
-                    move_key=key,
-                    move_record=records.encode(records.MoveRecord(version, digest)),
-                    finished=table.game.outcome(state) is not None,
+                result, head = await self._commit(
+                    table,
+                    seat,
+                    state,
+                    move_bytes,
+                    client_move_id=client_move_id,
+                    key=key,
+                    digest=digest,
                 )
                 if result.status is CommitStatus.OK:
                     table = dataclasses.replace(table, version=version, state=state, head=head)
@@ -442,6 +435,37 @@ class Referee:
                 "the game kept changing under this move; try again",
                 {"current_version": str(current)},
             )
+
+    async def _commit(
+        self,
+        table: Table,
+        seat: int,
+        state: Any,
+        move_bytes: bytes,
+        *,
+        client_move_id: str,
+        key: str,
+        digest: str,
+    ) -> tuple[CommitResult, str]:
+        """Store ``seat``'s move that led to ``state`` at ``table.version + 1``, and the
+        chain head it makes: computed here from the table decided on, so the chain costs no
+        extra round trip (see :mod:`service.chain`)."""
+        version = table.version + 1
+        entry = records.encode(
+            records.LogEntry(version, seat, msgspec.Raw(move_bytes), client_move_id, time.time())
+        )
+        head = chain.link(table.head, entry)
+        result = await self.store.commit(
+            table.game_id,
+            expected_version=table.version,
+            state=records.encode(state),
+            log_entry=entry,
+            head=head,
+            move_key=key,
+            move_record=records.encode(records.MoveRecord(version, digest)),
+            finished=table.game.outcome(state) is not None,
+        )
+        return result, head
 
     async def _table(self, game_id: str, *, fresh: bool) -> Table:
         """The game as this process last stored or loaded it, or freshly loaded.
