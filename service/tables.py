@@ -69,7 +69,9 @@ async def load_table(store: RedisStore, game_id: str) -> Table:
     game = GAMES[meta.game]
     fmt = formats(meta.game)
     head = record.head
-    if head is None:  # stored before the chain existed (or not moved yet): from its log
+    if head is None and record.version == 0:  # not moved yet: the commitment
+        head = meta.seed_sha256
+    elif head is None:  # stored before the chain existed: from its log, once per load
         head = chain.heads(meta.seed_sha256, await store.log(game_id, 0, record.version - 1))[-1]
     return Table(
         game_id=game_id,
