@@ -133,6 +133,7 @@ class RefereeApi:
             views_checked=report.views,
             first_differing_version=report.first_differing_version,
             problems=report.problems,
+            chained=report.chained,
         )
 
     async def get_history(

@@ -6,6 +6,11 @@ stored), applies each logged move to its copy of the state with the engine, and 
 resulting state and events to every local subscriber. Subscribers project them for their
 own seat. When the stream was trimmed past the channel's version the channel reloads the
 stored state and sends a snapshot instead.
+
+Each change carries the log's chain head at its version. The channel extends the chain
+itself from the entry bytes (:func:`service.chain.link`, one sha256) rather than reading
+the head the commit also wrote into the stream entry: the two are equal by construction,
+and entries written before the chain existed need no second path.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from service import records
+from service import chain, records
 from service.errors import shutting_down
 from service.store import RedisStore
 from service.tables import Table, load_table
@@ -30,6 +35,7 @@ class Change:
     events: list[Any]
     state: Any
     snapshot: bool
+    head: str
 
 
 @dataclass
@@ -37,12 +43,13 @@ class _Channel:
     table: Table
     version: int
     state: Any
+    head: str
     subscribers: set[asyncio.Queue[Change | None]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
 
 
 class Subscription:
-    """Changes after ``version``; ``state`` is the channel's state at that version.
+    """Changes after ``version``; ``state`` and ``head`` are the channel's at that version.
 
     Both are taken in the same step that registers the subscriber, so nothing published
     after ``version`` can be missed, whatever version the subscriber loaded itself. When the
@@ -50,10 +57,13 @@ class Subscription:
     from the last version it saw.
     """
 
-    def __init__(self, queue: asyncio.Queue[Change | None], version: int, state: Any) -> None:
+    def __init__(
+        self, queue: asyncio.Queue[Change | None], version: int, state: Any, head: str
+    ) -> None:
         self._queue = queue
         self.version = version
         self.state = state
+        self.head = head
 
     def __aiter__(self) -> Subscription:
         return self
@@ -77,13 +87,13 @@ class Feed:
             raise shutting_down()
         channel = self._channels.get(table.game_id)
         if channel is None:
-            channel = _Channel(table, table.version, table.state)
+            channel = _Channel(table, table.version, table.state, table.head)
             self._channels[table.game_id] = channel
             channel.task = asyncio.create_task(self._run(channel), name=f"feed:{table.game_id}")
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
-            yield Subscription(queue, channel.version, channel.state)
+            yield Subscription(queue, channel.version, channel.state, channel.head)
         finally:
             channel.subscribers.discard(queue)
             if not channel.subscribers and self._channels.get(table.game_id) is channel:
@@ -92,7 +102,7 @@ class Feed:
                     channel.task.cancel()
 
     def _publish(self, channel: _Channel, change: Change) -> None:
-        channel.version, channel.state = change.version, change.state
+        channel.version, channel.state, channel.head = change.version, change.state, change.head
         for queue in channel.subscribers:
             queue.put_nowait(change)
 
@@ -112,12 +122,14 @@ class Feed:
                     continue
                 if version != channel.version + 1:
                     table = await load_table(self._store, game_id)
-                    self._publish(channel, Change(table.version, [], table.state, True))
+                    snapshot = Change(table.version, [], table.state, True, table.head)
+                    self._publish(channel, snapshot)
                     break
                 entry = records.log_decoder.decode(raw)
                 move = channel.table.decode_move(entry.move)
                 state, events = game.apply(channel.state, entry.seat, move)
-                self._publish(channel, Change(version, events, state, False))
+                head = chain.link(channel.head, raw)
+                self._publish(channel, Change(version, events, state, False, head))
 
     @property
     def watchers(self) -> int:

@@ -28,7 +28,7 @@ from engines.base import Outcome
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
-from service import records
+from service import chain, records
 from service.auth import TokenSigner
 from service.errors import (
     BadRequest,
@@ -39,7 +39,7 @@ from service.errors import (
     VersionConflict,
 )
 from service.feed import Feed
-from service.store import CommitStatus, RedisStore
+from service.store import CommitResult, CommitStatus, RedisStore
 from service.tables import Table, load_log, load_table, replay_log
 
 MAX_MOVE_ID_LENGTH = 64
@@ -48,7 +48,8 @@ SEED_BYTES = 32
 
 @dataclass(frozen=True)
 class SeatView:
-    """One viewer's projection of a game at one version (``viewer`` None: spectator)."""
+    """One viewer's projection of a game at one version (``viewer`` None: spectator);
+    ``head`` is the log's chain head at that version (service.chain)."""
 
     game: str
     game_id: str
@@ -58,6 +59,7 @@ class SeatView:
     to_act: frozenset[int]
     outcome: Outcome | None
     body: Any
+    head: str
 
 
 @dataclass(frozen=True)
@@ -99,10 +101,15 @@ class Update:
 
 @dataclass(frozen=True)
 class HistoryItem:
+    """One logged move as the caller may see it; ``log_entry`` (its stored bytes) only
+    once the game is over, ``head`` the chain head it made."""
+
     version: int
     seat: int
     move: Any | None
     events: list[Any]
+    head: str
+    log_entry: bytes | None
 
 
 @dataclass(frozen=True)
@@ -115,14 +122,21 @@ class History:
     outcome: Outcome | None
 
 
-def project(table: Table, state: Any, version: int, viewer: int | None) -> SeatView:
-    return seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer)
+def project(table: Table, state: Any, version: int, viewer: int | None, head: str) -> SeatView:
+    return seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer, head)
 
 
 def seat_view(
-    game: Any, game_id: str, seats: int, state: Any, version: int, viewer: int | None
+    game: Any,
+    game_id: str,
+    seats: int,
+    state: Any,
+    version: int,
+    viewer: int | None,
+    head: str,
 ) -> SeatView:
-    """What ``viewer`` (a seat, or None for a spectator) sees of ``state`` at ``version``."""
+    """What ``viewer`` (a seat, or None for a spectator) sees of ``state`` at ``version``,
+    whose chain head is ``head``."""
     return SeatView(
         game=game.name,
         game_id=game_id,
@@ -132,12 +146,21 @@ def seat_view(
         to_act=game.to_act(state),
         outcome=game.outcome(state),
         body=game.view(state, viewer),
+        head=head,
     )
 
 
 def redact_events(table: Table, events: list[Any], viewer: int | None) -> list[Any]:
     seen = (table.game.view_event(event, viewer) for event in events)
     return [event for event in seen if event is not None]
+
+
+def seen_events(table: Table, state: Any, events: list[Any], viewer: int | None) -> list[Any]:
+    """The events of the move that led to ``state``, as ``viewer`` may see them: all of
+    them once ``state`` is over (after the end everything is public), else redacted."""
+    if table.game.outcome(state) is not None:
+        return list(events)
+    return redact_events(table, events, viewer)
 
 
 def _rule_error(error: MoveError) -> RefereeError:
@@ -294,7 +317,7 @@ class Referee:
     async def get_view(self, game_id: str, token: str | None) -> SeatView:
         table = await load_table(self.store, game_id)
         viewer = self._viewer(table, token)
-        return project(table, table.state, table.version, viewer)
+        return project(table, table.state, table.version, viewer, table.head)
 
     async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
         table = await load_table(self.store, game_id)
@@ -320,13 +343,16 @@ class Referee:
         _, steps = replay_log(table, entries)
         finished = table.finished
         items = []
-        for step in steps:
+        for step, logged in zip(steps, entries, strict=True):
             if finished:
-                items.append(HistoryItem(step.version, step.seat, step.move, list(step.events)))
+                events = list(step.events)
+                items.append(
+                    HistoryItem(step.version, step.seat, step.move, events, logged.head, logged.raw)
+                )
                 continue
             move = table.game.view_move(step.move, step.seat, viewer)
             events = redact_events(table, step.events, viewer)
-            items.append(HistoryItem(step.version, step.seat, move, events))
+            items.append(HistoryItem(step.version, step.seat, move, events, logged.head, None))
         return History(
             meta=table.meta,
             config=table.config,
@@ -376,25 +402,22 @@ class Referee:
                         return earlier
                     raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
                 version = table.version + 1
-                entry = records.LogEntry(
-                    version, seat, msgspec.Raw(move_bytes), client_move_id, time.time()
-                )
-                result = await self.store.commit(
-                    game_id,
-                    expected_version=table.version,
-                    state=records.encode(state),
-                    log_entry=records.encode(entry),
-                    move_key=key,
-                    move_record=records.encode(records.MoveRecord(version, digest)),
-                    finished=table.game.outcome(state) is not None,
+                result, head = await self._commit(
+                    table,
+                    seat,
+                    state,
+                    move_bytes,
+                    client_move_id=client_move_id,
+                    key=key,
+                    digest=digest,
                 )
                 if result.status is CommitStatus.OK:
-                    table = dataclasses.replace(table, version=version, state=state)
+                    table = dataclasses.replace(table, version=version, state=state, head=head)
                     self._remember(table)
                     return Submitted(
                         version,
-                        project(table, state, version, seat),
-                        redact_events(table, events, seat),
+                        project(table, state, version, seat, head),
+                        seen_events(table, state, events, seat),
                         duplicate=False,
                     )
                 if result.status is CommitStatus.DUPLICATE:
@@ -412,6 +435,37 @@ class Referee:
                 "the game kept changing under this move; try again",
                 {"current_version": str(current)},
             )
+
+    async def _commit(
+        self,
+        table: Table,
+        seat: int,
+        state: Any,
+        move_bytes: bytes,
+        *,
+        client_move_id: str,
+        key: str,
+        digest: str,
+    ) -> tuple[CommitResult, str]:
+        """Store ``seat``'s move that led to ``state`` at ``table.version + 1``, and the
+        chain head it makes: computed here from the table decided on, so the chain costs no
+        extra round trip (see :mod:`service.chain`)."""
+        version = table.version + 1
+        entry = records.encode(
+            records.LogEntry(version, seat, msgspec.Raw(move_bytes), client_move_id, time.time())
+        )
+        head = chain.link(table.head, entry)
+        result = await self.store.commit(
+            table.game_id,
+            expected_version=table.version,
+            state=records.encode(state),
+            log_entry=entry,
+            head=head,
+            move_key=key,
+            move_record=records.encode(records.MoveRecord(version, digest)),
+            finished=table.game.outcome(state) is not None,
+        )
+        return result, head
 
     async def _table(self, game_id: str, *, fresh: bool) -> Table:
         """The game as this process last stored or loaded it, or freshly loaded.
@@ -465,10 +519,11 @@ class Referee:
         entries = await load_log(self.store, table, record.version)
         _, steps = replay_log(table, entries)
         step = steps[record.version - 1]
+        head = entries[record.version - 1].head
         return Submitted(
             record.version,
-            project(table, step.state, record.version, seat),
-            redact_events(table, step.events, seat),
+            project(table, step.state, record.version, seat, head),
+            seen_events(table, step.state, step.events, seat),
             duplicate=True,
         )
 
@@ -496,11 +551,15 @@ class Referee:
         async with self.feed.subscribe(table) as subscription:
             if subscription.version > table.version:  # moves landed since our load
                 table = dataclasses.replace(
-                    table, version=subscription.version, state=subscription.state
+                    table,
+                    version=subscription.version,
+                    state=subscription.state,
+                    head=subscription.head,
                 )
             version = table.version
             if after_version is None:
-                yield Update(version, [], project(table, table.state, version, viewer), True)
+                view = project(table, table.state, version, viewer, table.head)
+                yield Update(version, [], view, True)
             elif after_version < version:  # the versions after the client's, then live
                 for update in await self._replayed(table, viewer, after_version, version):
                     yield update
@@ -512,8 +571,12 @@ class Referee:
                 if not change.snapshot and change.version > version + 1:
                     for update in await self._replayed(table, viewer, version, change.version - 1):
                         yield update
-                events = [] if change.snapshot else redact_events(table, change.events, viewer)
-                view = project(table, change.state, change.version, viewer)
+                events = (
+                    []
+                    if change.snapshot
+                    else seen_events(table, change.state, change.events, viewer)
+                )
+                view = project(table, change.state, change.version, viewer, change.head)
                 yield Update(change.version, events, view, change.snapshot)
                 version = change.version
                 if view.outcome is not None:
@@ -522,15 +585,20 @@ class Referee:
     async def _replayed(
         self, table: Table, viewer: int | None, after: int, upto: int
     ) -> list[Update]:
-        """Updates for versions ``after+1..upto``, recomputed from the seed and the log."""
+        """Updates for versions ``after+1..upto``, recomputed from the seed and the log.
+
+        Replayed from a finished game (``table`` is over), every update carries every
+        event, as GetHistory does; replayed before the end, they are redacted.
+        """
         entries = await load_log(self.store, table, upto)
         _, steps = replay_log(table, entries)
+        public = table.finished
         return [
             Update(
                 step.version,
-                redact_events(table, step.events, viewer),
-                project(table, step.state, step.version, viewer),
+                list(step.events) if public else redact_events(table, step.events, viewer),
+                project(table, step.state, step.version, viewer, logged.head),
                 False,
             )
-            for step in steps[after:upto]
+            for step, logged in list(zip(steps, entries, strict=True))[after:upto]
         ]

@@ -39,8 +39,9 @@ DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
 DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 24 * 3600
 
-# Field of a stream entry that holds the log entry.
+# Fields of a stream entry: the log entry, and the chain head it made (service.chain).
 EVENT_FIELD: Final = b"entry"
+HEAD_FIELD: Final = b"head"
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
@@ -52,11 +53,13 @@ _outage_is_unavailable: Final = Outage(
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A game as stored: its version and the opaque state and metadata bytes."""
+    """A game as stored: its version, the opaque state and metadata bytes, and the head of
+    its log's hash chain at that version (None: stored before the chain existed)."""
 
     version: int
     state: bytes
     meta: bytes
+    head: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,12 +200,17 @@ class RedisStore:
 
     @_outage_is_unavailable
     async def load(self, game_id: str) -> GameRecord | None:
-        version, state, meta = await self._client.hmget(
-            self.keys(game_id).game, ["version", "state", "meta"]
+        version, state, meta, head = await self._client.hmget(
+            self.keys(game_id).game, ["version", "state", "meta", "head"]
         )
         if version is None:
             return None
-        return GameRecord(version=int(version), state=as_bytes(state), meta=as_bytes(meta))
+        return GameRecord(
+            version=int(version),
+            state=as_bytes(state),
+            meta=as_bytes(meta),
+            head=None if head is None else as_bytes(head).decode(),
+        )
 
     @_outage_is_unavailable
     async def commit(
@@ -212,11 +220,16 @@ class RedisStore:
         expected_version: int,
         state: bytes,
         log_entry: bytes,
+        head: str,
         move_key: str,
         move_record: bytes,
         finished: bool,
     ) -> CommitResult:
         """Apply one move atomically if ``expected_version`` is current (see ``commit.lua``).
+
+        ``head`` is the log's chain head after ``log_entry`` (:func:`service.chain.link`),
+        computed by the caller from the game it decided on: it is stored with the version
+        and sent to watchers with the entry.
 
         Order of checks: a known ``move_key`` is a DUPLICATE (nothing written, the original
         record returned); then a missing game is MISSING; then a stale version is CONFLICT.
@@ -238,6 +251,8 @@ class RedisStore:
                 self._stream_maxlen,
                 EVENT_FIELD,
                 self._idle_ttl,
+                head,
+                HEAD_FIELD,
             ],
         )
         return commit_result(reply)

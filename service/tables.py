@@ -15,7 +15,7 @@ import msgspec
 
 from engines.base import GameDefinition, Step, replay
 from engines.registry import GAMES
-from service import records
+from service import chain, records
 from service.errors import GameNotFound
 from service.store import RedisStore
 
@@ -43,12 +43,15 @@ def formats(name: str) -> Formats:
 
 @dataclass(frozen=True)
 class Table:
+    """One game at ``version``; ``head`` is its log's chain head there (service.chain)."""
+
     game_id: str
     game: AnyGame
     meta: records.GameMeta
     config: Any
     version: int
     state: Any
+    head: str
 
     @property
     def finished(self) -> bool:
@@ -65,6 +68,11 @@ async def load_table(store: RedisStore, game_id: str) -> Table:
     meta = records.meta_decoder.decode(record.meta)
     game = GAMES[meta.game]
     fmt = formats(meta.game)
+    head = record.head
+    if head is None and record.version == 0:  # not moved yet: the commitment
+        head = meta.seed_sha256
+    elif head is None:  # stored before the chain existed: from its log, once per load
+        head = chain.heads(meta.seed_sha256, await store.log(game_id, 0, record.version - 1))[-1]
     return Table(
         game_id=game_id,
         game=game,
@@ -72,20 +80,32 @@ async def load_table(store: RedisStore, game_id: str) -> Table:
         config=fmt.config.decode(meta.config),
         version=record.version,
         state=fmt.state.decode(record.state),
+        head=head,
     )
 
 
-async def load_log(store: RedisStore, table: Table, upto: int) -> list[records.LogEntry]:
-    """The first ``upto`` log entries (those that made versions 1..upto)."""
+@dataclass(frozen=True)
+class Logged:
+    """One stored log entry: its exact bytes, decoded, and the chain head it made."""
+
+    raw: bytes
+    entry: records.LogEntry
+    head: str
+
+
+async def load_log(store: RedisStore, table: Table, upto: int) -> list[Logged]:
+    """The first ``upto`` log entries (those that made versions 1..upto), with heads."""
     if upto <= 0:
         return []
     raw = await store.log(table.game_id, 0, upto - 1)
-    return [records.log_decoder.decode(item) for item in raw]
+    heads = chain.heads(table.meta.seed_sha256, raw)
+    return [
+        Logged(item, records.log_decoder.decode(item), head)
+        for item, head in zip(raw, heads[1:], strict=True)
+    ]
 
 
-def replay_log(
-    table: Table, entries: list[records.LogEntry]
-) -> tuple[Any, list[Step[Any, Any, Any]]]:
+def replay_log(table: Table, entries: list[Logged]) -> tuple[Any, list[Step[Any, Any, Any]]]:
     """States and events of every logged move, recomputed from the seed."""
-    moves = [(entry.seat, table.decode_move(entry.move)) for entry in entries]
+    moves = [(item.entry.seat, table.decode_move(item.entry.move)) for item in entries]
     return replay(table.game, table.config, table.meta.seed, moves)

@@ -69,6 +69,7 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
         seats=view.seats,
         to_act=sorted(view.to_act),
         outcome=outcome_to_proto(view.outcome) if view.outcome is not None else None,
+        head=view.head,
         **body,
     )
 
@@ -145,6 +146,8 @@ def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
                 seat=item.seat,
                 move=codec.move_to_proto(item.move) if item.move is not None else None,
                 events=events_to_proto(game, item.events),
+                head=item.head,
+                log_entry=item.log_entry or b"",
             )
             for item in history.items
         ],

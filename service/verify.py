@@ -8,6 +8,11 @@ from WatchGame) can be checked too: each must equal the replay's view for that v
 The replay stops at the first move that differs, and the report names its version: that is
 why it steps through the moves itself rather than calling :func:`engines.base.replay`, which
 only says that some move failed.
+
+It checks the log's hash chain (:mod:`service.chain`) on the way: each entry's stored bytes
+hold its version, seat and move, each head follows from the one before (the seed
+commitment first), and each view carries the head at its version. A history recorded
+before the chain existed (no heads, ``setup.rules_revision`` 0) is replayed without it.
 """
 
 from __future__ import annotations
@@ -16,14 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from engines.base import RULES_REVISION_OPTION, GameDefinition
 from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2
+from service import chain, records
 from service.codecs import CODECS, DerivedCodec
 from service.errors import RefereeError
 from service.referee import seat_view
+from service.tables import formats
 from service.translate import view_to_proto  # the one projection to protobuf
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
@@ -37,6 +46,8 @@ class VerifyReport:
     views: int = 0
     first_differing_version: int = 0
     problems: list[str] = field(default_factory=list)
+    # True once the history's hash chain was found and checked (see the module).
+    chained: bool = False
 
     @property
     def ok(self) -> bool:
@@ -48,9 +59,11 @@ class VerifyReport:
 
     def __str__(self) -> str:
         if self.ok:
+            chained = "the log's hash chain checked" if self.chained else "no hash chain"
             return (
                 f"verified: {self.game}, {self.moves} moves replayed from the seed, "
-                f"{self.views} views checked"
+                f"{self.views} views checked, {chained}"
+                + ("" if self.chained else " (recorded before the chain existed)")
             )
         return "NOT verified:\n  " + "\n  ".join(self.problems)
 
@@ -82,17 +95,23 @@ def verify_history(
     except (InvalidConfigError, RefereeError) as error:
         report.problems.append(f"unreadable setup: {error}")
         return report
+    chained = _carries_chain(report, history)
+    if chained is None:
+        return report
+    report.chained = chained
     state = game.new_game(config, history.seed)
+    head = history.seed_sha256 if chained else ""
     # Only the states some view is compared with are kept: a long game's every state
     # would cost far more memory than the request it came in.
     wanted = {view.version for view in views}
-    states: dict[int, Any] = {0: state} if 0 in wanted else {}
+    states: dict[int, tuple[Any, str]] = {0: (state, head)} if 0 in wanted else {}
     for version, entry in enumerate(history.entries, start=1):
-        state = _step(report, game, codec, state, version, entry, history.setup.seats)
-        if state is None:
+        stepped = _step(report, game, codec, (state, head), version, entry, history.setup.seats)
+        if stepped is None:
             return report
+        state, head = stepped
         if version in wanted:
-            states[version] = state
+            states[version] = stepped
         report.replayed = version
     outcome = game.outcome(state)
     if outcome is None:
@@ -109,16 +128,64 @@ def verify_history(
     return report
 
 
+def _carries_chain(report: VerifyReport, history: referee_pb2.GetHistoryResponse) -> bool | None:
+    """Whether every entry carries its head and log entry (True) or none does in a history
+    recorded before the chain (False); None, with the problem reported, otherwise."""
+    entries = history.entries
+    heads = sum(1 for entry in entries if entry.head)
+    logged = sum(1 for entry in entries if entry.log_entry)
+    if heads == logged == len(entries):
+        return True
+    if heads == logged == 0 and history.setup.rules_revision == 0:
+        return False
+    if heads == logged == 0:
+        report.problems.append("the history carries no hash chain, yet it names a rules revision")
+    else:
+        report.problems.append(
+            f"only some entries carry the hash chain ({heads} heads and {logged} log entries "
+            f"of {len(entries)})"
+        )
+    return None
+
+
+def _linked(
+    report: VerifyReport,
+    game: AnyGame,
+    head: str,
+    version: int,
+    entry: game_pb2.HistoryEntry,
+    move: Any,
+) -> str | None:
+    """The head after ``entry`` if its log entry holds its move and its head follows from
+    ``head``; None, with the problem reported, otherwise."""
+    try:
+        logged = records.log_decoder.decode(entry.log_entry)
+        logged_move = formats(game.name).move.decode(logged.move)
+    except msgspec.DecodeError as error:
+        report.differs(version, f"unreadable log entry: {error}")
+        return None
+    if (logged.version, logged.seat) != (version, entry.seat) or logged_move != move:
+        report.differs(version, "its log entry holds another version, seat or move")
+        return None
+    following = chain.link(head, entry.log_entry)
+    if entry.head != following:
+        report.differs(version, "its head does not follow from the head before it")
+        return None
+    return following
+
+
 def _step(
     report: VerifyReport,
     game: AnyGame,
     codec: DerivedCodec,
-    state: Any,
+    before: tuple[Any, str],
     version: int,
     entry: game_pb2.HistoryEntry,
     seats: int,
-) -> Any:
-    """The state after ``entry``, or None (with the problem reported) if it differs."""
+) -> tuple[Any, str] | None:
+    """The state and chain head after ``entry`` (head "" without a chain), or None (with
+    the problem reported) if it differs."""
+    state, head = before
     if entry.version != version:
         report.differs(version, f"logged as version {entry.version}")
         return None
@@ -130,6 +197,11 @@ def _step(
     except RefereeError as error:
         report.differs(version, f"unreadable move: {error}")
         return None
+    if head:
+        linked = _linked(report, game, head, version, entry, move)
+        if linked is None:
+            return None
+        head = linked
     try:
         state, events = game.apply(state, entry.seat, move)
     except MoveError as error:
@@ -138,26 +210,33 @@ def _step(
     if list(entry.events) != [codec.event_to_proto(event) for event in events]:
         report.differs(version, "its events differ from the replay")
         return None
-    return state
+    return state, head
 
 
 def _check_view(
     report: VerifyReport,
     game: AnyGame,
     history: referee_pb2.GetHistoryResponse,
-    states: dict[int, Any],
+    states: dict[int, tuple[Any, str]],
     view: game_pb2.View,
     game_id: str,
     expected: dict[tuple[int, int | None, str], game_pb2.View],
 ) -> None:
-    """Compare one recorded view with the replay's view for its viewer at its version.
+    """Compare one recorded view with the replay's view for its viewer at its version,
+    its head first: a view kept from the game pins the history up to its version.
 
     ``expected`` keeps each replayed view, so a request repeating views costs comparisons,
     not projections (the projection lists every seat's legal moves for ``to_act``).
     """
-    state = states.get(view.version)
-    if state is None:
+    replayed = states.get(view.version)
+    if replayed is None:
         report.problems.append(f"a view at unknown version {view.version}")
+        return
+    state, head = replayed
+    if view.head != head:
+        report.problems.append(
+            f"the view at version {view.version} carries another head than the history's chain"
+        )
         return
     viewer = view.seat if view.HasField("seat") else None
     if viewer is not None and not 0 <= viewer < history.setup.seats:
@@ -165,7 +244,7 @@ def _check_view(
         return
     key = (view.version, viewer, game_id or view.game_id)
     if key not in expected:
-        expected[key] = _replayed_view(game, history, state, view.version, viewer, key[2])
+        expected[key] = _replayed_view(game, history, state, view.version, viewer, key[2], head)
     if expected[key] != view:
         report.problems.append(f"the view at version {view.version} differs from the replay")
 
@@ -177,5 +256,7 @@ def _replayed_view(
     version: int,
     viewer: int | None,
     game_id: str,
+    head: str,
 ) -> game_pb2.View:
-    return view_to_proto(seat_view(game, game_id, history.setup.seats, state, version, viewer))
+    seats = history.setup.seats
+    return view_to_proto(seat_view(game, game_id, seats, state, version, viewer, head))

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from itertools import repeat
 
 import grpc
 import pytest
 
-from referee.v1 import referee_pb2
+from engines.base import RULES_REVISION_OPTION, replay
+from engines.registry import GAMES
+from referee.v1 import game_pb2, referee_pb2
+from service.codecs import CODECS
+from service.translate import events_to_proto
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, reason_of, take
 
@@ -110,3 +115,77 @@ async def test_one_referee_follows_more_games_than_a_default_redis_pool_holds(
         await table.submit(1, take(WHITE, 2))
     streams = await asyncio.wait_for(asyncio.gather(*watchers), 30)
     assert all([m.version for m in messages] == [0, 1] for messages in streams)
+
+
+def _full_and_seen(
+    history: referee_pb2.GetHistoryResponse, viewer: int | None
+) -> tuple[list[list[game_pb2.Event]], list[list[game_pb2.Event]]]:
+    """Per version: every event of a finished game, and what ``viewer`` sees of them live
+    (the engine's own redaction, recomputed from the revealed seed)."""
+    name = history.setup.game
+    game, codec = GAMES[name], CODECS[name]
+    options = {
+        **codec.options_from_proto(history.setup.options),
+        RULES_REVISION_OPTION: history.setup.rules_revision,
+    }
+    config = game.make_config(history.setup.seats, options)
+    moves = [(entry.seat, codec.move_from_proto(entry.move)) for entry in history.entries]
+    _, steps = replay(game, config, history.seed, moves)
+    full = [events_to_proto(name, list(step.events)) for step in steps]
+    seen = [
+        events_to_proto(name, [e for e in map(game.view_event, step.events, repeat(viewer)) if e])
+        for step in steps
+    ]
+    return full, seen
+
+
+async def test_after_the_end_every_event_is_public_and_not_one_version_earlier(
+    stub: Stub,
+) -> None:
+    table = await Table.create(stub, 3, seed=b"public-at-the-end")
+    stream = stub.WatchGame(
+        referee_pb2.WatchGameRequest(game_id=table.game_id), metadata=table.md(0)
+    )
+    snapshot = await asyncio.wait_for(stream.read(), 10)  # subscribed: nothing can be missed
+    assert isinstance(snapshot, referee_pb2.WatchGameResponse) and snapshot.snapshot
+
+    async def rest() -> list[referee_pb2.WatchGameResponse]:
+        out = []
+        while (message := await stream.read()) is not grpc.aio.EOF:  # type: ignore[attr-defined]
+            assert isinstance(message, referee_pb2.WatchGameResponse)
+            out.append(message)
+        return out
+
+    live_task = asyncio.create_task(rest())
+    await play_to_end(table, 3, win=True)
+    live = await asyncio.wait_for(live_task, 20)
+    history = await table.history(None)
+    full, seen = _full_and_seen(history, 0)
+    assert full != seen  # other seats' pockets were hidden from seat 0 during the game
+    final = len(history.entries)
+    assert [m.version for m in live] == list(range(1, final + 1))
+    # Live: redacted up to the last move; the update of the final version carries it all.
+    assert [list(m.events) for m in live[:-1]] == seen[:-1]
+    assert list(live[-1].events) == full[-1]
+    # Replayed from the finished game, from any seat: every version's every event.
+    for seat in (1, None):
+        replayed = await asyncio.wait_for(_collect(stub, table, seat, after=0, count=final), 10)
+        assert [list(m.events) for m in replayed] == full
+        assert [list(m.events) for m in replayed] == [list(e.events) for e in history.entries]
+
+
+async def test_play_replays_a_finished_game_with_every_event(stub: Stub) -> None:
+    table = await Table.create(stub, 3, seed=b"public-play")
+    await play_to_end(table, 3, win=True)
+    history = await table.history(None)
+    call = stub.Play(None, metadata=table.md(2))
+    join = referee_pb2.PlayRequest.Join(game_id=table.game_id, after_version=0)
+    await call.write(referee_pb2.PlayRequest(join=join))
+    updates: list[referee_pb2.WatchGameResponse] = []
+    while len(updates) < len(history.entries):
+        response = await asyncio.wait_for(call.read(), 10)
+        assert isinstance(response, referee_pb2.PlayResponse)
+        updates.append(response.update)
+    call.cancel()
+    assert [list(u.events) for u in updates] == [list(e.events) for e in history.entries]
+    assert updates[-1].view.HasField("outcome")

@@ -71,6 +71,7 @@ async def _game_write(store: RedisStore | TournamentStore) -> object:
         expected_version=0,
         state=b"s1",
         log_entry=b"e1",
+        head="head",
         move_key="m1",
         move_record=b"r1",
         finished=False,

@@ -25,6 +25,7 @@ async def commit(
         expected_version=expected,
         state=state if state is not None else f"state-{new}".encode(),
         log_entry=f"entry-{new}".encode(),
+        head=f"head-{new}",
         move_key=key if key is not None else f"move-{new}",
         move_record=f"record-{new}".encode(),
         finished=finished,
@@ -84,7 +85,9 @@ async def test_commit_bumps_version_and_writes_everything(store: RedisStore, gam
 
     assert first == CommitResult(CommitStatus.OK, 1)
     assert second == CommitResult(CommitStatus.OK, 2)
-    assert await store.load(game_id) == GameRecord(version=2, state=b"state-2", meta=b"meta")
+    assert await store.load(game_id) == GameRecord(
+        version=2, state=b"state-2", meta=b"meta", head="head-2"
+    )
     assert await store.log(game_id) == [b"entry-1", b"entry-2"]
     assert await store.log(game_id, 1, 1) == [b"entry-2"]
     assert await store.move_record(game_id, "move-1") == b"record-1"
@@ -210,6 +213,7 @@ async def test_live_games_expire_when_idle_and_each_move_pushes_it_back(
             expected_version=0,
             state=b"s1",
             log_entry=b"e1",
+            head="head",
             move_key="0:a",
             move_record=b"r",
             finished=False,

@@ -18,6 +18,7 @@ async def play(store: RedisStore, game_id: str, moves: int, *, start: int = 0) -
             expected_version=version,
             state=b"s",
             log_entry=f"entry-{version + 1}".encode(),
+            head="head",
             move_key=f"move-{version + 1}",
             move_record=b"r",
             finished=False,

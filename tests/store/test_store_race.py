@@ -40,6 +40,7 @@ async def test_counter_race_loses_no_increment(redis_url: str, game_id: str) -> 
             expected_version=record.version,
             state=str(int(record.state) + 1).encode(),
             log_entry=label.encode(),
+            head="head",
             move_key=label,
             move_record=b"",
             finished=False,

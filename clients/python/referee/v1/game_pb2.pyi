@@ -169,6 +169,7 @@ class View(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     TO_ACT_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    HEAD_FIELD_NUMBER: _builtins.int
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     PINCHED_FIELD_NUMBER: _builtins.int
@@ -179,6 +180,14 @@ class View(_message.Message):
     seat: _builtins.int
     """Your seat; unset for a spectator."""
     seats: _builtins.int
+    head: _builtins.str
+    """Hex sha256 head of the game's hash-chained move log at `version`: the seed
+    commitment (`seed_sha256`) at version 0, then for each version v
+    head_v = sha256(bytes.fromhex(head_{v-1}) + log_entry_v), where log_entry_v is the
+    stored entry GetHistory shows once the game is over (HistoryEntry.log_entry). Keep a
+    view: VerifyHistory later proves that the history it is handed is the one you played
+    up to this version. Empty only in views recorded before the chain existed.
+    """
     @_builtins.property
     def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats that may act now. In simultaneous phases that is several, or all, seats."""
@@ -203,13 +212,14 @@ class View(_message.Message):
         seats: _builtins.int = ...,
         to_act: _abc.Iterable[_builtins.int] | None = ...,
         outcome: Global___Outcome | None = ...,
+        head: _builtins.str = ...,
         the_gang: _the_gang_pb2.TheGangView | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourView | None = ...,
         pinched: _pinched_pb2.PinchedView | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "head", b"head", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -293,10 +303,22 @@ class HistoryEntry(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     MOVE_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    HEAD_FIELD_NUMBER: _builtins.int
+    LOG_ENTRY_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """The version this move produced (the first move makes version 1)."""
     seat: _builtins.int
     """Who moved."""
+    head: _builtins.str
+    """Hex sha256 head of the move log after this entry (see View.head): sha256 of the
+    previous entry's head (the seed commitment before the first entry), as bytes,
+    followed by `log_entry`. Empty in histories recorded before the chain existed.
+    """
+    log_entry: _builtins.bytes
+    """The exact bytes the referee stored for this move (MessagePack array: version, seat,
+    the engine's move, client_move_id, accept time in Unix seconds), from which `head`
+    is computed. Set only once the game is over: before, it would leak secret moves.
+    """
     @_builtins.property
     def move(self) -> Global___Move:
         """The move; unset when it is still secret to you."""
@@ -312,10 +334,12 @@ class HistoryEntry(_message.Message):
         seat: _builtins.int = ...,
         move: Global___Move | None = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
+        head: _builtins.str = ...,
+        log_entry: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "move", b"move", "seat", b"seat", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "head", b"head", "log_entry", b"log_entry", "move", b"move", "seat", b"seat", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

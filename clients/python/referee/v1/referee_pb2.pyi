@@ -380,7 +380,11 @@ class WatchGameResponse(_message.Message):
     """True when this message is a snapshot rather than the update of one move."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]:
-        """What the move that made `version` caused, as you may see it; empty for a snapshot."""
+        """What the move that made `version` caused, as you may see it; empty for a snapshot.
+        Once the game is over, everything is public: the update of the final version, and
+        every update replayed from a finished game, carry every event unredacted (as
+        GetHistory does); the updates before the final version stay redacted when live.
+        """
 
     @_builtins.property
     def view(self) -> _game_pb2.View:
@@ -504,6 +508,7 @@ class VerifyHistoryResponse(_message.Message):
     VIEWS_CHECKED_FIELD_NUMBER: _builtins.int
     FIRST_DIFFERING_VERSION_FIELD_NUMBER: _builtins.int
     PROBLEMS_FIELD_NUMBER: _builtins.int
+    CHAINED_FIELD_NUMBER: _builtins.int
     verified: _builtins.bool
     """True when the seed matches its commitment and every move, event, view and the outcome
     agree with the replay.
@@ -517,6 +522,11 @@ class VerifyHistoryResponse(_message.Message):
     illegal on replay, or other events. 0 when no move differs (verified, or the problem
     is the seed, the setup or the outcome).
     """
+    chained: _builtins.bool
+    """True when the history carries the hash chain of its move log and it was checked
+    (every entry's head from the seed commitment and its log entry, every view's head).
+    False for a history recorded before the chain existed (setup.rules_revision 0).
+    """
     @_builtins.property
     def problems(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """What disagrees, one readable sentence each, in order; empty when verified."""
@@ -529,10 +539,11 @@ class VerifyHistoryResponse(_message.Message):
         views_checked: _builtins.int = ...,
         first_differing_version: _builtins.int = ...,
         problems: _abc.Iterable[_builtins.str] | None = ...,
+        chained: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_differing_version", b"first_differing_version", "moves_replayed", b"moves_replayed", "problems", b"problems", "verified", b"verified", "views_checked", b"views_checked"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chained", b"chained", "first_differing_version", b"first_differing_version", "moves_replayed", b"moves_replayed", "problems", b"problems", "verified", b"verified", "views_checked", b"views_checked"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

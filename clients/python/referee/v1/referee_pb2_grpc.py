@@ -205,6 +205,9 @@ class RefereeServiceServicer:
         recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
         depends only on the request, so any referee, or `referee verify` offline, gives the
         same one. A history that does not verify is an answer (`verified` false), not an error.
+        It also checks the hash chain of the move log: every entry's `log_entry` against its
+        version, seat and move, every `head` from the seed commitment, and every view's `head`
+        against the chain at the view's version (so a kept view pins the history before it).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

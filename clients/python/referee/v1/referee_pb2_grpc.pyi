@@ -99,6 +99,9 @@ class RefereeServiceStub:
     recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
     depends only on the request, so any referee, or `referee verify` offline, gives the
     same one. A history that does not verify is an answer (`verified` false), not an error.
+    It also checks the hash chain of the move log: every entry's `log_entry` against its
+    version, seat and move, every `head` from the seed commitment, and every view's `head`
+    against the chain at the view's version (so a kept view pins the history before it).
     """
 
 @_typing.type_check_only
@@ -172,6 +175,9 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
     depends only on the request, so any referee, or `referee verify` offline, gives the
     same one. A history that does not verify is an answer (`verified` false), not an error.
+    It also checks the hash chain of the move log: every entry's `log_entry` against its
+    version, seat and move, every `head` from the seed commitment, and every view's `head`
+    against the chain at the view's version (so a kept view pins the history before it).
     """
 
 class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -296,6 +302,9 @@ class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
         recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
         depends only on the request, so any referee, or `referee verify` offline, gives the
         same one. A history that does not verify is an answer (`verified` false), not an error.
+        It also checks the hash chain of the move log: every entry's `log_entry` against its
+        version, seat and move, every `head` from the seed commitment, and every view's `head`
+        against the chain at the view's version (so a kept view pins the history before it).
         """
 
 def add_RefereeServiceServicer_to_server(servicer: RefereeServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

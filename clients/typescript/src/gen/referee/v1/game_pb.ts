@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/game.proto.
  */
 export const file_referee_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEirAEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIAEIGCgRnYW1lIoUBCglHYW1lU2V0dXASDAoEZ2FtZRgBIAEoCRINCgVzZWF0cxgCIAEoBRIpCgdvcHRpb25zGAMgASgLMhgucmVmZXJlZS52MS5UYWJsZU9wdGlvbnMSGAoQYWxsb3dfc3BlY3RhdG9ycxgEIAEoCBIWCg5ydWxlc19yZXZpc2lvbhgFIAEoBSKbAQoETW92ZRIrCgh0aGVfZ2FuZxgBIAEoCzIXLnJlZmVyZWUudjEuVGhlR2FuZ01vdmVIABIyCgxnYW5nX29mX2ZvdXIYAiABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlSAASKgoHcGluY2hlZBgDIAEoCzIXLnJlZmVyZWUudjEuUGluY2hlZE1vdmVIAEIGCgRnYW1lIp8BCgVFdmVudBIsCgh0aGVfZ2FuZxgBIAEoCzIYLnJlZmVyZWUudjEuVGhlR2FuZ0V2ZW50SAASMwoMZ2FuZ19vZl9mb3VyGAIgASgLMhsucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnRIABIrCgdwaW5jaGVkGAMgASgLMhgucmVmZXJlZS52MS5QaW5jaGVkRXZlbnRIAEIGCgRnYW1lIrECCgRWaWV3EgwKBGdhbWUYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDEhEKBHNlYXQYBCABKAVIAYgBARINCgVzZWF0cxgFIAEoBRIOCgZ0b19hY3QYBiADKAUSJAoHb3V0Y29tZRgHIAEoCzITLnJlZmVyZWUudjEuT3V0Y29tZRIrCgh0aGVfZ2FuZxgKIAEoCzIXLnJlZmVyZWUudjEuVGhlR2FuZ1ZpZXdIABIyCgxnYW5nX29mX2ZvdXIYCyABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJWaWV3SAASKgoHcGluY2hlZBgMIAEoCzIXLnJlZmVyZWUudjEuUGluY2hlZFZpZXdIAEILCglnYW1lX3ZpZXdCBwoFX3NlYXQibgoHT3V0Y29tZRIPCgd3aW5uZXJzGAEgAygFEg8KB3N1bW1hcnkYAiABKAkSDgoGc2NvcmVzGAMgAygFEhAKCHBsYWNpbmdzGAQgAygFEhEKCXRpZWJyZWFrcxgFIAMoBRIMCgR0ZWFtGAYgASgIInAKDEhpc3RvcnlFbnRyeRIPCgd2ZXJzaW9uGAEgASgDEgwKBHNlYXQYAiABKAUSHgoEbW92ZRgDIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIhCgZldmVudHMYBCADKAsyES5yZWZlcmVlLnYxLkV2ZW50YgZwcm90bzM", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
+  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEirAEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIAEIGCgRnYW1lIoUBCglHYW1lU2V0dXASDAoEZ2FtZRgBIAEoCRINCgVzZWF0cxgCIAEoBRIpCgdvcHRpb25zGAMgASgLMhgucmVmZXJlZS52MS5UYWJsZU9wdGlvbnMSGAoQYWxsb3dfc3BlY3RhdG9ycxgEIAEoCBIWCg5ydWxlc19yZXZpc2lvbhgFIAEoBSKbAQoETW92ZRIrCgh0aGVfZ2FuZxgBIAEoCzIXLnJlZmVyZWUudjEuVGhlR2FuZ01vdmVIABIyCgxnYW5nX29mX2ZvdXIYAiABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlSAASKgoHcGluY2hlZBgDIAEoCzIXLnJlZmVyZWUudjEuUGluY2hlZE1vdmVIAEIGCgRnYW1lIp8BCgVFdmVudBIsCgh0aGVfZ2FuZxgBIAEoCzIYLnJlZmVyZWUudjEuVGhlR2FuZ0V2ZW50SAASMwoMZ2FuZ19vZl9mb3VyGAIgASgLMhsucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnRIABIrCgdwaW5jaGVkGAMgASgLMhgucmVmZXJlZS52MS5QaW5jaGVkRXZlbnRIAEIGCgRnYW1lIr8CCgRWaWV3EgwKBGdhbWUYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDEhEKBHNlYXQYBCABKAVIAYgBARINCgVzZWF0cxgFIAEoBRIOCgZ0b19hY3QYBiADKAUSJAoHb3V0Y29tZRgHIAEoCzITLnJlZmVyZWUudjEuT3V0Y29tZRIMCgRoZWFkGAggASgJEisKCHRoZV9nYW5nGAogASgLMhcucmVmZXJlZS52MS5UaGVHYW5nVmlld0gAEjIKDGdhbmdfb2ZfZm91chgLIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91clZpZXdIABIqCgdwaW5jaGVkGAwgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkVmlld0gAQgsKCWdhbWVfdmlld0IHCgVfc2VhdCJuCgdPdXRjb21lEg8KB3dpbm5lcnMYASADKAUSDwoHc3VtbWFyeRgCIAEoCRIOCgZzY29yZXMYAyADKAUSEAoIcGxhY2luZ3MYBCADKAUSEQoJdGllYnJlYWtzGAUgAygFEgwKBHRlYW0YBiABKAgikQEKDEhpc3RvcnlFbnRyeRIPCgd2ZXJzaW9uGAEgASgDEgwKBHNlYXQYAiABKAUSHgoEbW92ZRgDIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIhCgZldmVudHMYBCADKAsyES5yZWZlcmVlLnYxLkV2ZW50EgwKBGhlYWQYBSABKAkSEQoJbG9nX2VudHJ5GAYgASgMYgZwcm90bzM", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
 
 /**
  * Game-specific table options: set the one for the game you create.
@@ -223,6 +223,18 @@ export type View = Message<"referee.v1.View"> & {
   outcome?: Outcome | undefined;
 
   /**
+   * Hex sha256 head of the game's hash-chained move log at `version`: the seed
+   * commitment (`seed_sha256`) at version 0, then for each version v
+   * head_v = sha256(bytes.fromhex(head_{v-1}) + log_entry_v), where log_entry_v is the
+   * stored entry GetHistory shows once the game is over (HistoryEntry.log_entry). Keep a
+   * view: VerifyHistory later proves that the history it is handed is the one you played
+   * up to this version. Empty only in views recorded before the chain existed.
+   *
+   * @generated from field: string head = 8;
+   */
+  head: string;
+
+  /**
    * @generated from oneof referee.v1.View.game_view
    */
   gameView: {
@@ -349,6 +361,24 @@ export type HistoryEntry = Message<"referee.v1.HistoryEntry"> & {
    * @generated from field: repeated referee.v1.Event events = 4;
    */
   events: Event[];
+
+  /**
+   * Hex sha256 head of the move log after this entry (see View.head): sha256 of the
+   * previous entry's head (the seed commitment before the first entry), as bytes,
+   * followed by `log_entry`. Empty in histories recorded before the chain existed.
+   *
+   * @generated from field: string head = 5;
+   */
+  head: string;
+
+  /**
+   * The exact bytes the referee stored for this move (MessagePack array: version, seat,
+   * the engine's move, client_move_id, accept time in Unix seconds), from which `head`
+   * is computed. Set only once the game is over: before, it would leak secret moves.
+   *
+   * @generated from field: bytes log_entry = 6;
+   */
+  logEntry: Uint8Array;
 };
 
 /**
