@@ -424,8 +424,9 @@ def test_the_judge_judges_each_event_where_it_happened() -> None:
     """A step that discards face up and then reshuffles the discards into the deck: its
     Discarded event rightly names cards that lie in the deck at the end of the step (they
     were open when discarded); the same card named after the step is a leak."""
-    # Four seats: random three-seat games no longer run the 108-card deck dry.
-    game = EngineGame.play(4, "basic", "basic-4/40")
+    # Four seats: random three-seat games rarely run the 108-card deck dry; under rules
+    # revision 2 the discards go back only at the end of a day (this seed gets there).
+    game = EngineGame.play(4, "basic", "basic-4/47")
 
     def discards_then_reshuffles(version: int) -> bool:
         kinds = [type(event) for event in game.events[version]]

@@ -21,6 +21,7 @@ from engines.the_gang import events as ev
 from engines.the_gang import moves as mv
 from engines.the_gang.model import (
     JACK_CARD,
+    RULES_REVISION,
     Colour,
     Mode,
     PileStart,
@@ -393,7 +394,9 @@ def test_the_checker_judges_what_a_step_says_of_the_heist_it_ended() -> None:
 def test_the_checker_accepts_the_reveal_only_in_a_finished_view() -> None:
     """After the end everything is public: a finished view reveals the deck (and the
     checker demands the true one); the same reveal one version earlier is a leak."""
-    game = EngineGame(TheGangConfig(players=3), seed_for("planted-reveal"))
+    game = EngineGame(
+        TheGangConfig(players=3, rules_revision=RULES_REVISION), seed_for("planted-reveal")
+    )
     while not game.state.finished:
         game.play_heist(win=True)
     states, _ = game.truth()

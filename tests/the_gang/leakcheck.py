@@ -56,6 +56,7 @@ from typing import Any
 from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import Message
 
+from engines.base import rules_revision
 from engines.cards import DECK, Card, Suit
 from engines.the_gang import events as ev
 from engines.the_gang.model import JACK_CARD, AnnouncementKind, Colour, TheGangState
@@ -548,9 +549,9 @@ _REVEALED = (
 def _judge_revealed(
     report: Report, body: the_gang_pb2.TheGangView, state: TheGangState, where: str
 ) -> None:
-    """The post-game reveal: only in a finished view (not one version earlier), and there
-    the true deck and discards."""
-    if not state.finished:
+    """The post-game reveal: only in a finished view (not one version earlier) of a game on
+    rules revision 2, and there the true deck and discards."""
+    if not state.finished or rules_revision(state.config.rules_revision) < 2:
         early = [name for name in _REVEALED if len(getattr(body, name))]
         if early:
             report.problems.append(f"LEAK {where}: {early} set before the game is over")
