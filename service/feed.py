@@ -8,8 +8,8 @@ own seat. When the stream was trimmed past the channel's version the channel rel
 stored state and sends a snapshot instead.
 
 Each change carries the log's chain head at its version. The channel extends the chain
-itself from the entry bytes (:func:`service.chain.link`, one sha256) rather than reading
-the head the commit also wrote into the stream entry: the two are equal by construction,
+itself from the entry bytes (:func:`service.chain.link`, one sha256), so the stream holds
+no copy of the head (it would cost every game up to a stream's length of 64-byte fields)
 and entries written before the chain existed need no second path.
 """
 

@@ -39,9 +39,9 @@ DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
 DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 24 * 3600
 
-# Fields of a stream entry: the log entry, and the chain head it made (service.chain).
+# Field of a stream entry that holds the log entry. (Its chain head is not stored there:
+# a watcher extends the chain from the entry itself, one sha256, see service.feed.)
 EVENT_FIELD: Final = b"entry"
-HEAD_FIELD: Final = b"head"
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
@@ -228,8 +228,7 @@ class RedisStore:
         """Apply one move atomically if ``expected_version`` is current (see ``commit.lua``).
 
         ``head`` is the log's chain head after ``log_entry`` (:func:`service.chain.link`),
-        computed by the caller from the game it decided on: it is stored with the version
-        and sent to watchers with the entry.
+        computed by the caller from the game it decided on: it is stored with the version.
 
         Order of checks: a known ``move_key`` is a DUPLICATE (nothing written, the original
         record returned); then a missing game is MISSING; then a stale version is CONFLICT.
@@ -252,7 +251,6 @@ class RedisStore:
                 EVENT_FIELD,
                 self._idle_ttl,
                 head,
-                HEAD_FIELD,
             ],
         )
         return commit_result(reply)

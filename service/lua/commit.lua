@@ -8,7 +8,6 @@
 --   6 finished ("1"/"0") 7 finished TTL seconds      8 stream MAXLEN (approximate)
 --   9 stream field name for the log entry  10 idle TTL seconds ("0": none)
 --  11 the log's chain head after this entry (hex; the caller computes it)
---  12 stream field name for the head
 -- Reply: {"DUPLICATE", version, record} | {"MISSING", -1} | {"CONFLICT", version}
 --        | {"OK", new version}
 local game, log, events, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -33,9 +32,7 @@ local version = current + 1
 local version_text = string.format('%d', version)
 -- XADD goes first: with an explicit ID it is the one write that can fail on valid input
 -- (ID not above the stream's last), and Redis keeps the writes a failing script already made.
-redis.call(
-  'XADD', events, 'MAXLEN', '~', ARGV[8], version_text .. '-0', ARGV[9], ARGV[3], ARGV[12], ARGV[11]
-)
+redis.call('XADD', events, 'MAXLEN', '~', ARGV[8], version_text .. '-0', ARGV[9], ARGV[3])
 redis.call('HSET', game, 'version', version_text, 'state', ARGV[2], 'head', ARGV[11])
 redis.call('RPUSH', log, ARGV[3])
 redis.call('HSET', moves, ARGV[4], ARGV[5])
