@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
+from service.calls import host_of
 from service.redis_kit import connect
 from service.seat_codes import (
     ALPHABET,
@@ -153,3 +154,22 @@ async def test_of_twenty_concurrent_redeemers_on_their_own_connections_one_wins(
     lost = [r for r in results if isinstance(r, SeatCodeInvalid)]
     assert [w.payload for w in won] == [b"prize"]
     assert len(lost) == 19
+
+
+@pytest.mark.parametrize(
+    ("peer", "host"),
+    [
+        ("ipv4:127.0.0.1:50123", "127.0.0.1"),
+        ("ipv6:[::1]:50123", "::1"),
+        ("ipv6:%5B2001:db8::7%5D:443", "2001:db8::7"),
+        ("10.0.0.9:8080", "10.0.0.9"),  # the HTTP face's ASGI client
+        ("::1:8080", "::1"),
+        ("unix:/tmp/referee.sock", "unix"),
+        (None, ""),
+        ("", ""),
+    ],
+)
+def test_the_faces_key_limits_by_the_callers_host_without_its_port(
+    peer: str | None, host: str
+) -> None:
+    assert host_of(peer) == host
