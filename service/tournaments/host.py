@@ -153,7 +153,9 @@ class TournamentHost:
 
     # --- use cases -------------------------------------------------------------------------
 
-    async def create(self, spec: TournamentSpec) -> Created:
+    def _checked(self, spec: TournamentSpec) -> tuple[str, tuple[int, ...], int]:
+        """The game's name, the table sizes it accepts and the rounds to play; or the
+        request's first problem (BadRequest, PermissionDenied)."""
         game = GAMES.get(spec.game)
         if game is None:
             raise BadRequest("GAME_UNKNOWN", f"unknown game {spec.game!r}")
@@ -192,6 +194,10 @@ class TournamentHost:
             )
         if spec.seed and len(spec.seed) > 64:
             raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
+        return game.name, counts, count
+
+    async def create(self, spec: TournamentSpec) -> Created:
+        game_name, counts, count = self._checked(spec)
         seed = spec.seed or secrets.token_bytes(32)
         admin = _new_token()
         tournament_id = secrets.token_hex(12)
@@ -202,7 +208,7 @@ class TournamentHost:
         )
         tournament = Tournament(
             tournament_id=tournament_id,
-            game=game.name,
+            game=game_name,
             seats_per_table=spec.seats_per_table,
             options=spec.options_proto,
             format=spec.format,
