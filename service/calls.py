@@ -12,7 +12,9 @@ import asyncio
 import contextlib
 import re
 import time
+import urllib.parse
 from collections.abc import AsyncIterator
+from contextvars import ContextVar
 from typing import Any, Protocol
 
 import structlog
@@ -33,6 +35,24 @@ MAX_VERIFY_ITEMS = 100_000
 MAX_VERIFYING = 2
 VERIFY_WAIT_SECONDS = 5.0
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The calling client's host (no port) as its face saw it, "" if unknown: set by the faces
+# for the call under way (each runs in a task of its own), read by limits per address.
+client_host: ContextVar[str] = ContextVar("client_host", default="")
+
+
+def host_of(peer: str | None) -> str:
+    """The host of a gRPC peer (``ipv4:1.2.3.4:5``, ``ipv6:[::1]:5``) or an ASGI client
+    address (``1.2.3.4:5``, ``::1:5``); "" when there is none."""
+    if not peer:
+        return ""
+    text = urllib.parse.unquote(peer)
+    kind, colon, rest = text.partition(":")
+    if colon and kind in ("ipv4", "ipv6", "unix", "unix-abstract"):
+        if kind.startswith("unix"):
+            return "unix"
+        text = rest
+    host = text.rpartition(":")[0] if ":" in text else text
+    return host.strip("[]")
 
 
 class Counted(Protocol):

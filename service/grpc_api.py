@@ -17,7 +17,7 @@ from google.protobuf.message import Message
 from referee.v1 import referee_pb2_grpc
 from service.api import RPCS
 from service.auth import bearer_token
-from service.calls import Counted, answering
+from service.calls import Counted, answering, client_host, host_of
 from service.errors import RefereeError, to_rpc_status
 from service.rpcs import Kind, Rpc, RpcTable, install
 
@@ -37,6 +37,7 @@ def token(context: Context) -> str | None:
 
 def _unary(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: Servicer, request: Message, context: Context) -> Message:
+        client_host.set(host_of(context.peer()))
         try:
             async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
                 response: Message = await rpc.call(self.api, request, token(context))
@@ -50,6 +51,7 @@ def _unary(rpc: Rpc) -> Callable[..., Any]:
 
 def _server_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: Servicer, request: Message, context: Context) -> AsyncIterator[Message]:
+        client_host.set(host_of(context.peer()))
         try:
             async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
                 async for item in rpc.call(self.api, request, token(context)):
@@ -64,6 +66,7 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(
         self: Servicer, requests: AsyncIterator[Message], context: Context
     ) -> AsyncIterator[Message]:
+        client_host.set(host_of(context.peer()))
         try:
             async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
                 async for item in rpc.call(self.api, requests, token(context), PROTOCOL):

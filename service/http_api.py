@@ -21,7 +21,7 @@ from google.protobuf.message import Message
 from referee.v1.referee_connect import RefereeService
 from service.api import RPCS
 from service.auth import bearer_token
-from service.calls import Counted, answering
+from service.calls import Counted, answering, client_host, host_of
 from service.errors import BadRequest, RefereeError, to_connect_error
 from service.rpcs import Kind, Rpc, RpcTable, install
 
@@ -36,6 +36,7 @@ def token(ctx: Ctx) -> str | None:
 
 def _unary(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: ConnectService, request: Message, ctx: Ctx) -> Message:
+        client_host.set(host_of(ctx.client_address()))
         try:
             async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
                 response: Message = await rpc.call(self.api, request, token(ctx))
@@ -49,6 +50,7 @@ def _unary(rpc: Rpc) -> Callable[..., Any]:
 
 def _server_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: ConnectService, request: Message, ctx: Ctx) -> AsyncIterator[Message]:
+        client_host.set(host_of(ctx.client_address()))
         try:
             async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
                 async for item in rpc.call(self.api, request, token(ctx)):
@@ -63,6 +65,7 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(
         self: ConnectService, requests: AsyncIterator[Message], ctx: Ctx
     ) -> AsyncIterator[Message]:
+        client_host.set(host_of(ctx.client_address()))
         try:
             async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
                 async for item in rpc.call(self.api, _parsed(requests), token(ctx), PROTOCOL):

@@ -79,6 +79,11 @@ class Settings:
     # The built web console (clients/console/dist), served at /console/ on the HTTP port;
     # None: the one beside this source tree, when it has been built.
     console_dir: Path | None = None
+    # How long a tournament's one-time seat code (ClaimSeat) stays good.
+    seat_code_ttl_seconds: int = 7 * 24 * 3600
+    # Wrong seat codes one client address may try per minute, over all replicas (0: no
+    # limit); good codes do not count, so a room behind one address can all claim.
+    seat_code_attempts_per_minute: int = 10
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -114,6 +119,8 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "tracing": ("REFEREE_TRACING", str),
     "shutdown_grace_seconds": ("REFEREE_SHUTDOWN_GRACE_SECONDS", float),
     "console_dir": ("REFEREE_CONSOLE_DIR", _path_or_none),
+    "seat_code_ttl_seconds": ("REFEREE_SEAT_CODE_TTL_SECONDS", int),
+    "seat_code_attempts_per_minute": ("REFEREE_SEAT_CODE_ATTEMPTS_PER_MINUTE", int),
 }
 
 

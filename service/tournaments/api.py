@@ -15,7 +15,15 @@ from service.errors import BadRequest
 from service.observability import Metrics
 from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
-from service.tournaments.model import Format, Rating, Standing, Status, Table, Tournament
+from service.tournaments.model import (
+    Format,
+    Participant,
+    Rating,
+    Standing,
+    Status,
+    Table,
+    Tournament,
+)
 from service.tournaments.store import Stored
 
 SeatTokens = Callable[[str, int], str]
@@ -91,13 +99,25 @@ def table_to_proto(
             for r in table.results
         ],
     )
-    if table.game_id and caller is not None:
+    if table.game_id and caller is not None and caller >= 0:  # a participant, not the admin
         for seat, who in enumerate(table.participants):
-            mine = who == caller or (caller == ADMIN and tournament.participants[who].external)
-            if mine:
+            if who == caller and tournament.participants[who].external:
                 message.seat_tokens.append(
                     referee_pb2.SeatToken(seat=seat, token=seat_token(table.game_id, seat))
                 )
+    return message
+
+
+def participant_to_proto(
+    index: int, participant: Participant, caller: int | None
+) -> tournament_pb2.TournamentParticipant:
+    """A participant; whether (and when) it claimed its seat only for the admin and itself."""
+    message = tournament_pb2.TournamentParticipant(
+        index=index, name=participant.name, bot=BOT_TO_PROTO[participant.bot]
+    )
+    if participant.external and caller in (ADMIN, index):
+        message.claimed = participant.claimed
+        message.claimed_at_unix_ms = round(participant.claimed_at * 1000)
     return message
 
 
@@ -117,10 +137,7 @@ def tournament_to_proto(
         rounds=t.rounds,
         status=STATUS_TO_PROTO[t.status],
         current_round=current.number if current else 0,
-        participants=[
-            tournament_pb2.TournamentParticipant(index=i, name=p.name, bot=BOT_TO_PROTO[p.bot])
-            for i, p in enumerate(t.participants)
-        ],
+        participants=[participant_to_proto(i, p, caller) for i, p in enumerate(t.participants)],
         round_results=[
             tournament_pb2.TournamentRound(
                 number=played.number,
@@ -178,11 +195,27 @@ class TournamentApi:
             tournament_id=created.stored.tournament.tournament_id,
             version=created.stored.version,
             admin_token=created.admin_token,
-            participant_tokens=[
-                tournament_pb2.ParticipantToken(participant=index, token=token)
-                for index, token in sorted(created.participant_tokens.items())
+            seat_codes=[
+                tournament_pb2.SeatCode(
+                    participant=index,
+                    code=issued.code,
+                    expires_at_unix_ms=round(issued.expires_at * 1000),
+                )
+                for index, issued in sorted(created.seat_codes.items())
             ],
             tournament=tournament_to_proto(created.stored, ADMIN, self.seat_token),
+        )
+
+    async def claim_seat(
+        self, request: tournament_pb2.ClaimSeatRequest, _token: str | None
+    ) -> tournament_pb2.ClaimSeatResponse:
+        """No token: the code is the credential, and it works once."""
+        claimed = await self.host.claim_seat(request.code, request.display_name)
+        return tournament_pb2.ClaimSeatResponse(
+            tournament_id=claimed.stored.tournament.tournament_id,
+            participant=claimed.participant,
+            participant_token=claimed.token,
+            tournament=tournament_to_proto(claimed.stored, claimed.participant, self.seat_token),
         )
 
     async def start_tournament(
@@ -232,6 +265,7 @@ RPCS = RpcTable(
         unary("GetTournament", TournamentApi.get_tournament),
         unary("ListTournaments", TournamentApi.list_tournaments),
         server_stream("WatchTournament", TournamentApi.watch_tournament),
+        unary("ClaimSeat", TournamentApi.claim_seat),
     ),
 )
 """Every RPC of ``referee.v1.TournamentService``: both faces serve exactly these."""

@@ -1,14 +1,18 @@
-"""The tournament use cases (create, start, get, watch) and the directors of this process.
+"""The tournament use cases (create, start, claim a seat, get, watch) and the directors
+of this process.
 
-Callers are identified by the tokens CreateTournament hands out: the admin token, or one
-participant token per external participant. The record keeps only their sha256, and
-seat tokens for a tournament's games are signed on demand from the token secret, so
+Callers are identified by tokens: the admin token CreateTournament hands out, or a
+participant token, which an external participant gets by redeeming the one-time seat
+code CreateTournament issued for it (:mod:`service.seat_codes`; the admin hands the codes
+out and so never holds a participant's token). The record keeps only the tokens' sha256,
+and seat tokens for a tournament's games are signed on demand from the token secret, so
 any process sharing the store and the token secret answers alike.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -16,21 +20,26 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
+import msgspec
 import structlog
 
 from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
+from service.calls import client_host
 from service.errors import (
     BadRequest,
     PermissionDenied,
     RefereeError,
+    TournamentNotFound,
     Unauthenticated,
     Unavailable,
+    VersionConflict,
     shutting_down,
 )
 from service.referee import Referee
+from service.seat_codes import Issued, SeatCodeInvalid, SeatCodes
 from service.tournaments import rounds
 from service.tournaments.director import Director
 from service.tournaments.model import Format, Participant, Status, Tournament
@@ -46,6 +55,18 @@ MAX_LIST = 100
 BOTS = ("random", "heuristic")
 WATCH_BLOCK_MS = 1000
 ADMIN = -1  # the caller role of the admin token
+CODE_KIND = "tournament-seat"
+
+
+class SeatCodeFor(msgspec.Struct, frozen=True):
+    """What a tournament's seat code stands for (its payload in :mod:`service.seat_codes`)."""
+
+    tournament_id: str
+    participant: int
+
+
+_encode_code = msgspec.msgpack.Encoder().encode
+_decode_code = msgspec.msgpack.Decoder(SeatCodeFor).decode
 
 
 @dataclass(frozen=True)
@@ -71,7 +92,14 @@ class TournamentSpec:
 class Created:
     stored: Stored
     admin_token: str
-    participant_tokens: dict[int, str]
+    seat_codes: dict[int, Issued]  # one per external participant
+
+
+@dataclass(frozen=True)
+class Claimed:
+    stored: Stored
+    participant: int
+    token: str
 
 
 def _digest(token: str) -> str:
@@ -100,9 +128,20 @@ def role(tournament: Tournament, token: str | None) -> int | None:
 class TournamentHost:
     """Use cases over the store, and the directors this process runs."""
 
-    def __init__(self, referee: Referee, store: TournamentStore) -> None:
+    def __init__(
+        self,
+        referee: Referee,
+        store: TournamentStore,
+        *,
+        code_ttl_seconds: int,
+        code_attempts_per_minute: int,
+    ) -> None:
         self.referee = referee
         self.store = store
+        self.codes = SeatCodes(
+            store.client, kind=CODE_KIND, attempts_per_minute=code_attempts_per_minute
+        )
+        self.code_ttl_seconds = code_ttl_seconds
         self.directors: dict[str, Director] = {}
         self._address: str | None = None
         self._client: AsyncRefereeClient | None = None
@@ -114,7 +153,9 @@ class TournamentHost:
 
     # --- use cases -------------------------------------------------------------------------
 
-    async def create(self, spec: TournamentSpec) -> Created:
+    def _checked(self, spec: TournamentSpec) -> tuple[str, tuple[int, ...], int]:
+        """The game's name, the table sizes it accepts and the rounds to play; or the
+        request's first problem (BadRequest, PermissionDenied)."""
         game = GAMES.get(spec.game)
         if game is None:
             raise BadRequest("GAME_UNKNOWN", f"unknown game {spec.game!r}")
@@ -153,19 +194,21 @@ class TournamentHost:
             )
         if spec.seed and len(spec.seed) > 64:
             raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
+        return game.name, counts, count
+
+    async def create(self, spec: TournamentSpec) -> Created:
+        game_name, counts, count = self._checked(spec)
         seed = spec.seed or secrets.token_bytes(32)
         admin = _new_token()
-        tokens: dict[int, str] = {}
-        participants = []
-        for index, participant in enumerate(spec.participants):
-            token_sha = ""
-            if not participant.bot:
-                tokens[index] = _new_token()
-                token_sha = _digest(tokens[index])
-            participants.append(Participant(participant.name, participant.bot, token_sha))
+        tournament_id = secrets.token_hex(12)
+        humans = [i for i, participant in enumerate(spec.participants) if not participant.bot]
+        # Codes first: if the record is never created, they stand for nothing and expire.
+        issued = await self.codes.issue_many(
+            [_encode_code(SeatCodeFor(tournament_id, i)) for i in humans], self.code_ttl_seconds
+        )
         tournament = Tournament(
-            tournament_id=secrets.token_hex(12),
-            game=game.name,
+            tournament_id=tournament_id,
+            game=game_name,
             seats_per_table=spec.seats_per_table,
             options=spec.options_proto,
             format=spec.format,
@@ -173,7 +216,7 @@ class TournamentHost:
             seed=seed,
             seed_sha256=commitment(seed),
             admin_sha256=_digest(admin),
-            participants=tuple(participants),
+            participants=tuple(Participant(p.name, p.bot) for p in spec.participants),
             created_at=time.time(),
             seat_counts=counts,
             client_seeded=bool(spec.seed),
@@ -181,7 +224,39 @@ class TournamentHost:
         )
         if not await self.store.create(tournament):
             raise RefereeError("TOURNAMENT_ID_TAKEN", "could not allocate a tournament id")
-        return Created(Stored(0, tournament), admin, tokens)
+        return Created(Stored(0, tournament), admin, dict(zip(humans, issued, strict=True)))
+
+    async def claim_seat(self, code: str, display_name: str) -> Claimed:
+        """Redeem a seat code (from the calling address, :data:`service.calls.client_host`)
+        for a new participant token; ``display_name`` ("" keeps the name) renames it.
+
+        The code is spent by the redeem; if the record cannot be written (the store went
+        away), it is given back, so its holder can try again. A code whose tournament is
+        gone is as invalid as an unknown one.
+        """
+        if display_name and not 1 <= len(display_name) <= MAX_NAME:
+            raise BadRequest("NAME_INVALID", f"names have 1 to {MAX_NAME} characters")
+        redeemed = await self.codes.redeem(code, client_host.get())
+        seat = _decode_code(redeemed.payload)
+        token = _new_token()
+        digest = _digest(token)
+        try:
+            stored = await self.store.update(
+                seat.tournament_id,
+                lambda t: rounds.claim_seat(t, seat.participant, digest, display_name, time.time()),
+            )
+        except TournamentNotFound:
+            raise SeatCodeInvalid() from None
+        except (Unavailable, VersionConflict):
+            with contextlib.suppress(RefereeError):
+                await self.codes.give_back(code, redeemed)
+            raise
+        participants = stored.tournament.participants
+        if not 0 <= seat.participant < len(participants) or (
+            participants[seat.participant].token_sha256 != digest
+        ):
+            raise SeatCodeInvalid()  # not an external participant's code: nothing changed
+        return Claimed(stored, seat.participant, token)
 
     async def start(self, tournament_id: str, token: str | None) -> Stored:
         """Start (admin only); idempotent. Directs the tournament from this process if no

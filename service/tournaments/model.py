@@ -29,11 +29,17 @@ class Status(enum.StrEnum):
 class Participant(msgspec.Struct, frozen=True):
     name: str
     bot: str = ""  # "random" | "heuristic"; "" = external
-    token_sha256: str = ""  # external participants only
+    token_sha256: str = ""  # external participants, once they claimed their seat
+    claimed_at: float = 0.0  # Unix seconds of the claim (ClaimSeat); 0: not claimed
 
     @property
     def external(self) -> bool:
         return not self.bot
+
+    @property
+    def claimed(self) -> bool:
+        """An external participant who holds a participant token (has claimed its seat)."""
+        return bool(self.token_sha256)
 
 
 class Rating(msgspec.Struct, frozen=True):

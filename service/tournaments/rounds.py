@@ -73,6 +73,25 @@ def start(tournament: Tournament) -> Tournament | None:
     return msgspec.structs.replace(ready, played=(pair_round(ready, 1),))
 
 
+def claim_seat(
+    tournament: Tournament, participant: int, token_sha256: str, name: str, at: float
+) -> Tournament | None:
+    """An external participant's seat claimed with its one-time code: its token's hash,
+    the time, and its display name if it chose one (``""`` keeps the name). The code is
+    the authority (redeemed once), so a claim replaces an earlier one whose reply was lost.
+    None for a bot or an unknown participant."""
+    if not 0 <= participant < len(tournament.participants):
+        return None
+    old = tournament.participants[participant]
+    if not old.external:
+        return None
+    participants = list(tournament.participants)
+    participants[participant] = msgspec.structs.replace(
+        old, token_sha256=token_sha256, claimed_at=at, name=name or old.name
+    )
+    return msgspec.structs.replace(tournament, participants=tuple(participants))
+
+
 def set_game(tournament: Tournament, number: int, table: int, game_id: str) -> Tournament | None:
     """Record the game of a table; None if the table already has one (keep the first)."""
     current = tournament.current

@@ -50,5 +50,10 @@ def tournament_service(
         finished_ttl_seconds=settings.finished_ttl_seconds,
         idle_ttl_seconds=settings.idle_ttl_seconds,
     )
-    host = TournamentHost(referee, store)
+    host = TournamentHost(
+        referee,
+        store,
+        code_ttl_seconds=settings.seat_code_ttl_seconds,
+        code_attempts_per_minute=settings.seat_code_attempts_per_minute,
+    )
     return TournamentService(host, TournamentApi(host, metrics))

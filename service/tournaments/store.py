@@ -103,6 +103,11 @@ class TournamentStore:
             idle_ttl_seconds=idle_ttl_seconds,
         )
 
+    @property
+    def client(self) -> Redis | RedisCluster:
+        """Its Redis client, for what lives beside the records (seat codes); it owns it."""
+        return self._client
+
     @staticmethod
     def keys(tournament_id: str) -> tuple[str, str]:
         if not tournament_id or "{" in tournament_id or "}" in tournament_id:

@@ -104,6 +104,7 @@ async def test_round_robin_of_pinched_pairs_everybody_once(
     assert created.version == 0
     assert created.tournament.status == T.TOURNAMENT_STATUS_CREATED
     assert not created.participant_tokens  # bots only
+    assert not created.seat_codes
     started = await tournaments.StartTournament(
         T.StartTournamentRequest(tournament_id=created.tournament_id),
         metadata=_auth(created.admin_token),
@@ -182,8 +183,12 @@ async def test_external_participant_plays_with_the_seat_tokens_it_is_given(
             seed=b"external",
         )
     )
-    [mine] = created.participant_tokens
-    assert mine.participant == 0
+    assert not created.participant_tokens  # the admin never holds a participant's token
+    [code] = created.seat_codes
+    assert code.participant == 0
+    claimed = await tournaments.ClaimSeat(T.ClaimSeatRequest(code=code.code))
+    assert (claimed.tournament_id, claimed.participant) == (created.tournament_id, 0)
+    mine = T.ParticipantToken(participant=0, token=claimed.participant_token)
     request = T.GetTournamentRequest(tournament_id=created.tournament_id)
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await tournaments.StartTournament(
@@ -339,7 +344,8 @@ async def test_get_tournament_over_http_json(
         )
         assert created.status_code == 200, created.text
         body = created.json()
-        assert len(body["participantTokens"]) == 2
+        assert len(body["seatCodes"]) == 2
+        assert "participantTokens" not in body  # deprecated: never filled
         got = await http.post(
             f"{SERVICE}/GetTournament", json={"tournamentId": body["tournamentId"]}
         )

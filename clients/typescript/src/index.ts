@@ -103,7 +103,9 @@ export type TournamentClient = Client<typeof TournamentService>;
 /**
  * A TournamentService client on `transport`. With `token` (the admin token or a
  * participant's) every call is made as that caller; without it the caller is a spectator
- * (GetTournament, WatchTournament, ListTournaments and CreateTournament).
+ * (GetTournament, WatchTournament, ListTournaments, CreateTournament and ClaimSeat, which
+ * trades a one-time seat code for the participant token:
+ * `createTournamentClient(transport, (await lobby.claimSeat({ code })).participantToken)`).
  */
 export function createTournamentClient(transport: Transport, token?: string): TournamentClient {
   return createClient(

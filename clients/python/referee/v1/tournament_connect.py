@@ -32,6 +32,9 @@ class TournamentService(Protocol):
     async def list_tournaments(self, request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def claim_seat(self, request: referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class TournamentServiceASGIApplication(ConnectASGIApplication[TournamentService]):
     def __init__(self, service: TournamentService | AsyncGenerator[TournamentService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -87,6 +90,16 @@ class TournamentServiceASGIApplication(ConnectASGIApplication[TournamentService]
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.list_tournaments,
+                ),
+                "/referee.v1.TournamentService/ClaimSeat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ClaimSeat",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.claim_seat,
                 ),
             },
             interceptors=interceptors,
@@ -201,6 +214,26 @@ class TournamentServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def claim_seat(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ClaimSeat",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class TournamentServiceSync(Protocol):
     def create_tournament(self, request: referee_dot_v1_dot_tournament__pb2.CreateTournamentRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.CreateTournamentResponse:
@@ -212,6 +245,8 @@ class TournamentServiceSync(Protocol):
     def watch_tournament(self, request: referee_dot_v1_dot_tournament__pb2.WatchTournamentRequest, ctx: RequestContext) -> Iterator[referee_dot_v1_dot_tournament__pb2.WatchTournamentResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def list_tournaments(self, request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def claim_seat(self, request: referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -268,6 +303,16 @@ class TournamentServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.list_tournaments,
+                ),
+                "/referee.v1.TournamentService/ClaimSeat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ClaimSeat",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.claim_seat,
                 ),
             },
             interceptors=interceptors,
@@ -376,6 +421,26 @@ class TournamentServiceClientSync(ConnectClientSync):
                 service_name="referee.v1.TournamentService",
                 input=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest,
                 output=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def claim_seat(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ClaimSeat",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

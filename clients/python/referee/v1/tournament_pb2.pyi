@@ -204,17 +204,26 @@ class CreateTournamentResponse(_message.Message):
     ADMIN_TOKEN_FIELD_NUMBER: _builtins.int
     PARTICIPANT_TOKENS_FIELD_NUMBER: _builtins.int
     TOURNAMENT_FIELD_NUMBER: _builtins.int
+    SEAT_CODES_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     version: _builtins.int
     """0 when created."""
     admin_token: _builtins.str
-    """Needed for StartTournament; also shows every external seat token in GetTournament."""
+    """Needed for StartTournament; with it GetTournament shows who claimed a seat."""
     @_builtins.property
     def participant_tokens(self) -> _containers.RepeatedCompositeFieldContainer[Global___ParticipantToken]:
-        """One per external participant (bots have none), in participant order."""
+        """Deprecated: no longer filled (external participants get their token from ClaimSeat).
+        Kept declared for the wire contract.
+        """
 
     @_builtins.property
     def tournament(self) -> Global___Tournament: ...
+    @_builtins.property
+    def seat_codes(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatCode]:
+        """One one-time code per external participant (bots have none), in participant order:
+        hand each to its participant, who redeems it with ClaimSeat. Shown only here, once.
+        """
+
     def __init__(
         self,
         *,
@@ -223,17 +232,112 @@ class CreateTournamentResponse(_message.Message):
         admin_token: _builtins.str = ...,
         participant_tokens: _abc.Iterable[Global___ParticipantToken] | None = ...,
         tournament: Global___Tournament | None = ...,
+        seat_codes: _abc.Iterable[Global___SeatCode] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["admin_token", b"admin_token", "participant_tokens", b"participant_tokens", "tournament", b"tournament", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["admin_token", b"admin_token", "participant_tokens", b"participant_tokens", "seat_codes", b"seat_codes", "tournament", b"tournament", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CreateTournamentResponse: _TypeAlias = CreateTournamentResponse  # noqa: Y015
 
 @_typing.final
+class SeatCode(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PARTICIPANT_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_UNIX_MS_FIELD_NUMBER: _builtins.int
+    participant: _builtins.int
+    """Index into Tournament.participants."""
+    code: _builtins.str
+    """10 characters of Crockford's base32 (50 random bits), shown as two groups of five
+    ("7KQ2M-XD9PA"). ClaimSeat ignores case, spaces and dashes and reads O as 0, I and L
+    as 1.
+    """
+    expires_at_unix_ms: _builtins.int
+    """When the code stops working, in milliseconds since the Unix epoch."""
+    def __init__(
+        self,
+        *,
+        participant: _builtins.int = ...,
+        code: _builtins.str = ...,
+        expires_at_unix_ms: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "expires_at_unix_ms", b"expires_at_unix_ms", "participant", b"participant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatCode: _TypeAlias = SeatCode  # noqa: Y015
+
+@_typing.final
+class ClaimSeatRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CODE_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    code: _builtins.str
+    """A code from CreateTournamentResponse.seat_codes."""
+    display_name: _builtins.str
+    """Optional: the participant's display name from now on, 1 to 64 characters; empty
+    keeps the name the tournament was created with.
+    """
+    def __init__(
+        self,
+        *,
+        code: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "display_name", b"display_name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ClaimSeatRequest: _TypeAlias = ClaimSeatRequest  # noqa: Y015
+
+@_typing.final
+class ClaimSeatResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    PARTICIPANT_FIELD_NUMBER: _builtins.int
+    PARTICIPANT_TOKEN_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    participant: _builtins.int
+    """Index into Tournament.participants."""
+    participant_token: _builtins.str
+    """The participant's secret token for GetTournament and WatchTournament (which then hold
+    its seat tokens). Shown only here: the referee keeps its hash.
+    """
+    @_builtins.property
+    def tournament(self) -> Global___Tournament:
+        """The tournament as this participant sees it."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        participant: _builtins.int = ...,
+        participant_token: _builtins.str = ...,
+        tournament: Global___Tournament | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["participant", b"participant", "participant_token", b"participant_token", "tournament", b"tournament", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ClaimSeatResponse: _TypeAlias = ClaimSeatResponse  # noqa: Y015
+
+@_typing.final
 class ParticipantToken(_message.Message):
+    """Deprecated with CreateTournamentResponse.participant_tokens."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     PARTICIPANT_FIELD_NUMBER: _builtins.int
@@ -512,21 +616,31 @@ class TournamentParticipant(_message.Message):
     INDEX_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     BOT_FIELD_NUMBER: _builtins.int
+    CLAIMED_FIELD_NUMBER: _builtins.int
+    CLAIMED_AT_UNIX_MS_FIELD_NUMBER: _builtins.int
     index: _builtins.int
     """Its index: how tables, standings and tokens refer to it."""
     name: _builtins.str
     bot: Global___BotStrategy.ValueType
     """Unset for an external participant."""
+    claimed: _builtins.bool
+    """External participants, only for the admin token (every one) and a participant token
+    (its own): whether the participant has claimed its seat with its code, and when (ms
+    since the Unix epoch; 0 while unclaimed).
+    """
+    claimed_at_unix_ms: _builtins.int
     def __init__(
         self,
         *,
         index: _builtins.int = ...,
         name: _builtins.str = ...,
         bot: Global___BotStrategy.ValueType = ...,
+        claimed: _builtins.bool = ...,
+        claimed_at_unix_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "index", b"index", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "claimed", b"claimed", "claimed_at_unix_ms", b"claimed_at_unix_ms", "index", b"index", "name", b"name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -608,8 +722,8 @@ class TournamentTable(_message.Message):
 
     @_builtins.property
     def seat_tokens(self) -> _containers.RepeatedCompositeFieldContainer[_referee_pb2.SeatToken]:
-        """Seat tokens the caller may have: a participant's own seat, or (admin) every external
-        seat. Bots' seats never have one here.
+        """Seat tokens the caller may have: only a participant token's own seat (not the admin,
+        not spectators). Bots' seats never have one here.
         """
 
     def __init__(

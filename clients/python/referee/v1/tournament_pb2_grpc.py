@@ -34,12 +34,16 @@ class TournamentServiceStub:
     round's games, runs the bot seats, records results, pairs the next round).
 
     Authentication, as for games, with `authorization: Bearer <token>` metadata:
-    - CreateTournament needs none and returns an admin token and one token per external
-    participant. Keep them: the referee stores only their hashes.
+    - CreateTournament needs none and returns an admin token and one one-time seat code
+    per external participant. The admin hands each person their code; that person
+    redeems it once with ClaimSeat (no token) for their participant token. The referee
+    stores only hashes of tokens and codes, and the admin never holds a participant's
+    token or a seat token.
     - StartTournament needs the admin token.
     - GetTournament and WatchTournament are public (no token: what every spectator sees).
     With a participant token the answer also holds that participant's seat tokens for
-    the games of its current tables; with the admin token, every external seat's token.
+    the games of its tables; with the admin token, whether and when each external
+    participant claimed its seat (never a token).
 
     Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
     them and read their history. An external participant plays its seats there with the
@@ -50,6 +54,10 @@ class TournamentServiceStub:
     NOT_FOUND            TOURNAMENT_NOT_FOUND
     UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
     PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+    NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+    used or expired; one reason for all three)
+    RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+    this address; metadata `retry_after_seconds`)
     """
 
     def __init__(self, channel):
@@ -83,6 +91,11 @@ class TournamentServiceStub:
                 request_serializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
                 response_deserializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
                 _registered_method=True)
+        self.ClaimSeat = channel.unary_unary(
+                '/referee.v1.TournamentService/ClaimSeat',
+                request_serializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest.SerializeToString,
+                response_deserializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -94,12 +107,16 @@ class TournamentServiceServicer:
     round's games, runs the bot seats, records results, pairs the next round).
 
     Authentication, as for games, with `authorization: Bearer <token>` metadata:
-    - CreateTournament needs none and returns an admin token and one token per external
-    participant. Keep them: the referee stores only their hashes.
+    - CreateTournament needs none and returns an admin token and one one-time seat code
+    per external participant. The admin hands each person their code; that person
+    redeems it once with ClaimSeat (no token) for their participant token. The referee
+    stores only hashes of tokens and codes, and the admin never holds a participant's
+    token or a seat token.
     - StartTournament needs the admin token.
     - GetTournament and WatchTournament are public (no token: what every spectator sees).
     With a participant token the answer also holds that participant's seat tokens for
-    the games of its current tables; with the admin token, every external seat's token.
+    the games of its tables; with the admin token, whether and when each external
+    participant claimed its seat (never a token).
 
     Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
     them and read their history. An external participant plays its seats there with the
@@ -110,11 +127,15 @@ class TournamentServiceServicer:
     NOT_FOUND            TOURNAMENT_NOT_FOUND
     UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
     PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+    NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+    used or expired; one reason for all three)
+    RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+    this address; metadata `retry_after_seconds`)
     """
 
     def CreateTournament(self, request, context):
-        """Create a tournament (not started yet). Returns its id, the admin token and one secret
-        token per external participant.
+        """Create a tournament (not started yet). Returns its id, the admin token and one
+        one-time seat code per external participant.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -156,6 +177,17 @@ class TournamentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ClaimSeat(self, request, context):
+        """Redeem a seat code (no token needed): the participant token of the code's participant,
+        once. The code is then spent: a second claim, like an unknown or expired code, is
+        NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
+        Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
+        SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -184,6 +216,11 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     request_deserializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest.FromString,
                     response_serializer=referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse.SerializeToString,
             ),
+            'ClaimSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ClaimSeat,
+                    request_deserializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest.FromString,
+                    response_serializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'referee.v1.TournamentService', rpc_method_handlers)
@@ -201,12 +238,16 @@ class TournamentService:
     round's games, runs the bot seats, records results, pairs the next round).
 
     Authentication, as for games, with `authorization: Bearer <token>` metadata:
-    - CreateTournament needs none and returns an admin token and one token per external
-    participant. Keep them: the referee stores only their hashes.
+    - CreateTournament needs none and returns an admin token and one one-time seat code
+    per external participant. The admin hands each person their code; that person
+    redeems it once with ClaimSeat (no token) for their participant token. The referee
+    stores only hashes of tokens and codes, and the admin never holds a participant's
+    token or a seat token.
     - StartTournament needs the admin token.
     - GetTournament and WatchTournament are public (no token: what every spectator sees).
     With a participant token the answer also holds that participant's seat tokens for
-    the games of its current tables; with the admin token, every external seat's token.
+    the games of its tables; with the admin token, whether and when each external
+    participant claimed its seat (never a token).
 
     Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
     them and read their history. An external participant plays its seats there with the
@@ -217,6 +258,10 @@ class TournamentService:
     NOT_FOUND            TOURNAMENT_NOT_FOUND
     UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
     PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+    NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+    used or expired; one reason for all three)
+    RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+    this address; metadata `retry_after_seconds`)
     """
 
     @staticmethod
@@ -344,6 +389,33 @@ class TournamentService:
             '/referee.v1.TournamentService/ListTournaments',
             referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
             referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ClaimSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.v1.TournamentService/ClaimSeat',
+            referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest.SerializeToString,
+            referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -35,12 +35,16 @@ class TournamentServiceStub:
     round's games, runs the bot seats, records results, pairs the next round).
 
     Authentication, as for games, with `authorization: Bearer <token>` metadata:
-      - CreateTournament needs none and returns an admin token and one token per external
-        participant. Keep them: the referee stores only their hashes.
+      - CreateTournament needs none and returns an admin token and one one-time seat code
+        per external participant. The admin hands each person their code; that person
+        redeems it once with ClaimSeat (no token) for their participant token. The referee
+        stores only hashes of tokens and codes, and the admin never holds a participant's
+        token or a seat token.
       - StartTournament needs the admin token.
       - GetTournament and WatchTournament are public (no token: what every spectator sees).
         With a participant token the answer also holds that participant's seat tokens for
-        the games of its current tables; with the admin token, every external seat's token.
+        the games of its tables; with the admin token, whether and when each external
+        participant claimed its seat (never a token).
 
     Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
     them and read their history. An external participant plays its seats there with the
@@ -51,6 +55,10 @@ class TournamentServiceStub:
       NOT_FOUND            TOURNAMENT_NOT_FOUND
       UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
       PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+      NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+                           used or expired; one reason for all three)
+      RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+                           this address; metadata `retry_after_seconds`)
     """
 
     @_typing.overload
@@ -58,8 +66,8 @@ class TournamentServiceStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> TournamentServiceAsyncStub: ...
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.CreateTournamentRequest, _tournament_pb2.CreateTournamentResponse]
-    """Create a tournament (not started yet). Returns its id, the admin token and one secret
-    token per external participant.
+    """Create a tournament (not started yet). Returns its id, the admin token and one
+    one-time seat code per external participant.
     """
     StartTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.StartTournamentRequest, _tournament_pb2.StartTournamentResponse]
     """Start it (admin token): round 1 is paired and its games created; bots start playing.
@@ -80,6 +88,13 @@ class TournamentServiceStub:
     """Tournaments, the most recently changed first, as every spectator sees them (public,
     like GetTournament). Expired tournaments drop out of the list with their records.
     """
+    ClaimSeat: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.ClaimSeatRequest, _tournament_pb2.ClaimSeatResponse]
+    """Redeem a seat code (no token needed): the participant token of the code's participant,
+    once. The code is then spent: a second claim, like an unknown or expired code, is
+    NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
+    Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
+    SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
+    """
 
 @_typing.type_check_only
 class TournamentServiceAsyncStub(TournamentServiceStub):
@@ -91,12 +106,16 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     round's games, runs the bot seats, records results, pairs the next round).
 
     Authentication, as for games, with `authorization: Bearer <token>` metadata:
-      - CreateTournament needs none and returns an admin token and one token per external
-        participant. Keep them: the referee stores only their hashes.
+      - CreateTournament needs none and returns an admin token and one one-time seat code
+        per external participant. The admin hands each person their code; that person
+        redeems it once with ClaimSeat (no token) for their participant token. The referee
+        stores only hashes of tokens and codes, and the admin never holds a participant's
+        token or a seat token.
       - StartTournament needs the admin token.
       - GetTournament and WatchTournament are public (no token: what every spectator sees).
         With a participant token the answer also holds that participant's seat tokens for
-        the games of its current tables; with the admin token, every external seat's token.
+        the games of its tables; with the admin token, whether and when each external
+        participant claimed its seat (never a token).
 
     Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
     them and read their history. An external participant plays its seats there with the
@@ -107,12 +126,16 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
       NOT_FOUND            TOURNAMENT_NOT_FOUND
       UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
       PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+      NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+                           used or expired; one reason for all three)
+      RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+                           this address; metadata `retry_after_seconds`)
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     CreateTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.CreateTournamentRequest, _tournament_pb2.CreateTournamentResponse]  # type: ignore[assignment]
-    """Create a tournament (not started yet). Returns its id, the admin token and one secret
-    token per external participant.
+    """Create a tournament (not started yet). Returns its id, the admin token and one
+    one-time seat code per external participant.
     """
     StartTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.StartTournamentRequest, _tournament_pb2.StartTournamentResponse]  # type: ignore[assignment]
     """Start it (admin token): round 1 is paired and its games created; bots start playing.
@@ -133,6 +156,13 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     """Tournaments, the most recently changed first, as every spectator sees them (public,
     like GetTournament). Expired tournaments drop out of the list with their records.
     """
+    ClaimSeat: _aio.UnaryUnaryMultiCallable[_tournament_pb2.ClaimSeatRequest, _tournament_pb2.ClaimSeatResponse]  # type: ignore[assignment]
+    """Redeem a seat code (no token needed): the participant token of the code's participant,
+    once. The code is then spent: a second claim, like an unknown or expired code, is
+    NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
+    Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
+    SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
+    """
 
 class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     """TournamentService hosts tournaments of one game: several rounds, each a set of tables
@@ -143,12 +173,16 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     round's games, runs the bot seats, records results, pairs the next round).
 
     Authentication, as for games, with `authorization: Bearer <token>` metadata:
-      - CreateTournament needs none and returns an admin token and one token per external
-        participant. Keep them: the referee stores only their hashes.
+      - CreateTournament needs none and returns an admin token and one one-time seat code
+        per external participant. The admin hands each person their code; that person
+        redeems it once with ClaimSeat (no token) for their participant token. The referee
+        stores only hashes of tokens and codes, and the admin never holds a participant's
+        token or a seat token.
       - StartTournament needs the admin token.
       - GetTournament and WatchTournament are public (no token: what every spectator sees).
         With a participant token the answer also holds that participant's seat tokens for
-        the games of its current tables; with the admin token, every external seat's token.
+        the games of its tables; with the admin token, whether and when each external
+        participant claimed its seat (never a token).
 
     Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
     them and read their history. An external participant plays its seats there with the
@@ -159,6 +193,10 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
       NOT_FOUND            TOURNAMENT_NOT_FOUND
       UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
       PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+      NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+                           used or expired; one reason for all three)
+      RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+                           this address; metadata `retry_after_seconds`)
     """
 
     @_abc_1.abstractmethod
@@ -167,8 +205,8 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_pb2.CreateTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_pb2.CreateTournamentResponse, _abc.Awaitable[_tournament_pb2.CreateTournamentResponse]]:
-        """Create a tournament (not started yet). Returns its id, the admin token and one secret
-        token per external participant.
+        """Create a tournament (not started yet). Returns its id, the admin token and one
+        one-time seat code per external participant.
         """
 
     @_abc_1.abstractmethod
@@ -212,6 +250,19 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tournament_pb2.ListTournamentsResponse, _abc.Awaitable[_tournament_pb2.ListTournamentsResponse]]:
         """Tournaments, the most recently changed first, as every spectator sees them (public,
         like GetTournament). Expired tournaments drop out of the list with their records.
+        """
+
+    @_abc_1.abstractmethod
+    def ClaimSeat(
+        self,
+        request: _tournament_pb2.ClaimSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournament_pb2.ClaimSeatResponse, _abc.Awaitable[_tournament_pb2.ClaimSeatResponse]]:
+        """Redeem a seat code (no token needed): the participant token of the code's participant,
+        once. The code is then spent: a second claim, like an unknown or expired code, is
+        NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
+        Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
+        SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
         """
 
 def add_TournamentServiceServicer_to_server(servicer: TournamentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

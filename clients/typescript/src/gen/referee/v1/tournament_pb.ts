@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/tournament.proto.
  */
 export const file_referee_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("ChtyZWZlcmVlL3YxL3RvdXJuYW1lbnQucHJvdG8SCnJlZmVyZWUudjEiRQoPUGFydGljaXBhbnRTcGVjEgwKBG5hbWUYASABKAkSJAoDYm90GAIgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneSKFAgoXQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEjEKDHBhcnRpY2lwYW50cxgEIAMoCzIbLnJlZmVyZWUudjEuUGFydGljaXBhbnRTcGVjEiwKBmZvcm1hdBgFIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYBiABKAUSDAoEc2VlZBgHIAEoDBIZChFib3RfbW92ZV9kZWxheV9tcxgIIAEoBSK9AQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgthZG1pbl90b2tlbhgDIAEoCRI4ChJwYXJ0aWNpcGFudF90b2tlbnMYBCADKAsyHC5yZWZlcmVlLnYxLlBhcnRpY2lwYW50VG9rZW4SKgoKdG91cm5hbWVudBgFIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCI2ChBQYXJ0aWNpcGFudFRva2VuEhMKC3BhcnRpY2lwYW50GAEgASgFEg0KBXRva2VuGAIgASgJIi8KFlN0YXJ0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJFChdTdGFydFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50Ii0KFEdldFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkiQwoVR2V0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiXQoWV2F0Y2hUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJEhoKDWFmdGVyX3ZlcnNpb24YAiABKANIAIgBAUIQCg5fYWZ0ZXJfdmVyc2lvbiJFChdXYXRjaFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50IlUKFkxpc3RUb3VybmFtZW50c1JlcXVlc3QSDQoFbGltaXQYASABKAUSLAoGc3RhdHVzGAIgASgOMhwucmVmZXJlZS52MS5Ub3VybmFtZW50U3RhdHVzIkYKF0xpc3RUb3VybmFtZW50c1Jlc3BvbnNlEisKC3RvdXJuYW1lbnRzGAEgAygLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50IvgDCgpUb3VybmFtZW50EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIMCgRnYW1lGAMgASgJEhcKD3NlYXRzX3Blcl90YWJsZRgEIAEoBRIpCgdvcHRpb25zGAUgASgLMhgucmVmZXJlZS52MS5UYWJsZU9wdGlvbnMSLAoGZm9ybWF0GAYgASgOMhwucmVmZXJlZS52MS5Ub3VybmFtZW50Rm9ybWF0Eg4KBnJvdW5kcxgHIAEoBRIsCgZzdGF0dXMYCCABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRTdGF0dXMSFQoNY3VycmVudF9yb3VuZBgJIAEoBRI3CgxwYXJ0aWNpcGFudHMYCiADKAsyIS5yZWZlcmVlLnYxLlRvdXJuYW1lbnRQYXJ0aWNpcGFudBIyCg1yb3VuZF9yZXN1bHRzGAsgAygLMhsucmVmZXJlZS52MS5Ub3VybmFtZW50Um91bmQSIwoHcmF0aW5ncxgMIAMoCzISLnJlZmVyZWUudjEuUmF0aW5nEisKDWZpbmFsX3JhbmtpbmcYDSADKAsyFC5yZWZlcmVlLnYxLlN0YW5kaW5nEhMKC3NlZWRfc2hhMjU2GA4gASgJEhkKEWJvdF9tb3ZlX2RlbGF5X21zGA8gASgFIloKFVRvdXJuYW1lbnRQYXJ0aWNpcGFudBINCgVpbmRleBgBIAEoBRIMCgRuYW1lGAIgASgJEiQKA2JvdBgDIAEoDjIXLnJlZmVyZWUudjEuQm90U3RyYXRlZ3kilwEKD1RvdXJuYW1lbnRSb3VuZBIOCgZudW1iZXIYASABKAUSKwoGdGFibGVzGAIgAygLMhsucmVmZXJlZS52MS5Ub3VybmFtZW50VGFibGUSDAoEYnllcxgDIAMoBRIQCghjb21wbGV0ZRgEIAEoCBInCglzdGFuZGluZ3MYBSADKAsyFC5yZWZlcmVlLnYxLlN0YW5kaW5nIsEBCg9Ub3VybmFtZW50VGFibGUSDgoGbnVtYmVyGAEgASgFEhQKDHBhcnRpY2lwYW50cxgCIAMoBRIPCgdnYW1lX2lkGAMgASgJEhAKCGZpbmlzaGVkGAQgASgIEigKB3Jlc3VsdHMYBSADKAsyFy5yZWZlcmVlLnYxLlRhYmxlUmVzdWx0Eg8KB3N1bW1hcnkYBiABKAkSKgoLc2VhdF90b2tlbnMYByADKAsyFS5yZWZlcmVlLnYxLlNlYXRUb2tlbiJuCgtUYWJsZVJlc3VsdBITCgtwYXJ0aWNpcGFudBgBIAEoBRIMCgRzZWF0GAIgASgFEg0KBXBsYWNlGAMgASgFEg4KBnBvaW50cxgEIAEoARINCgVzY29yZRgFIAEoBRIOCgZhbGFybXMYBiABKAUiSQoGUmF0aW5nEhMKC3BhcnRpY2lwYW50GAEgASgFEgoKAm11GAIgASgBEg0KBXNpZ21hGAMgASgBEg8KB29yZGluYWwYBCABKAEipAEKCFN0YW5kaW5nEgwKBHJhbmsYASABKAUSEwoLcGFydGljaXBhbnQYAiABKAUSDAoEbmFtZRgDIAEoCRIOCgZwb2ludHMYBCABKAESIgoGcmF0aW5nGAUgASgLMhIucmVmZXJlZS52MS5SYXRpbmcSFQoNdGFibGVzX3BsYXllZBgGIAEoBRIMCgRieWVzGAcgASgFEg4KBmFsYXJtcxgIIAEoBSp1ChBUb3VybmFtZW50Rm9ybWF0EiEKHVRPVVJOQU1FTlRfRk9STUFUX1VOU1BFQ0lGSUVEEAASIQodVE9VUk5BTUVOVF9GT1JNQVRfUk9VTkRfUk9CSU4QARIbChdUT1VSTkFNRU5UX0ZPUk1BVF9TV0lTUxACKpMBChBUb3VybmFtZW50U3RhdHVzEiEKHVRPVVJOQU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZVE9VUk5BTUVOVF9TVEFUVVNfQ1JFQVRFRBABEh0KGVRPVVJOQU1FTlRfU1RBVFVTX1JVTk5JTkcQAhIeChpUT1VSTkFNRU5UX1NUQVRVU19GSU5JU0hFRBADKmAKC0JvdFN0cmF0ZWd5EhwKGEJPVF9TVFJBVEVHWV9VTlNQRUNJRklFRBAAEhcKE0JPVF9TVFJBVEVHWV9SQU5ET00QARIaChZCT1RfU1RSQVRFR1lfSEVVUklTVElDEAIy3gMKEVRvdXJuYW1lbnRTZXJ2aWNlEl0KEENyZWF0ZVRvdXJuYW1lbnQSIy5yZWZlcmVlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXF1ZXN0GiQucmVmZXJlZS52MS5DcmVhdGVUb3VybmFtZW50UmVzcG9uc2USWgoPU3RhcnRUb3VybmFtZW50EiIucmVmZXJlZS52MS5TdGFydFRvdXJuYW1lbnRSZXF1ZXN0GiMucmVmZXJlZS52MS5TdGFydFRvdXJuYW1lbnRSZXNwb25zZRJUCg1HZXRUb3VybmFtZW50EiAucmVmZXJlZS52MS5HZXRUb3VybmFtZW50UmVxdWVzdBohLnJlZmVyZWUudjEuR2V0VG91cm5hbWVudFJlc3BvbnNlElwKD1dhdGNoVG91cm5hbWVudBIiLnJlZmVyZWUudjEuV2F0Y2hUb3VybmFtZW50UmVxdWVzdBojLnJlZmVyZWUudjEuV2F0Y2hUb3VybmFtZW50UmVzcG9uc2UwARJaCg9MaXN0VG91cm5hbWVudHMSIi5yZWZlcmVlLnYxLkxpc3RUb3VybmFtZW50c1JlcXVlc3QaIy5yZWZlcmVlLnYxLkxpc3RUb3VybmFtZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_referee_v1_game, file_referee_v1_referee]);
+  fileDesc("ChtyZWZlcmVlL3YxL3RvdXJuYW1lbnQucHJvdG8SCnJlZmVyZWUudjEiRQoPUGFydGljaXBhbnRTcGVjEgwKBG5hbWUYASABKAkSJAoDYm90GAIgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneSKFAgoXQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEjEKDHBhcnRpY2lwYW50cxgEIAMoCzIbLnJlZmVyZWUudjEuUGFydGljaXBhbnRTcGVjEiwKBmZvcm1hdBgFIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYBiABKAUSDAoEc2VlZBgHIAEoDBIZChFib3RfbW92ZV9kZWxheV9tcxgIIAEoBSLnAQoYQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxITCgthZG1pbl90b2tlbhgDIAEoCRI4ChJwYXJ0aWNpcGFudF90b2tlbnMYBCADKAsyHC5yZWZlcmVlLnYxLlBhcnRpY2lwYW50VG9rZW4SKgoKdG91cm5hbWVudBgFIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudBIoCgpzZWF0X2NvZGVzGAYgAygLMhQucmVmZXJlZS52MS5TZWF0Q29kZSJJCghTZWF0Q29kZRITCgtwYXJ0aWNpcGFudBgBIAEoBRIMCgRjb2RlGAIgASgJEhoKEmV4cGlyZXNfYXRfdW5peF9tcxgDIAEoAyI2ChBDbGFpbVNlYXRSZXF1ZXN0EgwKBGNvZGUYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJIoYBChFDbGFpbVNlYXRSZXNwb25zZRIVCg10b3VybmFtZW50X2lkGAEgASgJEhMKC3BhcnRpY2lwYW50GAIgASgFEhkKEXBhcnRpY2lwYW50X3Rva2VuGAMgASgJEioKCnRvdXJuYW1lbnQYBCABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiNgoQUGFydGljaXBhbnRUb2tlbhITCgtwYXJ0aWNpcGFudBgBIAEoBRINCgV0b2tlbhgCIAEoCSIvChZTdGFydFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkiRQoXU3RhcnRUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCItChRHZXRUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJIkMKFUdldFRvdXJuYW1lbnRSZXNwb25zZRIqCgp0b3VybmFtZW50GAEgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50Il0KFldhdGNoVG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIaCg1hZnRlcl92ZXJzaW9uGAIgASgDSACIAQFCEAoOX2FmdGVyX3ZlcnNpb24iRQoXV2F0Y2hUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCJVChZMaXN0VG91cm5hbWVudHNSZXF1ZXN0Eg0KBWxpbWl0GAEgASgFEiwKBnN0YXR1cxgCIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudFN0YXR1cyJGChdMaXN0VG91cm5hbWVudHNSZXNwb25zZRIrCgt0b3VybmFtZW50cxgBIAMoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCL4AwoKVG91cm5hbWVudBIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSDAoEZ2FtZRgDIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYBCABKAUSKQoHb3B0aW9ucxgFIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEiwKBmZvcm1hdBgGIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYByABKAUSLAoGc3RhdHVzGAggASgOMhwucmVmZXJlZS52MS5Ub3VybmFtZW50U3RhdHVzEhUKDWN1cnJlbnRfcm91bmQYCSABKAUSNwoMcGFydGljaXBhbnRzGAogAygLMiEucmVmZXJlZS52MS5Ub3VybmFtZW50UGFydGljaXBhbnQSMgoNcm91bmRfcmVzdWx0cxgLIAMoCzIbLnJlZmVyZWUudjEuVG91cm5hbWVudFJvdW5kEiMKB3JhdGluZ3MYDCADKAsyEi5yZWZlcmVlLnYxLlJhdGluZxIrCg1maW5hbF9yYW5raW5nGA0gAygLMhQucmVmZXJlZS52MS5TdGFuZGluZxITCgtzZWVkX3NoYTI1NhgOIAEoCRIZChFib3RfbW92ZV9kZWxheV9tcxgPIAEoBSKHAQoVVG91cm5hbWVudFBhcnRpY2lwYW50Eg0KBWluZGV4GAEgASgFEgwKBG5hbWUYAiABKAkSJAoDYm90GAMgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneRIPCgdjbGFpbWVkGAQgASgIEhoKEmNsYWltZWRfYXRfdW5peF9tcxgFIAEoAyKXAQoPVG91cm5hbWVudFJvdW5kEg4KBm51bWJlchgBIAEoBRIrCgZ0YWJsZXMYAiADKAsyGy5yZWZlcmVlLnYxLlRvdXJuYW1lbnRUYWJsZRIMCgRieWVzGAMgAygFEhAKCGNvbXBsZXRlGAQgASgIEicKCXN0YW5kaW5ncxgFIAMoCzIULnJlZmVyZWUudjEuU3RhbmRpbmciwQEKD1RvdXJuYW1lbnRUYWJsZRIOCgZudW1iZXIYASABKAUSFAoMcGFydGljaXBhbnRzGAIgAygFEg8KB2dhbWVfaWQYAyABKAkSEAoIZmluaXNoZWQYBCABKAgSKAoHcmVzdWx0cxgFIAMoCzIXLnJlZmVyZWUudjEuVGFibGVSZXN1bHQSDwoHc3VtbWFyeRgGIAEoCRIqCgtzZWF0X3Rva2VucxgHIAMoCzIVLnJlZmVyZWUudjEuU2VhdFRva2VuIm4KC1RhYmxlUmVzdWx0EhMKC3BhcnRpY2lwYW50GAEgASgFEgwKBHNlYXQYAiABKAUSDQoFcGxhY2UYAyABKAUSDgoGcG9pbnRzGAQgASgBEg0KBXNjb3JlGAUgASgFEg4KBmFsYXJtcxgGIAEoBSJJCgZSYXRpbmcSEwoLcGFydGljaXBhbnQYASABKAUSCgoCbXUYAiABKAESDQoFc2lnbWEYAyABKAESDwoHb3JkaW5hbBgEIAEoASKkAQoIU3RhbmRpbmcSDAoEcmFuaxgBIAEoBRITCgtwYXJ0aWNpcGFudBgCIAEoBRIMCgRuYW1lGAMgASgJEg4KBnBvaW50cxgEIAEoARIiCgZyYXRpbmcYBSABKAsyEi5yZWZlcmVlLnYxLlJhdGluZxIVCg10YWJsZXNfcGxheWVkGAYgASgFEgwKBGJ5ZXMYByABKAUSDgoGYWxhcm1zGAggASgFKnUKEFRvdXJuYW1lbnRGb3JtYXQSIQodVE9VUk5BTUVOVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIhCh1UT1VSTkFNRU5UX0ZPUk1BVF9ST1VORF9ST0JJThABEhsKF1RPVVJOQU1FTlRfRk9STUFUX1NXSVNTEAIqkwEKEFRvdXJuYW1lbnRTdGF0dXMSIQodVE9VUk5BTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlUT1VSTkFNRU5UX1NUQVRVU19DUkVBVEVEEAESHQoZVE9VUk5BTUVOVF9TVEFUVVNfUlVOTklORxACEh4KGlRPVVJOQU1FTlRfU1RBVFVTX0ZJTklTSEVEEAMqYAoLQm90U3RyYXRlZ3kSHAoYQk9UX1NUUkFURUdZX1VOU1BFQ0lGSUVEEAASFwoTQk9UX1NUUkFURUdZX1JBTkRPTRABEhoKFkJPVF9TVFJBVEVHWV9IRVVSSVNUSUMQAjKoBAoRVG91cm5hbWVudFNlcnZpY2USXQoQQ3JlYXRlVG91cm5hbWVudBIjLnJlZmVyZWUudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaJC5yZWZlcmVlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJaCg9TdGFydFRvdXJuYW1lbnQSIi5yZWZlcmVlLnYxLlN0YXJ0VG91cm5hbWVudFJlcXVlc3QaIy5yZWZlcmVlLnYxLlN0YXJ0VG91cm5hbWVudFJlc3BvbnNlElQKDUdldFRvdXJuYW1lbnQSIC5yZWZlcmVlLnYxLkdldFRvdXJuYW1lbnRSZXF1ZXN0GiEucmVmZXJlZS52MS5HZXRUb3VybmFtZW50UmVzcG9uc2USXAoPV2F0Y2hUb3VybmFtZW50EiIucmVmZXJlZS52MS5XYXRjaFRvdXJuYW1lbnRSZXF1ZXN0GiMucmVmZXJlZS52MS5XYXRjaFRvdXJuYW1lbnRSZXNwb25zZTABEloKD0xpc3RUb3VybmFtZW50cxIiLnJlZmVyZWUudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBojLnJlZmVyZWUudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2USSAoJQ2xhaW1TZWF0EhwucmVmZXJlZS52MS5DbGFpbVNlYXRSZXF1ZXN0Gh0ucmVmZXJlZS52MS5DbGFpbVNlYXRSZXNwb25zZWIGcHJvdG8z", [file_referee_v1_game, file_referee_v1_referee]);
 
 /**
  * @generated from message referee.v1.ParticipantSpec
@@ -132,14 +132,15 @@ export type CreateTournamentResponse = Message<"referee.v1.CreateTournamentRespo
   version: bigint;
 
   /**
-   * Needed for StartTournament; also shows every external seat token in GetTournament.
+   * Needed for StartTournament; with it GetTournament shows who claimed a seat.
    *
    * @generated from field: string admin_token = 3;
    */
   adminToken: string;
 
   /**
-   * One per external participant (bots have none), in participant order.
+   * Deprecated: no longer filled (external participants get their token from ClaimSeat).
+   * Kept declared for the wire contract.
    *
    * @generated from field: repeated referee.v1.ParticipantToken participant_tokens = 4;
    */
@@ -149,6 +150,14 @@ export type CreateTournamentResponse = Message<"referee.v1.CreateTournamentRespo
    * @generated from field: referee.v1.Tournament tournament = 5;
    */
   tournament?: Tournament | undefined;
+
+  /**
+   * One one-time code per external participant (bots have none), in participant order:
+   * hand each to its participant, who redeems it with ClaimSeat. Shown only here, once.
+   *
+   * @generated from field: repeated referee.v1.SeatCode seat_codes = 6;
+   */
+  seatCodes: SeatCode[];
 };
 
 /**
@@ -159,6 +168,109 @@ export const CreateTournamentResponseSchema: GenMessage<CreateTournamentResponse
   messageDesc(file_referee_v1_tournament, 2);
 
 /**
+ * @generated from message referee.v1.SeatCode
+ */
+export type SeatCode = Message<"referee.v1.SeatCode"> & {
+  /**
+   * Index into Tournament.participants.
+   *
+   * @generated from field: int32 participant = 1;
+   */
+  participant: number;
+
+  /**
+   * 10 characters of Crockford's base32 (50 random bits), shown as two groups of five
+   * ("7KQ2M-XD9PA"). ClaimSeat ignores case, spaces and dashes and reads O as 0, I and L
+   * as 1.
+   *
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * When the code stops working, in milliseconds since the Unix epoch.
+   *
+   * @generated from field: int64 expires_at_unix_ms = 3;
+   */
+  expiresAtUnixMs: bigint;
+};
+
+/**
+ * Describes the message referee.v1.SeatCode.
+ * Use `create(SeatCodeSchema)` to create a new message.
+ */
+export const SeatCodeSchema: GenMessage<SeatCode> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 3);
+
+/**
+ * @generated from message referee.v1.ClaimSeatRequest
+ */
+export type ClaimSeatRequest = Message<"referee.v1.ClaimSeatRequest"> & {
+  /**
+   * A code from CreateTournamentResponse.seat_codes.
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * Optional: the participant's display name from now on, 1 to 64 characters; empty
+   * keeps the name the tournament was created with.
+   *
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message referee.v1.ClaimSeatRequest.
+ * Use `create(ClaimSeatRequestSchema)` to create a new message.
+ */
+export const ClaimSeatRequestSchema: GenMessage<ClaimSeatRequest> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 4);
+
+/**
+ * @generated from message referee.v1.ClaimSeatResponse
+ */
+export type ClaimSeatResponse = Message<"referee.v1.ClaimSeatResponse"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+
+  /**
+   * Index into Tournament.participants.
+   *
+   * @generated from field: int32 participant = 2;
+   */
+  participant: number;
+
+  /**
+   * The participant's secret token for GetTournament and WatchTournament (which then hold
+   * its seat tokens). Shown only here: the referee keeps its hash.
+   *
+   * @generated from field: string participant_token = 3;
+   */
+  participantToken: string;
+
+  /**
+   * The tournament as this participant sees it.
+   *
+   * @generated from field: referee.v1.Tournament tournament = 4;
+   */
+  tournament?: Tournament | undefined;
+};
+
+/**
+ * Describes the message referee.v1.ClaimSeatResponse.
+ * Use `create(ClaimSeatResponseSchema)` to create a new message.
+ */
+export const ClaimSeatResponseSchema: GenMessage<ClaimSeatResponse> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 5);
+
+/**
+ * Deprecated with CreateTournamentResponse.participant_tokens.
+ *
  * @generated from message referee.v1.ParticipantToken
  */
 export type ParticipantToken = Message<"referee.v1.ParticipantToken"> & {
@@ -180,7 +292,7 @@ export type ParticipantToken = Message<"referee.v1.ParticipantToken"> & {
  * Use `create(ParticipantTokenSchema)` to create a new message.
  */
 export const ParticipantTokenSchema: GenMessage<ParticipantToken> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 3);
+  messageDesc(file_referee_v1_tournament, 6);
 
 /**
  * @generated from message referee.v1.StartTournamentRequest
@@ -197,7 +309,7 @@ export type StartTournamentRequest = Message<"referee.v1.StartTournamentRequest"
  * Use `create(StartTournamentRequestSchema)` to create a new message.
  */
 export const StartTournamentRequestSchema: GenMessage<StartTournamentRequest> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 4);
+  messageDesc(file_referee_v1_tournament, 7);
 
 /**
  * @generated from message referee.v1.StartTournamentResponse
@@ -214,7 +326,7 @@ export type StartTournamentResponse = Message<"referee.v1.StartTournamentRespons
  * Use `create(StartTournamentResponseSchema)` to create a new message.
  */
 export const StartTournamentResponseSchema: GenMessage<StartTournamentResponse> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 5);
+  messageDesc(file_referee_v1_tournament, 8);
 
 /**
  * @generated from message referee.v1.GetTournamentRequest
@@ -231,7 +343,7 @@ export type GetTournamentRequest = Message<"referee.v1.GetTournamentRequest"> & 
  * Use `create(GetTournamentRequestSchema)` to create a new message.
  */
 export const GetTournamentRequestSchema: GenMessage<GetTournamentRequest> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 6);
+  messageDesc(file_referee_v1_tournament, 9);
 
 /**
  * @generated from message referee.v1.GetTournamentResponse
@@ -248,7 +360,7 @@ export type GetTournamentResponse = Message<"referee.v1.GetTournamentResponse"> 
  * Use `create(GetTournamentResponseSchema)` to create a new message.
  */
 export const GetTournamentResponseSchema: GenMessage<GetTournamentResponse> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 7);
+  messageDesc(file_referee_v1_tournament, 10);
 
 /**
  * @generated from message referee.v1.WatchTournamentRequest
@@ -273,7 +385,7 @@ export type WatchTournamentRequest = Message<"referee.v1.WatchTournamentRequest"
  * Use `create(WatchTournamentRequestSchema)` to create a new message.
  */
 export const WatchTournamentRequestSchema: GenMessage<WatchTournamentRequest> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 8);
+  messageDesc(file_referee_v1_tournament, 11);
 
 /**
  * @generated from message referee.v1.WatchTournamentResponse
@@ -290,7 +402,7 @@ export type WatchTournamentResponse = Message<"referee.v1.WatchTournamentRespons
  * Use `create(WatchTournamentResponseSchema)` to create a new message.
  */
 export const WatchTournamentResponseSchema: GenMessage<WatchTournamentResponse> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 9);
+  messageDesc(file_referee_v1_tournament, 12);
 
 /**
  * @generated from message referee.v1.ListTournamentsRequest
@@ -316,7 +428,7 @@ export type ListTournamentsRequest = Message<"referee.v1.ListTournamentsRequest"
  * Use `create(ListTournamentsRequestSchema)` to create a new message.
  */
 export const ListTournamentsRequestSchema: GenMessage<ListTournamentsRequest> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 10);
+  messageDesc(file_referee_v1_tournament, 13);
 
 /**
  * @generated from message referee.v1.ListTournamentsResponse
@@ -335,7 +447,7 @@ export type ListTournamentsResponse = Message<"referee.v1.ListTournamentsRespons
  * Use `create(ListTournamentsResponseSchema)` to create a new message.
  */
 export const ListTournamentsResponseSchema: GenMessage<ListTournamentsResponse> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 11);
+  messageDesc(file_referee_v1_tournament, 14);
 
 /**
  * A tournament at one version, as the caller may see it.
@@ -440,7 +552,7 @@ export type Tournament = Message<"referee.v1.Tournament"> & {
  * Use `create(TournamentSchema)` to create a new message.
  */
 export const TournamentSchema: GenMessage<Tournament> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 12);
+  messageDesc(file_referee_v1_tournament, 15);
 
 /**
  * @generated from message referee.v1.TournamentParticipant
@@ -464,6 +576,20 @@ export type TournamentParticipant = Message<"referee.v1.TournamentParticipant"> 
    * @generated from field: referee.v1.BotStrategy bot = 3;
    */
   bot: BotStrategy;
+
+  /**
+   * External participants, only for the admin token (every one) and a participant token
+   * (its own): whether the participant has claimed its seat with its code, and when (ms
+   * since the Unix epoch; 0 while unclaimed).
+   *
+   * @generated from field: bool claimed = 4;
+   */
+  claimed: boolean;
+
+  /**
+   * @generated from field: int64 claimed_at_unix_ms = 5;
+   */
+  claimedAtUnixMs: bigint;
 };
 
 /**
@@ -471,7 +597,7 @@ export type TournamentParticipant = Message<"referee.v1.TournamentParticipant"> 
  * Use `create(TournamentParticipantSchema)` to create a new message.
  */
 export const TournamentParticipantSchema: GenMessage<TournamentParticipant> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 13);
+  messageDesc(file_referee_v1_tournament, 16);
 
 /**
  * @generated from message referee.v1.TournamentRound
@@ -519,7 +645,7 @@ export type TournamentRound = Message<"referee.v1.TournamentRound"> & {
  * Use `create(TournamentRoundSchema)` to create a new message.
  */
 export const TournamentRoundSchema: GenMessage<TournamentRound> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 14);
+  messageDesc(file_referee_v1_tournament, 17);
 
 /**
  * One table (a game) of a round.
@@ -569,8 +695,8 @@ export type TournamentTable = Message<"referee.v1.TournamentTable"> & {
   summary: string;
 
   /**
-   * Seat tokens the caller may have: a participant's own seat, or (admin) every external
-   * seat. Bots' seats never have one here.
+   * Seat tokens the caller may have: only a participant token's own seat (not the admin,
+   * not spectators). Bots' seats never have one here.
    *
    * @generated from field: repeated referee.v1.SeatToken seat_tokens = 7;
    */
@@ -582,7 +708,7 @@ export type TournamentTable = Message<"referee.v1.TournamentTable"> & {
  * Use `create(TournamentTableSchema)` to create a new message.
  */
 export const TournamentTableSchema: GenMessage<TournamentTable> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 15);
+  messageDesc(file_referee_v1_tournament, 18);
 
 /**
  * How one seat did at a table.
@@ -639,7 +765,7 @@ export type TableResult = Message<"referee.v1.TableResult"> & {
  * Use `create(TableResultSchema)` to create a new message.
  */
 export const TableResultSchema: GenMessage<TableResult> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 16);
+  messageDesc(file_referee_v1_tournament, 19);
 
 /**
  * A participant's openskill (Plackett-Luce) rating: `mu` the estimated skill, `sigma` its
@@ -677,7 +803,7 @@ export type Rating = Message<"referee.v1.Rating"> & {
  * Use `create(RatingSchema)` to create a new message.
  */
 export const RatingSchema: GenMessage<Rating> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 17);
+  messageDesc(file_referee_v1_tournament, 20);
 
 /**
  * A line of the standings. Order: points (higher first), then The Gang's alarms (fewer
@@ -736,7 +862,7 @@ export type Standing = Message<"referee.v1.Standing"> & {
  * Use `create(StandingSchema)` to create a new message.
  */
 export const StandingSchema: GenMessage<Standing> = /*@__PURE__*/
-  messageDesc(file_referee_v1_tournament, 18);
+  messageDesc(file_referee_v1_tournament, 21);
 
 /**
  * How each round's tables are formed.
@@ -858,12 +984,16 @@ export const BotStrategySchema: GenEnum<BotStrategy> = /*@__PURE__*/
  * round's games, runs the bot seats, records results, pairs the next round).
  *
  * Authentication, as for games, with `authorization: Bearer <token>` metadata:
- *   - CreateTournament needs none and returns an admin token and one token per external
- *     participant. Keep them: the referee stores only their hashes.
+ *   - CreateTournament needs none and returns an admin token and one one-time seat code
+ *     per external participant. The admin hands each person their code; that person
+ *     redeems it once with ClaimSeat (no token) for their participant token. The referee
+ *     stores only hashes of tokens and codes, and the admin never holds a participant's
+ *     token or a seat token.
  *   - StartTournament needs the admin token.
  *   - GetTournament and WatchTournament are public (no token: what every spectator sees).
  *     With a participant token the answer also holds that participant's seat tokens for
- *     the games of its current tables; with the admin token, every external seat's token.
+ *     the games of its tables; with the admin token, whether and when each external
+ *     participant claimed its seat (never a token).
  *
  * Tables are games of RefereeService, created with `allow_spectators`, so anyone may watch
  * them and read their history. An external participant plays its seats there with the
@@ -874,13 +1004,17 @@ export const BotStrategySchema: GenEnum<BotStrategy> = /*@__PURE__*/
  *   NOT_FOUND            TOURNAMENT_NOT_FOUND
  *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
  *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
+ *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
+ *                        used or expired; one reason for all three)
+ *   RESOURCE_EXHAUSTED   SEAT_CODE_ATTEMPTS_EXCEEDED (ClaimSeat: too many wrong codes from
+ *                        this address; metadata `retry_after_seconds`)
  *
  * @generated from service referee.v1.TournamentService
  */
 export const TournamentService: GenService<{
   /**
-   * Create a tournament (not started yet). Returns its id, the admin token and one secret
-   * token per external participant.
+   * Create a tournament (not started yet). Returns its id, the admin token and one
+   * one-time seat code per external participant.
    *
    * @generated from rpc referee.v1.TournamentService.CreateTournament
    */
@@ -936,6 +1070,20 @@ export const TournamentService: GenService<{
     methodKind: "unary";
     input: typeof ListTournamentsRequestSchema;
     output: typeof ListTournamentsResponseSchema;
+  },
+  /**
+   * Redeem a seat code (no token needed): the participant token of the code's participant,
+   * once. The code is then spent: a second claim, like an unknown or expired code, is
+   * NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
+   * Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
+   * SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
+   *
+   * @generated from rpc referee.v1.TournamentService.ClaimSeat
+   */
+  claimSeat: {
+    methodKind: "unary";
+    input: typeof ClaimSeatRequestSchema;
+    output: typeof ClaimSeatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_referee_v1_tournament, 0);

@@ -1,0 +1,129 @@
+"""Guessing seat codes against `referee serve` (its own process, loopback only).
+
+The attacker floods ClaimSeat with random codes from one address; past the bound on wrong
+codes per address and minute, every try is RESOURCE_EXHAUSTED SEAT_CODE_ATTEMPTS_EXCEEDED
+without a look at the code. A participant on another address (127.0.0.2, still loopback)
+claims its real code meanwhile, and the attacker's address still plays games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+import redis
+
+from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from service.seat_codes import new_code
+from tests.servers import Served, referee_process
+from tests.service.table import reason_of
+
+T = tournament_pb2
+ABUSE_DB = 11  # a database of the session's Redis of its own: the counters start at zero
+ATTEMPTS_PER_MINUTE = 10
+SERVICE = "/referee.v1.TournamentService"
+
+
+@pytest.fixture(scope="module")
+def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{ABUSE_DB}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    try:
+        env = {"REFEREE_SEAT_CODE_ATTEMPTS_PER_MINUTE": str(ATTEMPTS_PER_MINUTE)}
+        with referee_process(url, tmp_path_factory.mktemp("abuse-codes"), env) as process:
+            yield process
+    finally:
+        client.flushdb()
+        client.close()
+
+
+async def attack_seat_code_guessing(
+    served: Served, seconds: float, *, concurrency: int = 8, max_attempts: int = 20_000
+) -> dict[str, Any]:
+    """Random codes at ClaimSeat over gRPC from one address, ``concurrency`` calls at a time,
+    for ``seconds`` (at most ``max_attempts``): attempts, codes claimed, refusals by
+    reason, and the attacker's rate (attempts per second)."""
+    loop = asyncio.get_running_loop()
+    refusals: collections.Counter[str] = collections.Counter()
+    tally = {"attempts": 0, "claimed": 0}
+    deadline = loop.time() + seconds
+    async with grpc.aio.insecure_channel(served.grpc) as channel:
+        stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+
+        async def guess() -> None:
+            while loop.time() < deadline and tally["attempts"] < max_attempts:
+                tally["attempts"] += 1
+                try:
+                    await stub.ClaimSeat(T.ClaimSeatRequest(code=new_code()), timeout=10)
+                    tally["claimed"] += 1
+                except grpc.aio.AioRpcError as error:
+                    refusals[reason_of(error)[1]] += 1
+
+        started = loop.time()
+        await asyncio.gather(*(guess() for _ in range(concurrency)))
+        elapsed = loop.time() - started
+    return {
+        "attack": "seat code guessing",
+        **tally,
+        "refusals": dict(refusals),
+        "rate": tally["attempts"] / elapsed,
+    }
+
+
+async def test_guessing_seat_codes_is_bounded_per_address(served: Served) -> None:
+    async with httpx.AsyncClient(base_url=served.http, timeout=10) as admin_http:
+        created = (
+            await admin_http.post(
+                f"{SERVICE}/CreateTournament",
+                json={
+                    "game": "pinched",
+                    "seatsPerTable": 3,
+                    "participants": [
+                        {"name": "ada"},
+                        {"name": "bob"},
+                        {"name": "bot", "bot": "BOT_STRATEGY_RANDOM"},
+                    ],
+                    "format": "TOURNAMENT_FORMAT_SWISS",
+                },
+            )
+        ).json()
+    result = await attack_seat_code_guessing(served, seconds=3.0)
+    assert result["claimed"] == 0
+    assert result["refusals"] == {
+        "SEAT_CODE_INVALID": ATTEMPTS_PER_MINUTE,
+        "SEAT_CODE_ATTEMPTS_EXCEEDED": result["attempts"] - ATTEMPTS_PER_MINUTE,
+    }
+    assert result["attempts"] > 10 * ATTEMPTS_PER_MINUTE
+    async with grpc.aio.insecure_channel(served.grpc) as channel:
+        tournaments = tournament_pb2_grpc.TournamentServiceStub(channel)
+        real = created["seatCodes"][1]["code"]
+        with pytest.raises(grpc.aio.AioRpcError) as bounded:
+            await tournaments.ClaimSeat(T.ClaimSeatRequest(code=real))  # not even a good code
+        code, reason, metadata = reason_of(bounded.value)
+        assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "SEAT_CODE_ATTEMPTS_EXCEEDED")
+        assert 1 <= int(metadata["retry_after_seconds"]) <= 60
+        # The attacker's address still plays: the bound is on codes only.
+        games = referee_pb2_grpc.RefereeServiceStub(channel)
+        game = await games.CreateGame(referee_pb2.CreateGameRequest(game="the_gang", seats=3))
+        auth = (("authorization", f"Bearer {game.seat_tokens[0].token}"),)
+        await games.GetView(referee_pb2.GetViewRequest(game_id=game.game_id), metadata=auth)
+    # Another address claims its code, unspent by the flood; the admin sees just that claim.
+    victim = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=served.http, transport=victim, timeout=10) as http:
+        claimed = await http.post(
+            f"{SERVICE}/ClaimSeat", json={"code": created["seatCodes"][0]["code"]}
+        )
+        assert claimed.status_code == 200, claimed.text
+        seen = await http.post(
+            f"{SERVICE}/GetTournament",
+            json={"tournamentId": created["tournamentId"]},
+            headers={"Authorization": f"Bearer {created['adminToken']}"},
+        )
+    people = seen.json()["tournament"]["participants"]
+    assert [p.get("claimed", False) for p in people] == [True, False, False]
