@@ -28,6 +28,7 @@ from service.errors import (
     RefereeError,
     Unauthenticated,
     Unavailable,
+    echo,
     shutting_down,
 )
 from service.referee import Referee
@@ -117,7 +118,7 @@ class TournamentHost:
     async def create(self, spec: TournamentSpec) -> Created:
         game = GAMES.get(spec.game)
         if game is None:
-            raise BadRequest("GAME_UNKNOWN", f"unknown game {spec.game!r}")
+            raise BadRequest("GAME_UNKNOWN", f"unknown game {echo(spec.game)}")
         counts = rounds.seat_counts(game, spec.options)
         players = len(spec.participants)
         if spec.seats_per_table not in counts:
