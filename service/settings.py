@@ -79,6 +79,12 @@ class Settings:
     # The built web console (clients/console/dist), served at /console/ on the HTTP port;
     # None: the one beside this source tree, when it has been built.
     console_dir: Path | None = None
+    # Processes that replay games for VerifyHistory, off the event loop (started at the
+    # first call). Each replay holds one core while it runs.
+    verify_workers: int = 1
+    # VerifyHistory calls that may wait for a free worker; one more is refused at once with
+    # UNAVAILABLE VERIFY_BUSY.
+    verify_queue: int = 4
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -114,6 +120,8 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "tracing": ("REFEREE_TRACING", str),
     "shutdown_grace_seconds": ("REFEREE_SHUTDOWN_GRACE_SECONDS", float),
     "console_dir": ("REFEREE_CONSOLE_DIR", _path_or_none),
+    "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
+    "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
 }
 
 
