@@ -27,9 +27,10 @@ from starlette.types import Scope
 
 from referee.v1.referee_connect import RefereeServiceASGIApplication
 from service.api import RefereeApi
+from service.calls import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
 from service.errors import BadRequest, excerpt, to_connect_error
 from service.http_api import RefereeConnect
-from service.http_limits import capped
+from service.http_limits import Capped
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 # Where `npm run build` in clients/console puts the console, beside this source tree.
@@ -143,7 +144,12 @@ def build_app(
     ``console_dir`` (default: the build beside this source tree)."""
     # Every body is capped before it is parsed, JSON far lower than binary (see
     # service.http_limits); VerifyHistory, which carries whole games, has the higher caps.
-    connect = RefereeServiceASGIApplication(RefereeConnect(api))
+    # connect-python's read_max_bytes caps a body once decompressed (a Content-Encoding),
+    # as before; VerifyHistory has its own instance, with the larger limit.
+    connect = RefereeServiceASGIApplication(
+        RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
+    )
+    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES)
     middleware = []
     if cors_origins:
         middleware.append(
@@ -158,8 +164,9 @@ def build_app(
         )
     routes = [
         Route("/openapi.json", _openapi, methods=["GET"]),
-        Mount(connect.path, app=capped(connect)),
-        *(Mount(mount.path, app=capped(mount.app)) for mount in mounts),
+        Route(f"{verify.path}/VerifyHistory", Capped(verify), methods=["POST", "OPTIONS"]),
+        Mount(connect.path, app=Capped(connect)),
+        *(Mount(mount.path, app=Capped(mount.app)) for mount in mounts),
         *console_routes(console_dir),
     ]
     return Starlette(routes=routes, middleware=middleware)

@@ -2,7 +2,7 @@
 
 connect-python reads a whole body into memory and parses it on the event loop, and proto3
 JSON parses in pure Python, 10-50 times slower per byte than binary protobuf. So each
-Connect route is wrapped by :func:`capped`: a body longer than its cap is refused with
+Connect route is wrapped by :class:`Capped`: a body longer than its cap is refused with
 INVALID_ARGUMENT ``REQUEST_TOO_LARGE`` (the gRPC face's reason for the same refusal) as
 soon as its ``Content-Length`` says so, or, without one, as soon as the bytes read pass
 the cap, so no more than the cap is ever held. The caps (:mod:`service.calls`):
@@ -80,14 +80,18 @@ def _counted(receive: Receive, limit: int, declared: int | None) -> Receive:
     return counting
 
 
-def capped(app: ASGIApp) -> ASGIApp:
-    """``app`` (a Connect service) with every request body capped (see the module)."""
+class Capped:
+    """``app`` (a Connect service) with every request body capped (see the module).
 
-    async def capped_app(scope: Scope, receive: Receive, send: Send) -> None:
+    A class, not a closure: Starlette's ``Route`` serves a plain function as a
+    request-to-response endpoint, and an object as the ASGI application it is."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            await app(scope, receive, send)
+            await self.app(scope, receive, send)
             return
         limit = body_limit(_full_path(scope), _header(scope, b"content-type"))
-        await app(scope, _counted(receive, limit, _declared_length(scope)), send)
-
-    return capped_app
+        await self.app(scope, _counted(receive, limit, _declared_length(scope)), send)
