@@ -10,17 +10,16 @@ and run each call under :func:`service.calls.answering` (limits, log line, metri
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 from referee.v1 import referee_pb2
 from service import translate
-from service.calls import Replays, bind
+from service.calls import bind
 from service.observability import Metrics
 from service.play import PlaySession, join
 from service.referee import Referee, Submitted
 from service.rpcs import RpcTable, bidi_stream, server_stream, unary
-from service.verify import verify_history
+from service.verifying import Verifier
 
 
 class RefereeApi:
@@ -30,10 +29,12 @@ class RefereeApi:
     transport is the face's job.
     """
 
-    def __init__(self, referee: Referee, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, referee: Referee, metrics: Metrics | None = None, verifier: Verifier | None = None
+    ) -> None:
         self.referee = referee
         self.metrics = metrics
-        self._replays = Replays()
+        self.verifier = verifier or Verifier()
 
     async def create_game(
         self, request: referee_pb2.CreateGameRequest, _token: str | None
@@ -124,17 +125,10 @@ class RefereeApi:
     async def verify_history(
         self, request: referee_pb2.VerifyHistoryRequest, _token: str | None
     ) -> referee_pb2.VerifyHistoryResponse:
-        """Stateless: the answer depends on the request alone (see service.verify)."""
-        async with self._replays.slot():
-            report = await asyncio.to_thread(verify_history, request.history, request.views)
-        return referee_pb2.VerifyHistoryResponse(
-            verified=report.ok,
-            moves_replayed=report.replayed,
-            views_checked=report.views,
-            first_differing_version=report.first_differing_version,
-            problems=report.problems,
-            chained=report.chained,
-        )
+        """Stateless: the answer depends on the request alone (see service.verify); the
+        replay runs in a worker process (service.verifying), never on the event loop."""
+        answer = await self.verifier.verify(request)
+        return referee_pb2.VerifyHistoryResponse.FromString(answer)
 
     async def get_history(
         self, request: referee_pb2.GetHistoryRequest, token: str | None

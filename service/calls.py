@@ -8,20 +8,21 @@ anything unexpected is logged with its traceback and becomes :class:`Internal`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
 import time
 import urllib.parse
 from collections.abc import AsyncIterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import structlog
+from google.protobuf import unknown_fields
 from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2
-from service.errors import BadRequest, Internal, RefereeError, Unavailable
+from service.errors import BadRequest, Internal, RefereeError, excerpt
 from service.observability import Metrics
 
 log = structlog.get_logger("referee.rpc")
@@ -30,10 +31,14 @@ MAX_REQUEST_BYTES = 64 * 1024
 # VerifyHistory carries a whole game (its history and every view a client recorded).
 MAX_VERIFY_BYTES = 8 * 1024 * 1024
 MAX_VERIFY_ITEMS = 100_000
-# Replays at a time per process (each holds the GIL for up to a second on a long game);
-# more wait up to VERIFY_WAIT_SECONDS, then get UNAVAILABLE VERIFY_BUSY.
-MAX_VERIFYING = 2
-VERIFY_WAIT_SECONDS = 5.0
+# The HTTP face's JSON bodies, capped before they are parsed. Parsing proto3 JSON is pure
+# Python (json_format) on the event loop, about 0.2 s per MB of a real game and 0.6 s per
+# MB of bogus entries (bench/console.py, issue 16), 10-50 times the binary decode per byte:
+# a JSON body holds a quarter to a fifth of the binary one's content, so these are far
+# below the binary caps. 1 MiB holds a long game with its views (the console sends
+# VerifyHistory as binary anyway); 64 KiB holds any other request many times over.
+MAX_JSON_REQUEST_BYTES = 64 * 1024
+MAX_JSON_VERIFY_BYTES = 1024 * 1024
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # The calling client's host (no port) as its face saw it, "" if unknown: set by the faces
 # for the call under way (each runs in a task of its own), read by limits per address.
@@ -62,17 +67,63 @@ class Counted(Protocol):
     def metrics(self) -> Metrics | None: ...
 
 
-def check_request(request: Message) -> None:
+@dataclass(frozen=True)
+class Malformed:
+    """A request whose bytes do not parse as its message: the gRPC face's deserializer
+    hands this to the method instead of raising (see :mod:`service.grpc_api`)."""
+
+    error: str
+
+
+def malformed(request: Malformed) -> BadRequest:
+    return BadRequest("MALFORMED_REQUEST", f"malformed request: {excerpt(request.error)}")
+
+
+def too_large(limit: int) -> BadRequest:
+    """The refusal of a request above its size limit (either face)."""
+    return BadRequest("REQUEST_TOO_LARGE", f"this request is limited to {limit} bytes")
+
+
+def check_request(request: Message | Malformed) -> None:
     """The limits every request meets before any use case sees it."""
+    if isinstance(request, Malformed):
+        raise malformed(request)
     verifying = isinstance(request, referee_pb2.VerifyHistoryRequest)
     limit = MAX_VERIFY_BYTES if verifying else MAX_REQUEST_BYTES
     if request.ByteSize() > limit:
-        raise BadRequest("REQUEST_TOO_LARGE", f"this request is limited to {limit} bytes")
+        raise too_large(limit)
+    if not verifying and (number := _misread(request)) is not None:
+        raise malformed(Malformed(f"field {number} has the wrong wire type"))
     game_id = getattr(request, "game_id", None)
     if game_id is not None and not _GAME_ID.fullmatch(game_id):
         raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
     if isinstance(request, referee_pb2.VerifyHistoryRequest):
         _check_verify(request)
+
+
+def _misread(message: Message) -> int | None:
+    """The number of a field the message declares that arrived with another wire type.
+
+    A protobuf parser keeps such a field as an unknown one instead of failing, so it parses;
+    yet it is malformed, not a field from a newer client. A request within its size limit
+    is walked whole (VerifyHistory is not: its replay reports what it cannot read).
+    """
+    numbers = message.DESCRIPTOR.fields_by_number
+    unknown = unknown_fields.UnknownFieldSet(message)
+    for index in range(len(unknown)):
+        if unknown[index].field_number in numbers:
+            return int(unknown[index].field_number)
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        if field.message_type.GetOptions().map_entry:
+            items = [v for v in value.values() if isinstance(v, Message)]
+        else:
+            items = list(value) if field.is_repeated else [value]
+        for item in items:
+            if (number := _misread(item)) is not None:
+                return number
+    return None
 
 
 def _check_verify(request: referee_pb2.VerifyHistoryRequest) -> None:
@@ -84,31 +135,6 @@ def _check_verify(request: referee_pb2.VerifyHistoryRequest) -> None:
         raise BadRequest(
             "TOO_MANY_VIEWS", "at most one view per version and viewer (seats + spectator)"
         )
-
-
-class Replays:
-    """At most :data:`MAX_VERIFYING` replays at a time in this process.
-
-    A replay holds the GIL for up to a second on a long game; a call that finds no free
-    slot within :data:`VERIFY_WAIT_SECONDS` is refused with UNAVAILABLE ``VERIFY_BUSY``.
-    """
-
-    def __init__(self, size: int = MAX_VERIFYING, wait_seconds: float = VERIFY_WAIT_SECONDS):
-        self._free = asyncio.Semaphore(size)
-        self._wait_seconds = wait_seconds
-
-    @contextlib.asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        try:
-            await asyncio.wait_for(self._free.acquire(), self._wait_seconds)
-        except TimeoutError:
-            raise Unavailable(
-                "VERIFY_BUSY", "this referee is replaying other games; try again shortly"
-            ) from None
-        try:
-            yield
-        finally:
-            self._free.release()
 
 
 def bind(game_id: str, seat: int | None = None, version: int | None = None) -> None:
@@ -124,7 +150,7 @@ def bind(game_id: str, seat: int | None = None, version: int | None = None) -> N
 def _finish(
     metrics: Metrics | None,
     name: str,
-    request: Message | None,
+    request: Message | Malformed | None,
     started: float,
     code: str,
     reason: str | None,
@@ -151,7 +177,7 @@ def _finish(
 
 @contextlib.asynccontextmanager
 async def answering(
-    metrics: Metrics | None, name: str, request: Message | None, protocol: str
+    metrics: Metrics | None, name: str, request: Message | Malformed | None, protocol: str
 ) -> AsyncIterator[None]:
     """One call: the request is checked, then logged and counted once it ends.
 

@@ -20,6 +20,27 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 DOMAIN = "referee.v1"
+# How much of a client's own input a message repeats (see :func:`echo`).
+ECHO_CHARACTERS = 64
+# The longest message any rejection carries: an engine's message (wrapped as it is) may
+# name a client's value, and gRPC sends the message as a trailer that standard clients
+# refuse above 8 KiB (their metadata limit), so the answer would be lost.
+MAX_MESSAGE_CHARACTERS = 512
+
+
+def echo(value: object) -> str:
+    """A client's value as a message may repeat it: its ``repr``, cut to a short prefix.
+
+    Every message built from request data names the value through this, so a 60 KB game
+    name gives a message of a line, not a 60 KB trailer no standard client can read.
+    """
+    return excerpt(repr(value), ECHO_CHARACTERS)
+
+
+def excerpt(text: str, limit: int = 2 * ECHO_CHARACTERS) -> str:
+    """``text`` cut to ``limit`` characters (the last one an ellipsis): for a library's own
+    message, such as a parse error, that may quote the client's input."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 class RefereeError(Exception):
@@ -30,6 +51,7 @@ class RefereeError(Exception):
     def __init__(
         self, reason: str, message: str, metadata: Mapping[str, str] | None = None
     ) -> None:
+        message = excerpt(message, MAX_MESSAGE_CHARACTERS)
         super().__init__(message)
         self.reason = reason
         self.message = message
@@ -66,7 +88,7 @@ class TournamentNotFound(RefereeError):
     code = grpc.StatusCode.NOT_FOUND
 
     def __init__(self, tournament_id: str) -> None:
-        super().__init__("TOURNAMENT_NOT_FOUND", f"no tournament {tournament_id!r}")
+        super().__init__("TOURNAMENT_NOT_FOUND", f"no tournament {echo(tournament_id)}")
 
 
 class Unauthenticated(RefereeError):

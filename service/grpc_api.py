@@ -4,6 +4,14 @@ A servicer is the generated base class with one method per row of an RPC table
 (:mod:`service.rpcs`), each running its API method under :func:`service.calls.answering`
 (limits, the call's log line, metrics); the one mapping of errors to statuses is
 :func:`service.errors.to_rpc_status`.
+
+The servicer's handlers are registered here, not by the generated ``add_*_to_server``:
+grpc parses a request before any servicer code runs, and the generated handlers let a
+:class:`~google.protobuf.message.DecodeError` escape as ``UNKNOWN "Unexpected <class
+DecodeError>"``. Ours parse with :func:`_lenient`, which never raises: a request that does
+not parse reaches the method as :class:`service.calls.Malformed`, refused by
+:func:`service.calls.answering` with INVALID_ARGUMENT ``MALFORMED_REQUEST`` like any bad
+request (logged and counted).
 """
 
 from __future__ import annotations
@@ -12,12 +20,14 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar
 
 import grpc
-from google.protobuf.message import Message
+from google.protobuf import message_factory
+from google.protobuf.descriptor import Descriptor
+from google.protobuf.message import DecodeError, Message
 
 from referee.v1 import referee_pb2_grpc
 from service.api import RPCS
 from service.auth import bearer_token
-from service.calls import Counted, answering, client_host, host_of
+from service.calls import Counted, Malformed, answering, client_host, host_of, malformed
 from service.errors import RefereeError, to_rpc_status
 from service.rpcs import Kind, Rpc, RpcTable, install
 
@@ -69,7 +79,8 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
         client_host.set(host_of(context.peer()))
         try:
             async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
-                async for item in rpc.call(self.api, requests, token(context), PROTOCOL):
+                parsed = _parsed(requests)
+                async for item in rpc.call(self.api, parsed, token(context), PROTOCOL):
                     yield item
         except RefereeError as error:
             await _abort(context, error)
@@ -77,20 +88,63 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
     return method
 
 
+async def _parsed(requests: AsyncIterator[Message | Malformed]) -> AsyncIterator[Message]:
+    """A stream's requests; one that did not parse ends the call, as on the HTTP face."""
+    async for request in requests:
+        if isinstance(request, Malformed):
+            raise malformed(request)
+        yield request
+
+
 _METHODS = {Kind.UNARY: _unary, Kind.SERVER_STREAM: _server_stream, Kind.BIDI_STREAM: _bidi_stream}
+
+_HANDLERS = {
+    Kind.UNARY: grpc.unary_unary_rpc_method_handler,
+    Kind.SERVER_STREAM: grpc.unary_stream_rpc_method_handler,
+    Kind.BIDI_STREAM: grpc.stream_stream_rpc_method_handler,
+}
+
+
+def _lenient(descriptor: Descriptor) -> Callable[[bytes], Message | Malformed]:
+    """A request deserializer that never raises (see the module)."""
+    message_class = message_factory.GetMessageClass(descriptor)
+
+    def parse(data: bytes) -> Message | Malformed:
+        try:
+            request: Message = message_class.FromString(data)
+        except DecodeError as error:
+            return Malformed(str(error))
+        return request
+
+    return parse
+
+
+def _serialize(message: Message) -> bytes:
+    return message.SerializeToString()
+
+
+def handlers(servicer: Any, table: RpcTable) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+    """Every RPC of ``table``, answered by ``servicer``'s method of its name, parsed leniently."""
+    methods = table.service.methods_by_name
+    return {
+        rpc.name: _HANDLERS[rpc.kind](
+            getattr(servicer, rpc.name),
+            request_deserializer=_lenient(methods[rpc.name].input_type),
+            response_serializer=_serialize,
+        )
+        for rpc in table.rpcs
+    }
 
 
 class Servicer:
     """A servicer whose methods are its ``table``'s rows, answered by ``api``.
 
-    A subclass names its table, the generated servicer base class it implements
-    (``class RefereeServicer(Servicer, RefereeServiceServicer)``) and the generated function
-    that adds it to a server: each RPC's method replaces the base's UNIMPLEMENTED one,
-    under the RPC's own name.
+    A subclass names its table and the generated servicer base class it implements
+    (``class RefereeServicer(Servicer, RefereeServiceServicer)``): each RPC's method
+    replaces the base's UNIMPLEMENTED one, under the RPC's own name.
     """
 
     table: ClassVar[RpcTable]
-    add_to_server: ClassVar[Callable[[Any, grpc.aio.Server], None]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -102,9 +156,11 @@ class Servicer:
     @classmethod
     def register(cls, api: Counted, server: grpc.aio.Server) -> None:
         """Serve every RPC of the table on ``server``, answered by ``api``."""
-        cls.add_to_server(cls(api), server)
+        served = handlers(cls(api), cls.table)
+        name = cls.table.full_name
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, served),))
+        server.add_registered_method_handlers(name, served)  # type: ignore[attr-defined]
 
 
 class RefereeServicer(Servicer, referee_pb2_grpc.RefereeServiceServicer):
     table = RPCS
-    add_to_server = referee_pb2_grpc.add_RefereeServiceServicer_to_server

@@ -82,7 +82,7 @@ async def _parsed(requests: AsyncIterator[Message]) -> AsyncIterator[Message]:
         async for request in requests:
             yield request
     except ConnectError as error:
-        raise BadRequest("REQUEST_MALFORMED", error.message) from None
+        raise BadRequest("MALFORMED_REQUEST", error.message) from None
 
 
 _METHODS = {Kind.UNARY: _unary, Kind.SERVER_STREAM: _server_stream, Kind.BIDI_STREAM: _bidi_stream}

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import uvicorn
 from connectrpc import _codec
-from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError, Message
@@ -29,7 +28,9 @@ from starlette.types import Scope
 from referee.v1.referee_connect import RefereeServiceASGIApplication
 from service.api import RefereeApi
 from service.calls import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
+from service.errors import BadRequest, excerpt, to_connect_error
 from service.http_api import RefereeConnect
+from service.http_limits import Capped
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 # Where `npm run build` in clients/console puts the console, beside this source tree.
@@ -60,25 +61,30 @@ CORS_EXPOSE_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "Date"]
 
 
 class _RequestJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
-    """proto3 JSON whose parse errors are the client's (INVALID_ARGUMENT, HTTP 400)."""
+    """proto3 JSON whose parse errors are the client's (``MALFORMED_REQUEST``)."""
 
     def decode(self, data: bytes | bytearray, message: Message) -> Message:
         try:
             json_format.Parse(bytes(data), message)
         except (json_format.ParseError, UnicodeDecodeError) as error:
-            raise ConnectError(Code.INVALID_ARGUMENT, f"malformed JSON request: {error}") from None
+            raise _malformed("malformed JSON request", error) from None
         return message
 
 
 class _RequestProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
-    """Binary protobuf whose parse errors are the client's (INVALID_ARGUMENT, HTTP 400)."""
+    """Binary protobuf whose parse errors are the client's (``MALFORMED_REQUEST``)."""
 
     def decode(self, data: bytes | bytearray, message: Message) -> Message:
         try:
             message.ParseFromString(bytes(data))
         except DecodeError as error:
-            raise ConnectError(Code.INVALID_ARGUMENT, f"malformed request: {error}") from None
+            raise _malformed("malformed request", error) from None
         return message
+
+
+def _malformed(what: str, error: Exception) -> ConnectError:
+    # The parser's message may quote the body (an unknown field's name): only its start.
+    return to_connect_error(BadRequest("MALFORMED_REQUEST", f"{what}: {excerpt(str(error))}"))
 
 
 # connect-python 0.9 turns a request it cannot parse into `unknown` (HTTP 500) and has no
@@ -136,13 +142,13 @@ def build_app(
     """The ASGI application of the HTTP port. ``cors_origins`` may hold ``"*"``; ``mounts``
     are further Connect services (TournamentService); the console is served from
     ``console_dir`` (default: the build beside this source tree)."""
+    # Every body is capped before it is parsed, JSON far lower than binary (see
+    # service.http_limits); VerifyHistory, which carries whole games, has the higher caps.
+    # connect-python's read_max_bytes caps a body once decompressed (a Content-Encoding),
+    # as before; VerifyHistory has its own instance, with the larger limit.
     connect = RefereeServiceASGIApplication(
         RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
     )
-    # VerifyHistory reads whole games: its own instance, with a larger body limit. JSON is
-    # 3-5 times the binary size and decoded on the event loop (pure-Python json_format, about
-    # 0.2 s per MB: bench/console.py), so the limit is MAX_VERIFY_BYTES of either; a game too
-    # long for that as JSON goes as binary, as the console sends it.
     verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES)
     middleware = []
     if cors_origins:
@@ -158,9 +164,9 @@ def build_app(
         )
     routes = [
         Route("/openapi.json", _openapi, methods=["GET"]),
-        Route(f"{verify.path}/VerifyHistory", verify, methods=["POST", "OPTIONS"]),
-        Mount(connect.path, app=connect),
-        *mounts,
+        Route(f"{verify.path}/VerifyHistory", Capped(verify), methods=["POST", "OPTIONS"]),
+        Mount(connect.path, app=Capped(connect)),
+        *(Mount(mount.path, app=Capped(mount.app)) for mount in mounts),
         *console_routes(console_dir),
     ]
     return Starlette(routes=routes, middleware=middleware)

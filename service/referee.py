@@ -37,6 +37,7 @@ from service.errors import (
     RuleViolation,
     Unauthenticated,
     VersionConflict,
+    echo,
 )
 from service.feed import Feed
 from service.store import CommitResult, CommitStatus, RedisStore
@@ -253,7 +254,7 @@ class Referee:
         game = GAMES.get(game_name)
         if game is None:
             raise BadRequest(
-                "GAME_UNKNOWN", f"unknown game {game_name!r}; known: {', '.join(sorted(GAMES))}"
+                "GAME_UNKNOWN", f"unknown game {echo(game_name)}; known: {', '.join(sorted(GAMES))}"
             )
         try:
             config = game.make_config(seats, options)
@@ -300,7 +301,7 @@ class Referee:
         table = await load_table(self.store, game_id)
         outcome = table.game.outcome(table.state)
         if outcome is None:
-            raise RuleViolation("GAME_NOT_FINISHED", f"game {game_id!r} has not finished yet")
+            raise RuleViolation("GAME_NOT_FINISHED", f"game {echo(game_id)} has not finished yet")
         return FinalResult(table.game.name, game_id, table.version, outcome)
 
     async def discard_game(self, game_id: str) -> None:

@@ -27,6 +27,7 @@ from service.settings import Settings
 from service.store import RedisStore
 from service.tournaments.serving import SERVICE_NAME as TOURNAMENT_SERVICE
 from service.tournaments.serving import TournamentService, tournament_service
+from service.verifying import Verifier
 
 log = structlog.get_logger("referee")
 
@@ -100,7 +101,9 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 ("grpc.so_reuseport", 0),
             ]
         )
-        api = RefereeApi(referee, metrics)
+        verifier = Verifier(settings.verify_workers, settings.verify_queue)
+        stack.callback(verifier.close)  # after the server has stopped
+        api = RefereeApi(referee, metrics, verifier)
         RefereeServicer.register(api, server)
         tournaments = tournament_service(referee, redis_url, settings, metrics)
         tournaments.register(server)

@@ -84,6 +84,12 @@ class Settings:
     # Wrong seat codes one client address may try per minute, over all replicas (0: no
     # limit); good codes do not count, so a room behind one address can all claim.
     seat_code_attempts_per_minute: int = 10
+    # Processes that replay games for VerifyHistory, off the event loop (started at the
+    # first call). Each replay holds one core while it runs.
+    verify_workers: int = 1
+    # VerifyHistory calls that may wait for a free worker; one more is refused at once with
+    # UNAVAILABLE VERIFY_BUSY.
+    verify_queue: int = 4
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -121,6 +127,8 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "console_dir": ("REFEREE_CONSOLE_DIR", _path_or_none),
     "seat_code_ttl_seconds": ("REFEREE_SEAT_CODE_TTL_SECONDS", int),
     "seat_code_attempts_per_minute": ("REFEREE_SEAT_CODE_ATTEMPTS_PER_MINUTE", int),
+    "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
+    "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
 }
 
 

@@ -16,7 +16,7 @@ import msgspec
 from engines.base import GameDefinition, Step, replay
 from engines.registry import GAMES
 from service import chain, records
-from service.errors import GameNotFound
+from service.errors import GameNotFound, echo
 from service.store import RedisStore
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
@@ -64,7 +64,7 @@ class Table:
 async def load_table(store: RedisStore, game_id: str) -> Table:
     record = await store.load(game_id)
     if record is None:
-        raise GameNotFound("GAME_NOT_FOUND", f"no game {game_id!r} (it may have expired)")
+        raise GameNotFound("GAME_NOT_FOUND", f"no game {echo(game_id)} (it may have expired)")
     meta = records.meta_decoder.decode(record.meta)
     game = GAMES[meta.game]
     fmt = formats(meta.game)

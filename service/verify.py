@@ -30,7 +30,7 @@ from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2
 from service import chain, records
 from service.codecs import CODECS, DerivedCodec
-from service.errors import RefereeError
+from service.errors import RefereeError, echo
 from service.referee import seat_view
 from service.tables import formats
 from service.translate import view_to_proto  # the one projection to protobuf
@@ -78,7 +78,7 @@ def verify_history(
     report = VerifyReport(name, len(history.entries))
     game, codec = GAMES.get(name), CODECS.get(name)
     if game is None or codec is None:
-        report.problems.append(f"unknown game {name!r}")
+        report.problems.append(f"unknown game {echo(name)}")
         return report
     if not history.seed:
         report.problems.append("the seed is not revealed: the game is not over")

@@ -11,7 +11,7 @@ from engines.the_gang.model import JACK_CARD, HeistResult, Reveal, TheGangOption
 from engines.the_gang.view import TheGangView
 from referee.v1 import the_gang_pb2 as pb
 from service.codecs.derive import Contract, Leaf, Options
-from service.errors import BadRequest
+from service.errors import BadRequest, echo
 
 _SUITS = {suit: pb.Suit.Value(f"SUIT_{suit.name}") for suit in Suit}
 _SUITS_BACK: dict[int, Suit | None] = {value: suit for suit, value in _SUITS.items()}
@@ -42,17 +42,17 @@ def card_from_proto(message: pb.PlayingCard) -> Card:
         try:
             named.append(Card.parse(message.code))
         except ValueError:
-            raise BadRequest("UNKNOWN_CARD", f"there is no card {message.code!r}") from None
+            raise BadRequest("UNKNOWN_CARD", f"there is no card {echo(message.code)}") from None
     if message.rank or message.suit:
         if message.suit not in _SUITS_BACK:
             raise BadRequest("UNKNOWN_CARD", f"there is no suit {message.suit}")
         named.append(Card(message.rank, _SUITS_BACK[message.suit]))
     if named[0] != named[-1]:
         raise BadRequest(
-            "CARD_MISMATCH", f"code {message.code!r} and rank/suit name different cards"
+            "CARD_MISMATCH", f"code {echo(message.code)} and rank/suit name different cards"
         )
     if named[0] not in _KNOWN_CARDS:
-        what = repr(message.code) if message.code else f"{message.rank} of suit {message.suit}"
+        what = echo(message.code) if message.code else f"{message.rank} of suit {message.suit}"
         raise BadRequest("UNKNOWN_CARD", f"there is no card {what}")
     return named[0]
 

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 
 from referee.v1 import game_pb2, referee_pb2, tournament_pb2
 from service.codecs import CODECS
-from service.errors import BadRequest
+from service.errors import BadRequest, echo
 from service.observability import Metrics
 from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
@@ -173,7 +173,7 @@ class TournamentApi:
         """Anyone may create one: no token is asked for."""
         codec = CODECS.get(request.game)
         if codec is None:
-            raise BadRequest("GAME_UNKNOWN", f"unknown game {request.game!r}")
+            raise BadRequest("GAME_UNKNOWN", f"unknown game {echo(request.game)}")
         if request.format not in FORMATS:
             raise BadRequest("FORMAT_MISSING", "format: ROUND_ROBIN or SWISS")
         if any(p.bot not in BOTS for p in request.participants):

@@ -11,4 +11,3 @@ from service.tournaments.api import RPCS
 
 class TournamentServicer(Servicer, tournament_pb2_grpc.TournamentServiceServicer):
     table = RPCS
-    add_to_server = tournament_pb2_grpc.add_TournamentServiceServicer_to_server

@@ -36,6 +36,7 @@ from service.errors import (
     Unauthenticated,
     Unavailable,
     VersionConflict,
+    echo,
     shutting_down,
 )
 from service.referee import Referee
@@ -158,7 +159,7 @@ class TournamentHost:
         request's first problem (BadRequest, PermissionDenied)."""
         game = GAMES.get(spec.game)
         if game is None:
-            raise BadRequest("GAME_UNKNOWN", f"unknown game {spec.game!r}")
+            raise BadRequest("GAME_UNKNOWN", f"unknown game {echo(spec.game)}")
         counts = rounds.seat_counts(game, spec.options)
         players = len(spec.participants)
         if spec.seats_per_table not in counts:

@@ -17,8 +17,9 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
+from service.calls import MAX_JSON_REQUEST_BYTES, MAX_JSON_VERIFY_BYTES
 from service.server import Running, running
-from tests.http.connect import Message, call, ok, reason, watch
+from tests.http.connect import JSON, Message, call, ok, reason, watch
 from tests.servers import settings_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,7 @@ async def test_each_error_class_has_its_http_status_and_changes_nothing(
     )
     assert malformed.status_code == 400
     assert malformed.json()["code"] == "invalid_argument"
+    assert reason(malformed) == "MALFORMED_REQUEST"
     unknown_field = await call(http, "GetView", {"gameId": game_id, "bogus": 1}, token)
     assert unknown_field.status_code == 400
     assert await _view(http, game_id, token) == before
@@ -226,3 +228,60 @@ async def test_every_seat_sees_the_same_redacted_view_over_both_faces(
             assert over_http == over_grpc
             history = await ok(http, "GetHistory", {"gameId": game_id}, token)
             assert "seed" not in history, "the seed is revealed only at the end"
+
+
+PROTO = {"Content-Type": "application/proto", "Connect-Protocol-Version": "1"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"\xff\xff\xff\xff", b"\x10\x80\x80", b"\x0d\x00\x00\x00\x00", b"\x0a\x02\xc3\x28"],
+    ids=["garbage", "truncated varint", "wrong wire type", "bad utf-8"],
+)
+async def test_malformed_protobuf_is_malformed_request(
+    http: httpx.AsyncClient, body: bytes
+) -> None:
+    response = await http.post("/referee.v1.RefereeService/CreateGame", content=body, headers=PROTO)
+    assert response.status_code == 400, response.text
+    assert response.json()["code"] == "invalid_argument"
+    assert reason(response) == "MALFORMED_REQUEST"
+
+
+async def test_json_bodies_are_capped_far_below_binary_ones(http: httpx.AsyncClient) -> None:
+    """Over its cap a body is refused before it is parsed, whether its Content-Length says
+    so or it comes in chunks without one; binary keeps the higher caps."""
+    padding = {"game": "the_gang", "seats": 3, "seed": "A" * (MAX_JSON_REQUEST_BYTES + 10)}
+    declared = await call(http, "CreateGame", padding)
+    assert (declared.status_code, reason(declared)) == (400, "REQUEST_TOO_LARGE"), declared.text
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"game": "the_gang", "seed": "'
+        for _ in range(MAX_JSON_VERIFY_BYTES // 8192 + 2):
+            yield b"A" * 8192
+        yield b'"}'
+
+    streamed = await http.post(
+        "/referee.v1.RefereeService/VerifyHistory", content=chunks(), headers=JSON
+    )
+    assert (streamed.status_code, reason(streamed)) == (400, "REQUEST_TOO_LARGE")
+    # The same size as binary protobuf is far below VerifyHistory's binary cap: an answer.
+    request = referee_pb2.VerifyHistoryRequest()
+    request.history.seed = b"A" * (MAX_JSON_VERIFY_BYTES + 10)
+    binary = await http.post(
+        "/referee.v1.RefereeService/VerifyHistory",
+        content=request.SerializeToString(),
+        headers=PROTO,
+    )
+    assert binary.status_code == 200, binary.text
+    answer = referee_pb2.VerifyHistoryResponse.FromString(binary.content)
+    assert not answer.verified and answer.problems == ["unknown game ''"]
+
+
+async def test_a_long_game_name_is_echoed_as_a_short_prefix(http: httpx.AsyncClient) -> None:
+    response = await call(http, "CreateGame", {"game": "x" * 60_000, "seats": 3})
+    assert (response.status_code, reason(response)) == (400, "GAME_UNKNOWN")
+    message = response.json()["message"]
+    assert message.startswith("unknown game 'xxx") and len(message) < 200, message
+    unknown = await call(http, "CreateGame", {"game": "the_gang", "y" * 60_000: 1})
+    assert (unknown.status_code, reason(unknown)) == (400, "MALFORMED_REQUEST")
+    assert len(unknown.json()["message"]) < 200

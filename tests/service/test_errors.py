@@ -13,7 +13,8 @@ from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
 from service.auth import TokenSigner
-from service.server import TRANSPORT_LIMIT, running
+from service.errors import ECHO_CHARACTERS, MAX_MESSAGE_CHARACTERS, BadRequest, echo
+from service.server import TRANSPORT_LIMIT, Running, running
 from tests.servers import SECRET, settings_for
 from tests.service.players import play_to_end
 from tests.service.table import (
@@ -349,3 +350,85 @@ async def test_unset_options_take_the_printed_rules(stub: Stub) -> None:
     created = await stub.CreateGame(referee_pb2.CreateGameRequest(game="the_gang", seats=3))
     assert created.setup.options.the_gang.confirm_round_end is False
     assert created.version == 0 and len(created.seat_tokens) == 3
+
+
+# Bytes that are no protobuf message, each a way of being malformed.
+MALFORMED = {
+    "garbage": b"\xff\xff\xff\xff",
+    "truncated varint": b"\x10\x80\x80",  # seats = (a varint that never ends)
+    "wrong wire type": b"\x0d\x00\x00\x00\x00",  # field 1 (game: a string) as a fixed32
+    "bad utf-8": b"\x0a\x02\xc3\x28",  # game = an invalid UTF-8 sequence
+    "overlong length": b"\x0a\x7fab",  # game says 127 bytes, 2 follow
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+async def test_malformed_protobuf_is_invalid_argument(
+    referee_server: Running, raw_redis: Redis, kind: str
+) -> None:
+    """grpc parses a request before the servicer runs; ours refuses one that does not parse
+    with INVALID_ARGUMENT MALFORMED_REQUEST, not UNKNOWN, and changes nothing."""
+    before = {key: await raw_redis.dump(key) for key in sorted(await raw_redis.keys())}
+    async with grpc.aio.insecure_channel(referee_server.address) as channel:
+        create = channel.unary_unary(
+            "/referee.v1.RefereeService/CreateGame",
+            request_serializer=lambda data: data,
+            response_deserializer=lambda data: data,
+        )
+        code, reason, _ = await rejected(create(MALFORMED[kind]))
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+        # The same channel still answers a well-formed call.
+        created = await Stub(channel).CreateGame(
+            referee_pb2.CreateGameRequest(game="the_gang", seats=3)
+        )
+    assert created.game_id
+    after = {key: await raw_redis.dump(key) for key in sorted(await raw_redis.keys())}
+    assert {k: v for k, v in after.items() if created.game_id.encode() not in k} == before
+
+
+async def test_a_malformed_play_request_ends_the_stream(referee_server: Running) -> None:
+    async with grpc.aio.insecure_channel(referee_server.address) as channel:
+        play = channel.stream_stream(
+            "/referee.v1.RefereeService/Play",
+            request_serializer=lambda data: data,
+            response_deserializer=lambda data: data,
+        )
+        call = play(iter([MALFORMED["garbage"]]))
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            async for _ in call:
+                pass
+    assert reason_of(caught.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+
+
+LONG = "x" * 60_000
+
+
+async def test_a_long_value_is_echoed_as_a_short_prefix(stub: Stub) -> None:
+    """A 60 KB game name (or card code) is named by its first characters only, so the
+    message fits the 8 KiB of metadata a standard gRPC client reads."""
+    code, reason, _ = await rejected(
+        stub.CreateGame(referee_pb2.CreateGameRequest(game=LONG, seats=3))
+    )
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "GAME_UNKNOWN")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub.CreateGame(referee_pb2.CreateGameRequest(game=LONG, seats=3))
+    message = caught.value.details() or ""
+    assert message.startswith("unknown game 'xxxx") and "\u2026" in message
+    assert len(message) < 200, message
+
+
+async def test_a_long_option_value_is_echoed_as_a_short_prefix(stub: Stub) -> None:
+    options = game_pb2.TableOptions()
+    options.pinched.setup = LONG
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub.CreateGame(
+            referee_pb2.CreateGameRequest(game="pinched", seats=3, options=options)
+        )
+    assert reason_of(caught.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_OPTION")
+    assert len(caught.value.details() or "") <= MAX_MESSAGE_CHARACTERS
+
+
+def test_echo_cuts_long_values_and_every_message() -> None:
+    assert echo("chess") == "'chess'"
+    assert len(echo(LONG)) == ECHO_CHARACTERS and echo(LONG).endswith("\u2026")
+    assert len(BadRequest("X", LONG).message) == MAX_MESSAGE_CHARACTERS

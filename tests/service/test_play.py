@@ -491,7 +491,7 @@ async def test_the_connect_face_plays_a_finished_game_half_duplex(
     )
     flags, end = frames[-1]
     assert flags == 2 and end["error"]["code"] == "invalid_argument"
-    assert end["error"]["details"][0]["debug"]["reason"] == "REQUEST_MALFORMED"
+    assert end["error"]["details"][0]["debug"]["reason"] == "MALFORMED_REQUEST"
 
 
 # --- the benchmark's baseline ------------------------------------------------------------------

@@ -6,6 +6,7 @@ tampered with after GetHistory, and check that it names the first move that diff
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 import grpc
@@ -15,7 +16,9 @@ from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.calls import MAX_VERIFY_BYTES
+from service.errors import Unavailable
 from service.server import Running
+from service.verifying import Verifier
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Table, reason_of, take
 
@@ -173,3 +176,27 @@ async def test_a_browser_sends_a_whole_game_as_json_with_no_token(
     assert reply.status_code == 200, reply.text
     answer = json_format.Parse(reply.text, R.VerifyHistoryResponse())
     assert answer.verified and answer.views_checked == len(updates)
+
+
+async def test_replays_run_in_a_worker_process_with_a_bounded_queue(
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub,
+) -> None:
+    """A call that finds the pool full is refused at once with VERIFY_BUSY; the pool then
+    answers the next call, and a closed verifier refuses every call."""
+    history, updates = await _finished(stub)
+    request = R.VerifyHistoryRequest(history=history, views=[u.view for u in updates])
+    verifier = Verifier(workers=1, queue=0)
+    try:
+        first, second = await asyncio.gather(
+            verifier.verify(request), verifier.verify(request), return_exceptions=True
+        )
+        assert isinstance(second, Unavailable) and second.reason == "VERIFY_BUSY"
+        assert isinstance(first, bytes)
+        assert R.VerifyHistoryResponse.FromString(first).verified
+        assert verifier.in_pool == 0
+        again = R.VerifyHistoryResponse.FromString(await verifier.verify(request))
+        assert again.verified and again.views_checked == len(updates)
+    finally:
+        verifier.close()
+    with pytest.raises(Unavailable):
+        await verifier.verify(request)
