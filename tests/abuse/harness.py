@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
@@ -43,6 +43,12 @@ CALLS = 200
 # Calls made and dropped first: a fresh channel's and table's first calls are slower.
 WARM_UP = 20
 Attack = Callable[[Served, Event], dict[str, Any]]
+
+
+class Stop(Protocol):
+    """What an attack polls to know it should end (a multiprocessing or threading Event)."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True)

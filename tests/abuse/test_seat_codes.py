@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import threading
 from collections.abc import Iterator
+from multiprocessing.synchronize import Event
 from typing import Any
 
 import grpc
@@ -20,6 +22,7 @@ import redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service.seat_codes import new_code
+from tests.abuse.harness import Stop, Victim, attacking, check_unhurt, measure_during, merged
 from tests.servers import Served, referee_process
 from tests.service.table import reason_of
 
@@ -31,7 +34,7 @@ SERVICE = "/referee.v1.TournamentService"
 
 @pytest.fixture(scope="module")
 def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{ABUSE_DB}"
+    url = _abuse_url(redis_url)
     client = redis.Redis.from_url(url)
     client.flushdb()
     try:
@@ -43,21 +46,35 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         client.close()
 
 
-async def attack_seat_code_guessing(
-    served: Served, seconds: float, *, concurrency: int = 8, max_attempts: int = 20_000
+@pytest.fixture(autouse=True)
+def fresh_counters(redis_url: str) -> None:
+    """Each test starts with no wrong codes counted against loopback."""
+    client = redis.Redis.from_url(_abuse_url(redis_url))
+    try:
+        if stale := client.keys("seatcode:attempts:*"):
+            client.delete(*stale)
+    finally:
+        client.close()
+
+
+def _abuse_url(redis_url: str) -> str:
+    return f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{ABUSE_DB}"
+
+
+async def guessing(
+    served: Served, stop: Stop, *, concurrency: int = 8, max_attempts: int = 20_000
 ) -> dict[str, Any]:
     """Random codes at ClaimSeat over gRPC from one address, ``concurrency`` calls at a time,
-    for ``seconds`` (at most ``max_attempts``): attempts, codes claimed, refusals by
+    until ``stop`` is set (at most ``max_attempts``): attempts, codes claimed, refusals by
     reason, and the attacker's rate (attempts per second)."""
     loop = asyncio.get_running_loop()
     refusals: collections.Counter[str] = collections.Counter()
     tally = {"attempts": 0, "claimed": 0}
-    deadline = loop.time() + seconds
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = tournament_pb2_grpc.TournamentServiceStub(channel)
 
         async def guess() -> None:
-            while loop.time() < deadline and tally["attempts"] < max_attempts:
+            while not stop.is_set() and tally["attempts"] < max_attempts:
                 tally["attempts"] += 1
                 try:
                     await stub.ClaimSeat(T.ClaimSeatRequest(code=new_code()), timeout=10)
@@ -69,11 +86,26 @@ async def attack_seat_code_guessing(
         await asyncio.gather(*(guess() for _ in range(concurrency)))
         elapsed = loop.time() - started
     return {
-        "attack": "seat code guessing",
         **tally,
         "refusals": dict(refusals),
         "rate": tally["attempts"] / elapsed,
     }
+
+
+def attack_seat_code_guessing(served: Served, stop: Event) -> dict[str, Any]:
+    """:func:`guessing` in an attacker process of the victim harness."""
+    return asyncio.run(guessing(served, stop))
+
+
+def test_the_guessing_flood_leaves_another_table_unhurt(served: Served) -> None:
+    with Victim(served.grpc) as victim:
+        before = victim.measure()
+        with attacking(attack_seat_code_guessing, served) as attack:
+            during = measure_during(victim, attack)
+    seen = merged(attack.results)
+    assert seen["claimed"] == 0
+    assert set(seen["refusals"]) <= {"SEAT_CODE_INVALID", "SEAT_CODE_ATTEMPTS_EXCEEDED"}
+    check_unhurt("seat code guessing", before, during, seen)
 
 
 async def test_guessing_seat_codes_is_bounded_per_address(served: Served) -> None:
@@ -93,7 +125,9 @@ async def test_guessing_seat_codes_is_bounded_per_address(served: Served) -> Non
                 },
             )
         ).json()
-    result = await attack_seat_code_guessing(served, seconds=3.0)
+    stop = threading.Event()
+    asyncio.get_running_loop().call_later(3.0, stop.set)
+    result = await guessing(served, stop)
     assert result["claimed"] == 0
     assert result["refusals"] == {
         "SEAT_CODE_INVALID": ATTEMPTS_PER_MINUTE,
