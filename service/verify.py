@@ -95,6 +95,10 @@ def verify_history(
     except (InvalidConfigError, RefereeError) as error:
         report.problems.append(f"unreadable setup: {error}")
         return report
+    limit = history.setup.move_limit
+    if limit and len(history.entries) > limit:
+        report.problems.append(f"the history has more moves than its limit of {limit}")
+        return report
     chained = _carries_chain(report, history)
     if chained is None:
         return report
