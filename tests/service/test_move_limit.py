@@ -19,6 +19,8 @@ from service import records
 from service.errors import BadRequest
 from service.move_limits import DEFAULT_MOVE_LIMITS, MAX_MOVE_LIMIT, split_move_limit
 from service.redis_kit import as_bytes
+from service.verify import verify_history
+from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, reason_of, stored_bytes, take
 
 R = referee_pb2
@@ -150,3 +152,15 @@ async def test_every_game_obeys_its_limit(stub: Stub) -> None:
         with pytest.raises(grpc.aio.AioRpcError) as caught:
             await table.submit(seat, legal.moves[0])
         assert reason_of(caught.value)[1] == "MOVE_LIMIT_REACHED"
+
+
+async def test_verify_refuses_a_history_longer_than_its_limit(stub: Stub) -> None:
+    table = await Table.create(stub, 3, seed=b"limit-verify")
+    await play_to_end(table, 3, win=True)
+    history = await table.history(None)
+    assert verify_history(history).ok
+    history.setup.move_limit = len(history.entries) - 1
+    report = verify_history(history)
+    assert report.problems == [
+        f"the history has more moves than its limit of {len(history.entries) - 1}"
+    ]
