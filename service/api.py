@@ -134,7 +134,9 @@ class RefereeApi:
         self, request: referee_pb2.GetHistoryRequest, token: str | None
     ) -> referee_pb2.GetHistoryResponse:
         bind(request.game_id)
-        history = await self.referee.history(request.game_id, token)
+        history = await self.referee.history(
+            request.game_id, token, request.page_size, request.page_token
+        )
         return translate.history_to_proto(history)
 
 

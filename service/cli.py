@@ -12,6 +12,7 @@ from pathlib import Path
 import grpc
 from google.protobuf import json_format
 
+from referee.client.calls import HistoryPages
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service import logs
 from service.settings import DEFAULTS, Settings, env_name
@@ -48,9 +49,11 @@ def _verify(args: argparse.Namespace) -> int:
         metadata = (("authorization", f"Bearer {args.token}"),) if args.token else ()
         with grpc.insecure_channel(args.address) as channel:
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
-            history = stub.GetHistory(
-                referee_pb2.GetHistoryRequest(game_id=args.game_id), metadata=metadata
-            )
+            pages = HistoryPages(args.game_id)
+            request: referee_pb2.GetHistoryRequest | None = pages.first()
+            while request is not None:
+                request = pages.next(stub.GetHistory(request, metadata=metadata))
+            history = pages.whole()
             # Every version's view as this caller saw it (or could have), each checked.
             watch = referee_pb2.WatchGameRequest(game_id=args.game_id, after_version=0)
             views = [update.view for update in stub.WatchGame(watch, metadata=metadata)]

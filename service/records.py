@@ -8,7 +8,9 @@ import msgspec
 
 
 class GameMeta(msgspec.Struct, frozen=True):
-    """Set once at creation. ``seed`` is secret until the game ends."""
+    """Set once at creation. ``seed`` is secret until the game ends. ``move_limit``: the
+    most moves the game accepts (service.move_limits); UNSET in a game stored before limits
+    existed, which plays under its game's default."""
 
     game: str
     seats: int
@@ -17,6 +19,7 @@ class GameMeta(msgspec.Struct, frozen=True):
     seed: bytes
     seed_sha256: str
     created_at: float
+    move_limit: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class LogEntry(msgspec.Struct, frozen=True, array_like=True):

@@ -28,7 +28,7 @@ from engines.base import Outcome
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
-from service import chain, records
+from service import chain, history, records
 from service.auth import TokenSigner
 from service.errors import (
     BadRequest,
@@ -40,6 +40,7 @@ from service.errors import (
     echo,
 )
 from service.feed import Feed
+from service.move_limits import check_room, split_move_limit
 from service.store import CommitResult, CommitStatus, RedisStore
 from service.tables import Table, load_log, load_table, replay_log
 
@@ -115,12 +116,15 @@ class HistoryItem:
 
 @dataclass(frozen=True)
 class History:
+    """One page of a game's history; ``next_page_token`` is empty on the last page."""
+
     meta: records.GameMeta
     config: Any
     version: int
     items: list[HistoryItem]
     seed: bytes | None
     outcome: Outcome | None
+    next_page_token: str = ""
 
 
 def project(table: Table, state: Any, version: int, viewer: int | None, head: str) -> SeatView:
@@ -215,6 +219,7 @@ class Referee:
         self._new_id = new_id
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.feed = Feed(store)
+        self._checkpoints = history.Checkpoints()
         self.stats: MoveStats = stats or _NoStats()
 
     # --- who is calling ------------------------------------------------------------------
@@ -256,6 +261,7 @@ class Referee:
             raise BadRequest(
                 "GAME_UNKNOWN", f"unknown game {echo(game_name)}; known: {', '.join(sorted(GAMES))}"
             )
+        move_limit, options = split_move_limit(game.name, options)
         try:
             config = game.make_config(seats, options)
         except InvalidConfigError as error:
@@ -277,6 +283,7 @@ class Referee:
             seed=seed,
             seed_sha256=commitment(seed),
             created_at=time.time(),
+            move_limit=move_limit,
         )
         game_id = self._new_id()
         if not await self.store.create(game_id, records.encode(state), records.encode(meta)):
@@ -323,6 +330,8 @@ class Referee:
     async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
         table = await load_table(self.store, game_id)
         seat = self._seat(table, token)
+        if table.version >= table.move_limit:  # what SubmitMove would accept: nothing
+            return table.game.name, table.version, []
         return table.game.name, table.version, table.game.legal_moves(table.state, seat)
 
     async def validate_move(
@@ -332,19 +341,28 @@ class Referee:
         seat = self._seat(table, token)
         _check_move_game(table, move_game)
         try:
+            check_room(table.version, table.move_limit)
             table.game.check(table.state, seat, move)
         except MoveError as error:
             return table.version, _rule_error(error)
+        except RuleViolation as error:
+            return table.version, error
         return table.version, None
 
-    async def history(self, game_id: str, token: str | None) -> History:
+    async def history(
+        self, game_id: str, token: str | None, page_size: int = 0, page_token: str = ""
+    ) -> History:
+        """One page of the caller's history: ``page_size`` entries (see service.history)
+        from version 1, or from where ``page_token`` says the page before ended."""
+        size = history.page_size(page_size)
         table = await load_table(self.store, game_id)
         viewer = self._viewer(table, token)
-        entries = await load_log(self.store, table, table.version)
-        _, steps = replay_log(table, entries)
+        first = history.page_start(game_id, page_token, table.version) if page_token else 1
+        last = min(table.version, first + size - 1)
+        paged = await history.page_steps(self.store, table, first, last, self._checkpoints)
         finished = table.finished
         items = []
-        for step, logged in zip(steps, entries, strict=True):
+        for logged, step in paged:
             if finished:
                 events = list(step.events)
                 items.append(
@@ -361,6 +379,7 @@ class Referee:
             items=items,
             seed=table.meta.seed if finished else None,
             outcome=table.game.outcome(table.state),
+            next_page_token=history.page_token(game_id, last + 1) if last < table.version else "",
         )
 
     # --- moving ----------------------------------------------------------------------------
@@ -392,8 +411,9 @@ class Referee:
                 key = records.move_key(seat, client_move_id)
                 try:
                     self._check_version(table, expected_version)
+                    check_room(table.version, table.move_limit)
                     state, events = table.game.apply(table.state, seat, move)
-                except (MoveError, BadRequest, VersionConflict) as error:
+                except (MoveError, BadRequest, RuleViolation, VersionConflict) as error:
                     if not fresh:  # the cached state may be behind: decide on the stored one
                         fresh = True
                         self.stats.count_retry()

@@ -17,6 +17,7 @@ from engines.base import GameDefinition, Step, replay
 from engines.registry import GAMES
 from service import chain, records
 from service.errors import GameNotFound, echo
+from service.move_limits import move_limit
 from service.store import RedisStore
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
@@ -56,6 +57,11 @@ class Table:
     @property
     def finished(self) -> bool:
         return self.game.outcome(self.state) is not None
+
+    @property
+    def move_limit(self) -> int:
+        """The most moves this game accepts (service.move_limits)."""
+        return move_limit(self.meta)
 
     def decode_move(self, raw: bytes) -> Any:
         return formats(self.game.name).move.decode(raw)

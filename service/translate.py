@@ -18,15 +18,22 @@ from referee.v1 import game_pb2, referee_pb2
 from service.codecs import CODECS
 from service.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
+from service.move_limits import MOVE_LIMIT_OPTION, move_limit
 from service.records import GameMeta
 from service.referee import Created, History, SeatView, Submitted, Update
 
 
 def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:
-    """A table's options for ``game``'s engine; none for a game the referee does not know
+    """A table's options for ``game``'s engine, and its ``move_limit`` when given (the
+    referee splits it off: service.move_limits); none for a game the referee does not know
     (creating it then fails with ``GAME_UNKNOWN``)."""
     codec = CODECS.get(game)
-    return codec.options_from_proto(options) if codec else {}
+    if codec is None:
+        return {}
+    engine: dict[str, object] = codec.options_from_proto(options)
+    if options.HasField("move_limit"):
+        return {**engine, MOVE_LIMIT_OPTION: options.move_limit}
+    return engine
 
 
 def move_from_proto(move: game_pb2.Move) -> tuple[str, Any]:
@@ -96,6 +103,7 @@ def setup_to_proto(meta: GameMeta, config: Any) -> game_pb2.GameSetup:
         options=CODECS[meta.game].options_to_proto(config),
         allow_spectators=meta.allow_spectators,
         rules_revision=rules_revision(config.rules_revision),
+        move_limit=move_limit(meta),
     )
 
 
@@ -152,6 +160,7 @@ def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
             for item in history.items
         ],
         outcome=outcome_to_proto(outcome) if outcome is not None else None,
+        next_page_token=history.next_page_token,
     )
 
 

@@ -96,7 +96,7 @@ def verify_history(
         report.problems.append(f"unreadable setup: {error}")
         return report
     chained = _carries_chain(report, history)
-    if chained is None:
+    if chained is None or _beyond_limit(report, history):
         return report
     report.chained = chained
     state = game.new_game(config, history.seed)
@@ -126,6 +126,16 @@ def verify_history(
     for view in views:
         _check_view(report, game, history, states, view, game_id, expected)
     return report
+
+
+def _beyond_limit(report: VerifyReport, history: referee_pb2.GetHistoryResponse) -> bool:
+    """Whether the history holds more moves than its table's limit (reported if so; a
+    history recorded before limits existed has none)."""
+    limit = history.setup.move_limit
+    if limit and len(history.entries) > limit:
+        report.problems.append(f"the history has more moves than its limit of {limit}")
+        return True
+    return False
 
 
 def _carries_chain(report: VerifyReport, history: referee_pb2.GetHistoryResponse) -> bool | None:

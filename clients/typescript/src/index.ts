@@ -13,7 +13,7 @@ import {
 } from "@connectrpc/connect";
 
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
-import { RefereeService } from "./gen/referee/v1/referee_pb.js";
+import { RefereeService, type GetHistoryResponse } from "./gen/referee/v1/referee_pb.js";
 import { TournamentService } from "./gen/referee/v1/tournament_pb.js";
 
 export * from "./gen/referee/v1/referee_pb.js";
@@ -95,6 +95,35 @@ export function asSeat(transport: Transport, token: string): Transport {
  */
 export function createRefereeClient(transport: Transport, token?: string): RefereeClient {
   return createClient(RefereeService, token === undefined ? transport : asSeat(transport, token));
+}
+
+/**
+ * The whole move log (GetHistory page after page, every entry in one response with the
+ * last page's other fields): what VerifyHistory takes. A game that ended while its pages
+ * were read is read again once from the first page, so redacted entries never mix with
+ * the public ones of a finished game.
+ */
+export async function wholeHistory(
+  client: RefereeClient,
+  request: { gameId: string; pageSize?: number },
+  options?: { signal?: AbortSignal },
+): Promise<GetHistoryResponse> {
+  for (let attempt = 0; ; attempt++) {
+    const entries: GetHistoryResponse["entries"] = [];
+    let pageToken = "";
+    let first: GetHistoryResponse | undefined;
+    for (;;) {
+      const page = await client.getHistory({ ...request, pageToken }, options);
+      first ??= page;
+      entries.push(...page.entries);
+      if (page.nextPageToken === "") {
+        const endedMeanwhile = page.outcome !== undefined && first.outcome === undefined;
+        if (endedMeanwhile && attempt === 0) break;
+        return { ...page, entries };
+      }
+      pageToken = page.nextPageToken;
+    }
+  }
 }
 
 /** A typed client of every TournamentService method (listTournaments, watchTournament, ...). */

@@ -2,7 +2,7 @@
  * `#/game/<id>`: one table as a spectator, live from WatchGame. The first message is a
  * snapshot; every later one is one version with its events and the view after it.
  */
-import type { View } from "@referee/client/web";
+import { wholeHistory, type View } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
 
 import { isAbort, problemOf, referee, type ApiProblem } from "../api.js";
@@ -84,7 +84,7 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
     if (fetching || retry.pending || givenUp || signal.aborted) return;
     fetching = true;
     try {
-      const history = await referee.getHistory({ gameId: id }, { signal });
+      const history = await wholeHistory(referee, { gameId: id }, { signal });
       for (const entry of history.entries) log.add(entry.version, entry.events);
       know(history.version, true);
       draw();

@@ -4,7 +4,7 @@
  * spectator view, so each step can show the board as it was. "Verify" sends both, as
  * received, to VerifyHistory.
  */
-import type { GetHistoryResponse, View } from "@referee/client/web";
+import { wholeHistory, type GetHistoryResponse, type View } from "@referee/client/web";
 import { render } from "lit-html";
 
 import { isAbort, problemOf, referee } from "../api.js";
@@ -76,7 +76,7 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
     (fetching ??= (async () => {
       lastLoad = Date.now();
       try {
-        const history: GetHistoryResponse = await referee.getHistory({ gameId: id }, { signal });
+        const history: GetHistoryResponse = await wholeHistory(referee, { gameId: id }, { signal });
         // Whether we were showing the last step, judged now: the user may have stepped
         // back while the call was out.
         const atEnd = model.history === undefined || model.step === steps();

@@ -13,6 +13,7 @@ import grpc.aio
 
 from referee.client.calls import (
     Attempt,
+    HistoryPages,
     WatchCursor,
     auth_metadata,
     create_request,
@@ -130,8 +131,23 @@ class AsyncSeat:
         request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
         return await self._call(self.client.stub.ValidateMove, request)
 
-    async def history(self) -> referee_pb2.GetHistoryResponse:
-        request = referee_pb2.GetHistoryRequest(game_id=self.game_id)
+    async def history(self, *, page_size: int = 0) -> referee_pb2.GetHistoryResponse:
+        """The whole move log as this seat may see it, every page of it in one response
+        (see :class:`referee.client.calls.HistoryPages`); ``page_size``: entries per call
+        (0: the referee's default)."""
+        pages = HistoryPages(self.game_id, page_size)
+        request: referee_pb2.GetHistoryRequest | None = pages.first()
+        while request is not None:
+            request = pages.next(await self._call(self.client.stub.GetHistory, request))
+        return pages.whole()
+
+    async def history_page(
+        self, page_size: int = 0, page_token: str = ""
+    ) -> referee_pb2.GetHistoryResponse:
+        """One page of the move log: ``page_token`` from the page before (empty: the first)."""
+        request = referee_pb2.GetHistoryRequest(
+            game_id=self.game_id, page_size=page_size, page_token=page_token
+        )
         return await self._call(self.client.stub.GetHistory, request)
 
     async def submit(

@@ -136,3 +136,51 @@ class WatchCursor:
 
     def next_delay(self) -> float:
         return next(self._delays)
+
+
+class HistoryPages:
+    """GetHistory page by page, gathered into one response (what VerifyHistory takes).
+
+    :meth:`next` gives the request for the next page (None once the last page is in) and
+    :meth:`whole` the history: every entry, with the last page's other fields (seed,
+    outcome and version as of the last call). A game that ended while its pages were read
+    would mix redacted entries with public ones, so the pages are read again once, from
+    the first: a game ends only once.
+    """
+
+    def __init__(self, game_id: str, page_size: int = 0) -> None:
+        self._first = referee_pb2.GetHistoryRequest(game_id=game_id, page_size=page_size)
+        self._entries: list[game_pb2.HistoryEntry] = []
+        self._last: referee_pb2.GetHistoryResponse | None = None
+        self._began_over: bool | None = None
+        self._restarted = False
+
+    def first(self) -> referee_pb2.GetHistoryRequest:
+        return self._first
+
+    def next(self, page: referee_pb2.GetHistoryResponse) -> referee_pb2.GetHistoryRequest | None:
+        """Take in ``page``; the request for the next one, or None when it was the last."""
+        over = page.HasField("outcome")
+        if self._began_over is None:
+            self._began_over = over
+        elif over and not self._began_over and not self._restarted:
+            self._restarted, self._began_over = True, True
+            self._entries, self._last = [], None
+            return self._first
+        self._entries.extend(page.entries)
+        self._last = page
+        if not page.next_page_token:
+            return None
+        request = referee_pb2.GetHistoryRequest()
+        request.CopyFrom(self._first)
+        request.page_token = page.next_page_token
+        return request
+
+    def whole(self) -> referee_pb2.GetHistoryResponse:
+        assert self._last is not None, "no page read yet"
+        history = referee_pb2.GetHistoryResponse()
+        history.CopyFrom(self._last)
+        del history.entries[:]
+        history.entries.extend(self._entries)
+        history.next_page_token = ""
+        return history

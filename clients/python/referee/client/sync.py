@@ -11,6 +11,7 @@ import grpc
 
 from referee.client.calls import (
     Attempt,
+    HistoryPages,
     WatchCursor,
     auth_metadata,
     create_request,
@@ -126,8 +127,23 @@ class Seat:
         request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
         return self._call(self.client.stub.ValidateMove, request)
 
-    def history(self) -> referee_pb2.GetHistoryResponse:
-        request = referee_pb2.GetHistoryRequest(game_id=self.game_id)
+    def history(self, *, page_size: int = 0) -> referee_pb2.GetHistoryResponse:
+        """The whole move log as this seat may see it, every page of it in one response
+        (see :class:`referee.client.calls.HistoryPages`); ``page_size``: entries per call
+        (0: the referee's default)."""
+        pages = HistoryPages(self.game_id, page_size)
+        request: referee_pb2.GetHistoryRequest | None = pages.first()
+        while request is not None:
+            request = pages.next(self._call(self.client.stub.GetHistory, request))
+        return pages.whole()
+
+    def history_page(
+        self, page_size: int = 0, page_token: str = ""
+    ) -> referee_pb2.GetHistoryResponse:
+        """One page of the move log: ``page_token`` from the page before (empty: the first)."""
+        request = referee_pb2.GetHistoryRequest(
+            game_id=self.game_id, page_size=page_size, page_token=page_token
+        )
         return self._call(self.client.stub.GetHistory, request)
 
     def submit(

@@ -30,6 +30,15 @@ class TableOptions(_message.Message):
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     PINCHED_FIELD_NUMBER: _builtins.int
+    MOVE_LIMIT_FIELD_NUMBER: _builtins.int
+    move_limit: _builtins.int
+    """The most moves (versions) the game accepts, 1 to 16000; unset: the game's default
+    (docs/rules/<game>.md: The Gang 3000, Gang of Four 16000, Pinched! 2000, four times
+    the longest game measured). At the limit the game stays unfinished: every
+    further move is refused with FAILED_PRECONDITION MOVE_LIMIT_REACHED, ListLegalMoves
+    lists nothing, and the game expires when it has been idle long enough. Read by
+    CreateGame; a tournament's tables always get the default.
+    """
     @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangOptions: ...
     @_builtins.property
@@ -42,13 +51,19 @@ class TableOptions(_message.Message):
         the_gang: _the_gang_pb2.TheGangOptions | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourOptions | None = ...,
         pinched: _pinched_pb2.PinchedOptions | None = ...,
+        move_limit: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit", "game", b"game", "gang_of_four", b"gang_of_four", "move_limit", b"move_limit", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "gang_of_four", b"gang_of_four", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit", "game", b"game", "gang_of_four", b"gang_of_four", "move_limit", b"move_limit", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__move_limit: _TypeAlias = _typing.Literal["move_limit"]  # noqa: Y015
+    _WhichOneofArgType__move_limit: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit"]  # noqa: Y015
     _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["the_gang", "gang_of_four", "pinched"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__move_limit) -> _WhichOneofReturnType__move_limit | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
 Global___TableOptions: _TypeAlias = TableOptions  # noqa: Y015
@@ -64,6 +79,7 @@ class GameSetup(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     ALLOW_SPECTATORS_FIELD_NUMBER: _builtins.int
     RULES_REVISION_FIELD_NUMBER: _builtins.int
+    MOVE_LIMIT_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     seats: _builtins.int
     allow_spectators: _builtins.bool
@@ -72,6 +88,11 @@ class GameSetup(_message.Message):
     them). Every new table plays by the current one; an earlier revision is kept only
     so that games recorded under it still replay. 0 in a history recorded before
     revisions existed: revision 1.
+    """
+    move_limit: _builtins.int
+    """The most moves (versions) the game accepts (TableOptions.move_limit, or the game's
+    default): a frontend compares View.version with it. 0 in a history recorded before
+    move limits existed.
     """
     @_builtins.property
     def options(self) -> Global___TableOptions: ...
@@ -83,10 +104,11 @@ class GameSetup(_message.Message):
         options: Global___TableOptions | None = ...,
         allow_spectators: _builtins.bool = ...,
         rules_revision: _builtins.int = ...,
+        move_limit: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "options", b"options", "rules_revision", b"rules_revision", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "move_limit", b"move_limit", "options", b"options", "rules_revision", b"rules_revision", "seats", b"seats"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -411,15 +411,28 @@ class GetHistoryRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     GAME_ID_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
+    page_size: _builtins.int
+    """The most entries to return: 0 (unset) means 500, more than 1000 means 1000; negative
+    is INVALID_ARGUMENT PAGE_SIZE_INVALID. A game longer than one page needs several calls.
+    """
+    page_token: _builtins.str
+    """Empty for the first page (from version 1); else the `next_page_token` of the page
+    before, unchanged (anything else is INVALID_ARGUMENT PAGE_TOKEN_INVALID). Keep the
+    other fields as they were.
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -435,17 +448,28 @@ class GetHistoryResponse(_message.Message):
     SEED_SHA256_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     version: _builtins.int
-    """The version of the last entry."""
+    """The game's version when this page was read: its last entry's version once every page
+    has been read.
+    """
     seed_sha256: _builtins.str
     """Hex sha256 of the seed, as published at creation."""
     seed: _builtins.bytes
     """The seed itself, only once the game is over."""
+    next_page_token: _builtins.str
+    """Set when there are later entries: send it as `page_token` for the next page. Empty on
+    the last page. The game may have moved on (or ended) between pages: a client that
+    wants the whole finished log (to verify it) reads again from the first page when the
+    last page says the game is over and the first did not.
+    """
     @_builtins.property
     def setup(self) -> _game_pb2.GameSetup: ...
     @_builtins.property
     def entries(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.HistoryEntry]:
-        """Every accepted move in order, as the caller may see it."""
+        """Accepted moves in order, as the caller may see them: one page, from the version the
+        page token names (version 1 on the first page). Every entry carries its own `head`.
+        """
 
     @_builtins.property
     def outcome(self) -> _game_pb2.Outcome:
@@ -460,10 +484,11 @@ class GetHistoryResponse(_message.Message):
         seed_sha256: _builtins.str = ...,
         seed: _builtins.bytes = ...,
         outcome: _game_pb2.Outcome | None = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "setup", b"setup"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "outcome", b"outcome", "seed", b"seed", "seed_sha256", b"seed_sha256", "setup", b"setup", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "next_page_token", b"next_page_token", "outcome", b"outcome", "seed", b"seed", "seed_sha256", b"seed_sha256", "setup", b"setup", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -477,7 +502,9 @@ class VerifyHistoryRequest(_message.Message):
     VIEWS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def history(self) -> Global___GetHistoryResponse:
-        """The history to check, as GetHistory returned it. At most 100000 entries."""
+        """The history to check, as GetHistory returned it, every page's entries in one message
+        (the last page's other fields). At most 100000 entries.
+        """
 
     @_builtins.property
     def views(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.View]:

@@ -166,6 +166,7 @@ class RefereeServiceServicer:
 
     def GetHistory(self, request, context):
         """The move log as the caller may see it; the full log and the seed once the game is over.
+        One page of entries per call: follow `next_page_token` until it is empty.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -68,7 +68,9 @@ class RefereeServiceStub:
     events that move caused (as the caller may see them) and the caller's view after it.
     """
     GetHistory: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetHistoryRequest, _referee_pb2.GetHistoryResponse]
-    """The move log as the caller may see it; the full log and the seed once the game is over."""
+    """The move log as the caller may see it; the full log and the seed once the game is over.
+    One page of entries per call: follow `next_page_token` until it is empty.
+    """
     Play: _grpc.StreamStreamMultiCallable[_referee_pb2.PlayRequest, _referee_pb2.PlayResponse]
     """One seat's game over one bidirectional stream, for bots and real-time frontends: the
     seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
@@ -144,7 +146,9 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     events that move caused (as the caller may see them) and the caller's view after it.
     """
     GetHistory: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetHistoryRequest, _referee_pb2.GetHistoryResponse]  # type: ignore[assignment]
-    """The move log as the caller may see it; the full log and the seed once the game is over."""
+    """The move log as the caller may see it; the full log and the seed once the game is over.
+    One page of entries per call: follow `next_page_token` until it is empty.
+    """
     Play: _aio.StreamStreamMultiCallable[_referee_pb2.PlayRequest, _referee_pb2.PlayResponse]  # type: ignore[assignment]
     """One seat's game over one bidirectional stream, for bots and real-time frontends: the
     seat's updates (exactly as WatchGame sends them) and the answers to its moves on one
@@ -259,7 +263,9 @@ class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _referee_pb2.GetHistoryRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_referee_pb2.GetHistoryResponse, _abc.Awaitable[_referee_pb2.GetHistoryResponse]]:
-        """The move log as the caller may see it; the full log and the seed once the game is over."""
+        """The move log as the caller may see it; the full log and the seed once the game is over.
+        One page of entries per call: follow `next_page_token` until it is empty.
+        """
 
     @_abc_1.abstractmethod
     def Play(

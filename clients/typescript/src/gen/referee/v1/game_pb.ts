@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/game.proto.
  */
 export const file_referee_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEirAEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIAEIGCgRnYW1lIoUBCglHYW1lU2V0dXASDAoEZ2FtZRgBIAEoCRINCgVzZWF0cxgCIAEoBRIpCgdvcHRpb25zGAMgASgLMhgucmVmZXJlZS52MS5UYWJsZU9wdGlvbnMSGAoQYWxsb3dfc3BlY3RhdG9ycxgEIAEoCBIWCg5ydWxlc19yZXZpc2lvbhgFIAEoBSKbAQoETW92ZRIrCgh0aGVfZ2FuZxgBIAEoCzIXLnJlZmVyZWUudjEuVGhlR2FuZ01vdmVIABIyCgxnYW5nX29mX2ZvdXIYAiABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlSAASKgoHcGluY2hlZBgDIAEoCzIXLnJlZmVyZWUudjEuUGluY2hlZE1vdmVIAEIGCgRnYW1lIp8BCgVFdmVudBIsCgh0aGVfZ2FuZxgBIAEoCzIYLnJlZmVyZWUudjEuVGhlR2FuZ0V2ZW50SAASMwoMZ2FuZ19vZl9mb3VyGAIgASgLMhsucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnRIABIrCgdwaW5jaGVkGAMgASgLMhgucmVmZXJlZS52MS5QaW5jaGVkRXZlbnRIAEIGCgRnYW1lIr8CCgRWaWV3EgwKBGdhbWUYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDEhEKBHNlYXQYBCABKAVIAYgBARINCgVzZWF0cxgFIAEoBRIOCgZ0b19hY3QYBiADKAUSJAoHb3V0Y29tZRgHIAEoCzITLnJlZmVyZWUudjEuT3V0Y29tZRIMCgRoZWFkGAggASgJEisKCHRoZV9nYW5nGAogASgLMhcucmVmZXJlZS52MS5UaGVHYW5nVmlld0gAEjIKDGdhbmdfb2ZfZm91chgLIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91clZpZXdIABIqCgdwaW5jaGVkGAwgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkVmlld0gAQgsKCWdhbWVfdmlld0IHCgVfc2VhdCJuCgdPdXRjb21lEg8KB3dpbm5lcnMYASADKAUSDwoHc3VtbWFyeRgCIAEoCRIOCgZzY29yZXMYAyADKAUSEAoIcGxhY2luZ3MYBCADKAUSEQoJdGllYnJlYWtzGAUgAygFEgwKBHRlYW0YBiABKAgikQEKDEhpc3RvcnlFbnRyeRIPCgd2ZXJzaW9uGAEgASgDEgwKBHNlYXQYAiABKAUSHgoEbW92ZRgDIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIhCgZldmVudHMYBCADKAsyES5yZWZlcmVlLnYxLkV2ZW50EgwKBGhlYWQYBSABKAkSEQoJbG9nX2VudHJ5GAYgASgMYgZwcm90bzM", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
+  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEi1AEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIABIXCgptb3ZlX2xpbWl0GAQgASgFSAGIAQFCBgoEZ2FtZUINCgtfbW92ZV9saW1pdCKZAQoJR2FtZVNldHVwEgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEhgKEGFsbG93X3NwZWN0YXRvcnMYBCABKAgSFgoOcnVsZXNfcmV2aXNpb24YBSABKAUSEgoKbW92ZV9saW1pdBgGIAEoBSKbAQoETW92ZRIrCgh0aGVfZ2FuZxgBIAEoCzIXLnJlZmVyZWUudjEuVGhlR2FuZ01vdmVIABIyCgxnYW5nX29mX2ZvdXIYAiABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlSAASKgoHcGluY2hlZBgDIAEoCzIXLnJlZmVyZWUudjEuUGluY2hlZE1vdmVIAEIGCgRnYW1lIp8BCgVFdmVudBIsCgh0aGVfZ2FuZxgBIAEoCzIYLnJlZmVyZWUudjEuVGhlR2FuZ0V2ZW50SAASMwoMZ2FuZ19vZl9mb3VyGAIgASgLMhsucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnRIABIrCgdwaW5jaGVkGAMgASgLMhgucmVmZXJlZS52MS5QaW5jaGVkRXZlbnRIAEIGCgRnYW1lIr8CCgRWaWV3EgwKBGdhbWUYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDEhEKBHNlYXQYBCABKAVIAYgBARINCgVzZWF0cxgFIAEoBRIOCgZ0b19hY3QYBiADKAUSJAoHb3V0Y29tZRgHIAEoCzITLnJlZmVyZWUudjEuT3V0Y29tZRIMCgRoZWFkGAggASgJEisKCHRoZV9nYW5nGAogASgLMhcucmVmZXJlZS52MS5UaGVHYW5nVmlld0gAEjIKDGdhbmdfb2ZfZm91chgLIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91clZpZXdIABIqCgdwaW5jaGVkGAwgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkVmlld0gAQgsKCWdhbWVfdmlld0IHCgVfc2VhdCJuCgdPdXRjb21lEg8KB3dpbm5lcnMYASADKAUSDwoHc3VtbWFyeRgCIAEoCRIOCgZzY29yZXMYAyADKAUSEAoIcGxhY2luZ3MYBCADKAUSEQoJdGllYnJlYWtzGAUgAygFEgwKBHRlYW0YBiABKAgikQEKDEhpc3RvcnlFbnRyeRIPCgd2ZXJzaW9uGAEgASgDEgwKBHNlYXQYAiABKAUSHgoEbW92ZRgDIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIhCgZldmVudHMYBCADKAsyES5yZWZlcmVlLnYxLkV2ZW50EgwKBGhlYWQYBSABKAkSEQoJbG9nX2VudHJ5GAYgASgMYgZwcm90bzM", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
 
 /**
  * Game-specific table options: set the one for the game you create.
@@ -46,6 +46,18 @@ export type TableOptions = Message<"referee.v1.TableOptions"> & {
     value: PinchedOptions;
     case: "pinched";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * The most moves (versions) the game accepts, 1 to 16000; unset: the game's default
+   * (docs/rules/<game>.md: The Gang 3000, Gang of Four 16000, Pinched! 2000, four times
+   * the longest game measured). At the limit the game stays unfinished: every
+   * further move is refused with FAILED_PRECONDITION MOVE_LIMIT_REACHED, ListLegalMoves
+   * lists nothing, and the game expires when it has been idle long enough. Read by
+   * CreateGame; a tournament's tables always get the default.
+   *
+   * @generated from field: optional int32 move_limit = 4;
+   */
+  moveLimit?: number | undefined;
 };
 
 /**
@@ -90,6 +102,15 @@ export type GameSetup = Message<"referee.v1.GameSetup"> & {
    * @generated from field: int32 rules_revision = 5;
    */
   rulesRevision: number;
+
+  /**
+   * The most moves (versions) the game accepts (TableOptions.move_limit, or the game's
+   * default): a frontend compares View.version with it. 0 in a history recorded before
+   * move limits existed.
+   *
+   * @generated from field: int32 move_limit = 6;
+   */
+  moveLimit: number;
 };
 
 /**
