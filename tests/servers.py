@@ -9,9 +9,10 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 from service.settings import Settings
 
@@ -42,9 +43,18 @@ class Served:
 
 
 @contextlib.contextmanager
-def referee_process(redis_url: str, data_dir: Path) -> Iterator[Served]:
+def referee_process(
+    redis_url: str,
+    data_dir: Path,
+    env: Mapping[str, str] | None = None,
+    *,
+    preexec_fn: Callable[[], Any] | None = None,
+    stderr: IO[Any] | int = subprocess.DEVNULL,
+) -> Iterator[Served]:
     """`referee serve` as its own process on ``redis_url``, with the tests' token secret.
 
+    ``env`` adds variables (settings); ``preexec_fn`` runs in the child before it starts
+    (resource limits); ``stderr`` (its log) is dropped unless given.
     Its output is read until it names its ports, then drained by a thread, so a chatty
     referee never blocks on a full pipe. Stopped (SIGTERM) when the block exits.
     """
@@ -56,14 +66,16 @@ def referee_process(redis_url: str, data_dir: Path) -> Iterator[Served]:
         "REFEREE_HTTP_PORT": "0",
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
+        **(env or {}),
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         text=True,
+        preexec_fn=preexec_fn,
     )
     try:
         assert process.stdout is not None
