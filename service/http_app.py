@@ -2,15 +2,23 @@
 
 Starlette routes and applies CORS; uvicorn serves it inside the referee's own event loop,
 beside the gRPC server, so both faces share one process, one store and one watch feed.
+uvicorn's h11 protocol gets the limits uvicorn lacks (:class:`HttpLimits`): a connection
+cap, and deadlines for a request's headers and body, so idle and half-sent connections
+(slowloris) cannot hold the port or the process's file descriptors.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import resource
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
+import h11
+import structlog
 import uvicorn
 from connectrpc import _codec
 from connectrpc.errors import ConnectError
@@ -24,6 +32,7 @@ from starlette.responses import FileResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.v1.referee_connect import RefereeServiceASGIApplication
 from service.api import RefereeApi
@@ -31,6 +40,9 @@ from service.calls import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
 from service.errors import BadRequest, excerpt, to_connect_error
 from service.http_api import RefereeConnect
 from service.http_limits import Capped
+from service.settings import Settings
+
+log = structlog.get_logger("referee.http")
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 # Where `npm run build` in clients/console puts the console, beside this source tree.
@@ -172,6 +184,153 @@ def build_app(
     return Starlette(routes=routes, middleware=middleware)
 
 
+# Connections the accept loop may take in one pass (and the listen queue): each is an open
+# descriptor until its protocol runs, so the cap can be over by this much for a moment.
+HTTP_BACKLOG = 128
+# Descriptors kept for everything else (gRPC, Redis, files) when the cap is checked
+# against the process's limit.
+FD_RESERVE = 64
+# What a connection whose headers came too slowly is told before it is closed.
+REQUEST_TIMEOUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+
+
+@dataclasses.dataclass(frozen=True)
+class HttpLimits:
+    """What one client may hold of the HTTP port (the settings ``http_*``)."""
+
+    keep_alive_seconds: float  # an idle connection, before or between requests, is closed
+    header_seconds: float  # from a request's first byte to the end of its headers
+    body_seconds: float  # from the end of the headers to the end of the body
+    max_connections: int  # open at once; the next are closed as soon as they are accepted
+
+    @classmethod
+    def of(cls, settings: Settings) -> HttpLimits:
+        return cls(
+            settings.http_keep_alive_seconds,
+            settings.http_header_timeout_seconds,
+            settings.http_body_timeout_seconds,
+            settings.http_max_connections,
+        )
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit; the soft limit.
+
+    The HTTP connection cap is checked against it (:func:`connections_within`)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):  # e.g. an unlimited hard limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def connections_within(max_connections: int) -> int:
+    """The connection cap, lowered (with a warning) so that the connections, the accept
+    backlog and :data:`FD_RESERVE` fit in the process's limit of open files."""
+    open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if open_files == resource.RLIM_INFINITY:
+        return max_connections
+    room = open_files - HTTP_BACKLOG - FD_RESERVE
+    if max_connections <= room:
+        return max_connections
+    lowered = max(room, 1)
+    log.warning(
+        "http connection cap lowered to fit the open files limit",
+        configured=max_connections,
+        cap=lowered,
+        open_files=open_files,
+    )
+    return lowered
+
+
+class _LimitedConfig(uvicorn.Config):
+    """uvicorn's configuration, carrying the limits to each connection's protocol."""
+
+    def __init__(self, app: Starlette, limits: HttpLimits, **options: Any) -> None:
+        super().__init__(
+            app,
+            http=_LimitedH11Protocol,
+            ws="none",
+            backlog=HTTP_BACKLOG,
+            **options,
+        )
+        self.limits = limits
+
+
+class _LimitedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a connection cap and deadlines for requests.
+
+    uvicorn closes a connection idle *between* requests (keep-alive), but not one idle
+    before its first request, nor one that sends its headers or body a byte at a time (its
+    keep-alive timer restarts at every byte). Here: an idle connection is closed after the
+    keep-alive time from its start too; a request's headers must be complete within
+    ``header_seconds`` of its first byte (else 408 and close), its body within
+    ``body_seconds`` of its headers (else close). Only reading a request is timed: a
+    long response (a WatchGame stream) is not.
+    """
+
+    config: _LimitedConfig
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.timeout_keep_alive = self.config.limits.keep_alive_seconds  # type: ignore[assignment]
+        self._refused = False
+        self._reading: str | None = None  # "headers" or "body" while a deadline runs
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        limits = self.config.limits
+        if len(self.connections) >= limits.max_connections:
+            self._refused = True
+            transport.abort()
+            log.warning(
+                "http connection refused", reason="HTTP_CONNECTION_CAP", cap=limits.max_connections
+            )
+            return
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_deadline()
+        if not self._refused:
+            super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        state = self.conn.their_state
+        if state is h11.IDLE:  # a request has begun and its headers are not all here
+            self._start_deadline("headers", self.config.limits.header_seconds)
+        elif state is h11.SEND_BODY:
+            self._start_deadline("body", self.config.limits.body_seconds)
+        else:
+            self._stop_deadline()
+
+    def _start_deadline(self, reading: str, seconds: float) -> None:
+        if self._reading == reading or self.transport.is_closing():
+            return
+        self._stop_deadline()
+        self._reading = reading
+        self._deadline = self.loop.call_later(seconds, self._too_slow)
+
+    def _stop_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = None
+        self._reading = None
+
+    def _too_slow(self) -> None:
+        reading, self._deadline = self._reading, None
+        if self.transport.is_closing():
+            return
+        if reading == "headers":
+            self.transport.write(REQUEST_TIMEOUT)
+        self.transport.close()
+        reason = "HTTP_HEADER_TIMEOUT" if reading == "headers" else "HTTP_BODY_TIMEOUT"
+        log.warning("http request too slow", reason=reason)
+
+
 class _EmbeddedServer(uvicorn.Server):
     """uvicorn without its own signal handling: `referee serve` owns SIGTERM and SIGINT."""
 
@@ -181,14 +340,18 @@ class _EmbeddedServer(uvicorn.Server):
 
 
 @contextlib.asynccontextmanager
-async def serving_http(app: Starlette, host: str, port: int) -> AsyncIterator[int]:
+async def serving_http(
+    app: Starlette, host: str, port: int, limits: HttpLimits
+) -> AsyncIterator[int]:
     """Serve ``app`` on ``host:port`` (0: a free port) until the block exits; yields the port.
 
     uvicorn binds the port itself: asyncio sets TCP_NODELAY only on sockets it knows are
     TCP, and a keep-alive client would otherwise wait out a delayed ACK (40 ms) per call.
     """
-    config = uvicorn.Config(
+    limits = dataclasses.replace(limits, max_connections=connections_within(limits.max_connections))
+    config = _LimitedConfig(
         app,
+        limits,
         host=host,
         port=port,
         lifespan="off",

@@ -19,7 +19,7 @@ from service.auth import TokenSigner, load_or_create_secret
 from service.calls import MAX_VERIFY_BYTES
 from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
-from service.http_app import build_app, serving_http
+from service.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
 from service.observability import Metrics, start_tracing
 from service.redis_server import EmbeddedRedis
 from service.referee import Referee
@@ -127,7 +127,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 console_dir=settings.console_dir,
             )
             http_port = await http.enter_async_context(
-                serving_http(app, settings.host, settings.http_port)
+                serving_http(app, settings.host, settings.http_port, HttpLimits.of(settings))
             )
         watching_redis = asyncio.create_task(_follow_store(store, health_servicer))
         try:
@@ -167,6 +167,7 @@ async def _follow_store(store: RedisStore, health_servicer: Any) -> None:
 
 
 async def serve(settings: Settings) -> None:
+    open_files = raise_open_files_limit()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -178,6 +179,6 @@ async def serve(settings: Settings) -> None:
             print(f"HTTP/JSON on http://{settings.host}:{handle.http_port}", flush=True)
         if handle.metrics_port:
             print(f"metrics on http://{settings.host}:{handle.metrics_port}/metrics", flush=True)
-        log.info("started", port=handle.port, redis=where)
+        log.info("started", port=handle.port, redis=where, open_files=open_files)
         await stop.wait()
         log.info("stopping")

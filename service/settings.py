@@ -51,6 +51,18 @@ class Settings:
     # HTTP/JSON (Connect protocol) port, also serving /openapi.json; 0 picks a free one,
     # None turns the HTTP face off.
     http_port: int | None = 8080
+    # The HTTP face closes a connection idle this long, before its first request or
+    # between two (keep-alive).
+    http_keep_alive_seconds: float = 5.0
+    # ... a request whose headers are not complete this long after its first byte (408).
+    http_header_timeout_seconds: float = 10.0
+    # ... a request whose body is not complete this long after its headers. Only requests
+    # are timed: a response may last (a WatchGame stream).
+    http_body_timeout_seconds: float = 30.0
+    # HTTP connections open at once; the next are closed as soon as accepted. Lowered at
+    # start (with a warning) to fit the open files limit, whose soft value is raised to
+    # the hard one.
+    http_max_connections: int = 1000
     # Origins allowed to call the HTTP face from a browser ("*" for any); empty: no CORS.
     cors_origins: tuple[str, ...] = ()
     # HMAC secret for seat tokens; None keeps a generated one in data_dir/token-secret.
@@ -113,6 +125,10 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "host": ("REFEREE_HOST", str),
     "port": ("REFEREE_PORT", int),
     "http_port": ("REFEREE_HTTP_PORT", _port_or_off),
+    "http_keep_alive_seconds": ("REFEREE_HTTP_KEEP_ALIVE_SECONDS", float),
+    "http_header_timeout_seconds": ("REFEREE_HTTP_HEADER_TIMEOUT_SECONDS", float),
+    "http_body_timeout_seconds": ("REFEREE_HTTP_BODY_TIMEOUT_SECONDS", float),
+    "http_max_connections": ("REFEREE_HTTP_MAX_CONNECTIONS", int),
     "cors_origins": ("REFEREE_CORS_ORIGINS", _origins),
     "token_secret": ("REFEREE_TOKEN_SECRET", _secret),
     "log_level": ("REFEREE_LOG_LEVEL", str),

@@ -9,9 +9,10 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 from service.settings import Settings
 
@@ -43,11 +44,17 @@ class Served:
 
 @contextlib.contextmanager
 def referee_process(
-    redis_url: str, data_dir: Path, env: Mapping[str, str] | None = None
+    redis_url: str,
+    data_dir: Path,
+    env: Mapping[str, str] | None = None,
+    *,
+    preexec_fn: Callable[[], Any] | None = None,
+    stderr: IO[Any] | int = subprocess.DEVNULL,
 ) -> Iterator[Served]:
-    """`referee serve` as its own process on ``redis_url``, with the tests' token secret
-    (and the variables of ``env`` on top).
+    """`referee serve` as its own process on ``redis_url``, with the tests' token secret.
 
+    ``env`` adds variables (settings); ``preexec_fn`` runs in the child before it starts
+    (resource limits); ``stderr`` (its log) is dropped unless given.
     Its output is read until it names its ports, then drained by a thread, so a chatty
     referee never blocks on a full pipe. Stopped (SIGTERM) when the block exits.
     """
@@ -66,8 +73,9 @@ def referee_process(
         cwd=ROOT,
         env=variables,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         text=True,
+        preexec_fn=preexec_fn,
     )
     try:
         assert process.stdout is not None
