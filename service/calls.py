@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 import structlog
@@ -20,6 +20,7 @@ from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2
 from service.errors import BadRequest, Internal, RefereeError, Unavailable
+from service.limits import Limits, enter
 from service.observability import Metrics
 
 log = structlog.get_logger("referee.rpc")
@@ -40,6 +41,9 @@ class Counted(Protocol):
 
     @property
     def metrics(self) -> Metrics | None: ...
+
+    @property
+    def limits(self) -> Limits: ...
 
 
 def check_request(request: Message) -> None:
@@ -131,9 +135,14 @@ def _finish(
 
 @contextlib.asynccontextmanager
 async def answering(
-    metrics: Metrics | None, name: str, request: Message | None, protocol: str
+    metrics: Metrics | None,
+    name: str,
+    request: Message | None,
+    protocol: str,
+    admit: Callable[[], object] | None = None,
 ) -> AsyncIterator[None]:
-    """One call: the request is checked, then logged and counted once it ends.
+    """One call: its caller admitted (``admit``, see :func:`service.limits.enter`), the
+    request checked, then logged and counted once it ends.
 
     ``request`` is None for a call that streams its requests (Play): each of those is
     checked where it is read. Every failure leaves as a :class:`RefereeError`; anything
@@ -143,6 +152,7 @@ async def answering(
     structlog.contextvars.clear_contextvars()
     started = time.perf_counter()
     try:
+        enter(admit)
         if request is not None:
             check_request(request)
         yield

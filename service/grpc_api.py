@@ -8,6 +8,7 @@ A servicer is the generated base class with one method per row of an RPC table
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from service.api import RPCS
 from service.auth import bearer_token
 from service.calls import Counted, answering
 from service.errors import RefereeError, to_rpc_status
+from service.limits import peer_address, sent_key
 from service.rpcs import Kind, Rpc, RpcTable, install
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -35,10 +37,18 @@ def token(context: Context) -> str | None:
     return bearer_token(context.invocation_metadata())  # type: ignore[arg-type]
 
 
+def admission(api: Counted, context: Context) -> Callable[[], object]:
+    """Naming the call's caller to the limits: its peer address and operator key."""
+    metadata = context.invocation_metadata()
+    return functools.partial(api.limits.admit, peer_address(context.peer()), sent_key(metadata))  # type: ignore[arg-type]
+
+
 def _unary(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: Servicer, request: Message, context: Context) -> Message:
         try:
-            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, context)
+            ):
                 response: Message = await rpc.call(self.api, request, token(context))
                 return response
         except RefereeError as error:
@@ -51,7 +61,9 @@ def _unary(rpc: Rpc) -> Callable[..., Any]:
 def _server_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: Servicer, request: Message, context: Context) -> AsyncIterator[Message]:
         try:
-            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, context)
+            ):
                 async for item in rpc.call(self.api, request, token(context)):
                     yield item
         except RefereeError as error:
@@ -65,7 +77,9 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
         self: Servicer, requests: AsyncIterator[Message], context: Context
     ) -> AsyncIterator[Message]:
         try:
-            async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, None, PROTOCOL, admission(self.api, context)
+            ):
                 async for item in rpc.call(self.api, requests, token(context), PROTOCOL):
                     yield item
         except RefereeError as error:

@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import structlog
@@ -114,7 +114,11 @@ class TournamentHost:
 
     # --- use cases -------------------------------------------------------------------------
 
-    async def create(self, spec: TournamentSpec) -> Created:
+    async def create(
+        self, spec: TournamentSpec, admit: Callable[[str], Awaitable[None]] | None = None
+    ) -> Created:
+        """A new tournament; ``admit`` (the caller's quotas) is awaited with its id once the
+        spec is found valid, before anything is stored, and may refuse it."""
         game = GAMES.get(spec.game)
         if game is None:
             raise BadRequest("GAME_UNKNOWN", f"unknown game {spec.game!r}")
@@ -179,6 +183,8 @@ class TournamentHost:
             client_seeded=bool(spec.seed),
             bot_move_delay_ms=spec.bot_move_delay_ms,
         )
+        if admit is not None:
+            await admit(tournament.tournament_id)
         if not await self.store.create(tournament):
             raise RefereeError("TOURNAMENT_ID_TAKEN", "could not allocate a tournament id")
         return Created(Stored(0, tournament), admin, tokens)
