@@ -53,6 +53,8 @@ CREATE_WINDOW_MS: Final = 60_000
 WATCH_LEASE_MS: Final = 60_000
 # How long a live game or tournament counts when the store keeps it forever (TTL 0).
 FOREVER_MS: Final = 365 * 24 * 3600 * 1000
+# A tournament admitted less than this long ago is never taken for a finished one.
+SETTLE_MS: Final = 30_000
 # Buckets kept before idle (full) ones are forgotten: a full bucket is no bucket.
 MAX_BUCKETS: Final = 65_536
 
@@ -196,11 +198,13 @@ class QuotaStore:
         return None if owner is None else as_bytes(owner).decode()
 
     @_outage
-    async def live(self, owner: str, what: str) -> list[str]:
-        """The ids that still count in ``owner``'s live set."""
+    async def live(self, owner: str, what: str) -> list[tuple[str, int]]:
+        """The ids that still count in ``owner``'s live set, with their expiry (ms)."""
         now = int(time.time() * 1000)
-        found = await self._client.zrangebyscore(self.keys(owner, what)[1], f"({now}", "+inf")
-        return [as_bytes(member).decode() for member in found]
+        found = await self._client.zrangebyscore(
+            self.keys(owner, what)[1], f"({now}", "+inf", withscores=True
+        )
+        return [(as_bytes(pair[0]).decode(), int(pair[1])) for pair in found]
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -419,8 +423,10 @@ class Limits:
     ) -> bool:
         assert self.store is not None
         dropped = False
-        for tournament_id in await self.store.live(caller.owner, "tournaments"):
-            if not await still_live(tournament_id):
+        # An id admitted moments ago may not be stored yet: only older ones are looked up.
+        settled = int(time.time() * 1000) + self._live_ms - SETTLE_MS
+        for tournament_id, expiry in await self.store.live(caller.owner, "tournaments"):
+            if expiry <= settled and not await still_live(tournament_id):
                 await self.store.release(caller.owner, "tournaments", tournament_id)
                 dropped = True
         return dropped

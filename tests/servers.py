@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,13 +42,16 @@ class Served:
 
 
 @contextlib.contextmanager
-def referee_process(redis_url: str, data_dir: Path) -> Iterator[Served]:
-    """`referee serve` as its own process on ``redis_url``, with the tests' token secret.
+def referee_process(
+    redis_url: str, data_dir: Path, env: Mapping[str, str] | None = None
+) -> Iterator[Served]:
+    """`referee serve` as its own process on ``redis_url``, with the tests' token secret
+    (and ``env``: further variables, which win).
 
     Its output is read until it names its ports, then drained by a thread, so a chatty
     referee never blocks on a full pipe. Stopped (SIGTERM) when the block exits.
     """
-    env = {
+    environment = {
         **os.environ,
         "REDIS_URL": redis_url,
         "REFEREE_TOKEN_SECRET": SECRET.decode(),
@@ -57,6 +60,7 @@ def referee_process(redis_url: str, data_dir: Path) -> Iterator[Served]:
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
     }
+    env = {**environment, **(env or {})}
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve"],
         cwd=ROOT,

@@ -19,6 +19,7 @@ from grpc_status import rpc_status
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from service import limits as limits_module
 from service.errors import QuotaExceeded, to_connect_error, to_rpc_status
 from service.limits import Caller, Limits, QuotaStore, peer_address
 from service.quotas import Quotas, parse_quotas
@@ -325,7 +326,9 @@ async def test_tournaments_are_limited_by_count_and_by_bots(redis_url: str, tmp_
         assert await _snapshot(redis_url) == before
 
 
-async def test_finished_tournaments_are_dropped_when_the_quota_is_reached(redis_url: str) -> None:
+async def test_finished_tournaments_are_dropped_when_the_quota_is_reached(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = _db(redis_url)
     client = Redis.from_url(url)
     await client.flushdb()
@@ -341,6 +344,10 @@ async def test_finished_tournaments_are_dropped_when_the_quota_is_reached(redis_
         with pytest.raises(QuotaExceeded, match="live_tournaments=1"):
             await limits.create_tournament("t2", 0, still_live)
         finished.add("t1")
+        # One admitted moments ago may not be stored yet (the host stores it after): kept.
+        with pytest.raises(QuotaExceeded, match="live_tournaments=1"):
+            await limits.create_tournament("t2", 0, still_live)
+        monkeypatch.setattr(limits_module, "SETTLE_MS", 0)
         await limits.create_tournament("t2", 0, still_live)
     finally:
         await limits.aclose()
@@ -388,10 +395,12 @@ async def test_the_request_rate_is_spent_in_process_with_no_redis_round_trip(
         calls: list[str] = []
         store.on_call = lambda name, _seconds: calls.append(name)
         codes = []
+        started = time.monotonic()
         for _ in range(60):
             refused = await _refusal(table.view(0))
             codes.append("OK" if refused is None else refused[0])
             assert refused is None or 0 < refused[1] <= 1
         assert "REQUEST_RATE_EXCEEDED" in codes and "OK" in codes
-        assert codes.count("OK") <= 40 + 5, "a burst of twice the rate, a little refill"
+        refilled = 20 * (time.monotonic() - started)
+        assert codes.count("OK") <= 40 + refilled + 1, "a burst of twice the rate, and the refill"
         assert calls == [], "the request rate costs no Redis round trip"
