@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from referee.v1 import referee_pb2
 from service import translate
 from service.calls import bind
+from service.limits import Limits
 from service.observability import Metrics
 from service.play import PlaySession, join
 from service.referee import Referee, Submitted
@@ -30,22 +31,30 @@ class RefereeApi:
     """
 
     def __init__(
-        self, referee: Referee, metrics: Metrics | None = None, verifier: Verifier | None = None
+        self,
+        referee: Referee,
+        metrics: Metrics | None = None,
+        verifier: Verifier | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.referee = referee
         self.metrics = metrics
         self.verifier = verifier or Verifier()
+        self.limits = limits or Limits.unlimited()
 
     async def create_game(
         self, request: referee_pb2.CreateGameRequest, _token: str | None
     ) -> referee_pb2.CreateGameResponse:
-        """Anyone may create a table: no token is asked for."""
+        """No seat token is asked for; an operator key where this referee asks for one,
+        and the caller's quotas (service.limits)."""
+        self.limits.require_operator()
         created = await self.referee.create_game(
             request.game,
             request.seats,
             translate.options_from_proto(request.game, request.options),
             allow_spectators=request.allow_spectators,
             seed=request.seed or None,
+            admit=self.limits.create_game,
         )
         bind(created.game_id, version=created.version)
         return translate.created_to_proto(created)
@@ -85,6 +94,8 @@ class RefereeApi:
             request.game_id, token, game, move, request.client_move_id, expected
         )
         bind(request.game_id, done.view.viewer, done.version)
+        if done.view.outcome is not None and not done.duplicate:
+            await self.limits.game_finished(request.game_id)
         return game, done
 
     async def validate_move(
@@ -102,8 +113,9 @@ class RefereeApi:
         bind(request.game_id)
         after = request.after_version if request.HasField("after_version") else None
         updates = await self.referee.watch(request.game_id, token, after)
-        async for update in updates:
-            yield translate.update_to_proto(update)
+        async with self.limits.watching():
+            async for update in updates:
+                yield translate.update_to_proto(update)
 
     async def play(
         self, requests: AsyncIterator[referee_pb2.PlayRequest], token: str | None, protocol: str
@@ -119,8 +131,9 @@ class RefereeApi:
         after = joined.after_version if joined.HasField("after_version") else None
         updates = await self.referee.watch(joined.game_id, token, after, seated=True)
         session = PlaySession(self, joined.game_id, token, protocol, after)
-        async for response in session.run(updates, requests):
-            yield response
+        async with self.limits.watching():
+            async for response in session.run(updates, requests):
+                yield response
 
     async def verify_history(
         self, request: referee_pb2.VerifyHistoryRequest, _token: str | None

@@ -11,9 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-import urllib.parse
-from collections.abc import AsyncIterator
-from contextvars import ContextVar
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -23,6 +21,7 @@ from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2
 from service.errors import BadRequest, Internal, RefereeError, excerpt
+from service.limits import Limits, enter
 from service.observability import Metrics
 
 log = structlog.get_logger("referee.rpc")
@@ -40,24 +39,6 @@ MAX_VERIFY_ITEMS = 100_000
 MAX_JSON_REQUEST_BYTES = 64 * 1024
 MAX_JSON_VERIFY_BYTES = 1024 * 1024
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-# The calling client's host (no port) as its face saw it, "" if unknown: set by the faces
-# for the call under way (each runs in a task of its own), read by limits per address.
-client_host: ContextVar[str] = ContextVar("client_host", default="")
-
-
-def host_of(peer: str | None) -> str:
-    """The host of a gRPC peer (``ipv4:1.2.3.4:5``, ``ipv6:[::1]:5``) or an ASGI client
-    address (``1.2.3.4:5``, ``::1:5``); "" when there is none."""
-    if not peer:
-        return ""
-    text = urllib.parse.unquote(peer)
-    kind, colon, rest = text.partition(":")
-    if colon and kind in ("ipv4", "ipv6", "unix", "unix-abstract"):
-        if kind.startswith("unix"):
-            return "unix"
-        text = rest
-    host = text.rpartition(":")[0] if ":" in text else text
-    return host.strip("[]")
 
 
 class Counted(Protocol):
@@ -65,6 +46,9 @@ class Counted(Protocol):
 
     @property
     def metrics(self) -> Metrics | None: ...
+
+    @property
+    def limits(self) -> Limits: ...
 
 
 @dataclass(frozen=True)
@@ -177,9 +161,14 @@ def _finish(
 
 @contextlib.asynccontextmanager
 async def answering(
-    metrics: Metrics | None, name: str, request: Message | Malformed | None, protocol: str
+    metrics: Metrics | None,
+    name: str,
+    request: Message | Malformed | None,
+    protocol: str,
+    admit: Callable[[], object] | None = None,
 ) -> AsyncIterator[None]:
-    """One call: the request is checked, then logged and counted once it ends.
+    """One call: its caller admitted (``admit``, see :func:`service.limits.enter`), the
+    request checked, then logged and counted once it ends.
 
     ``request`` is None for a call that streams its requests (Play): each of those is
     checked where it is read. Every failure leaves as a :class:`RefereeError`; anything
@@ -189,6 +178,7 @@ async def answering(
     structlog.contextvars.clear_contextvars()
     started = time.perf_counter()
     try:
+        enter(admit)
         if request is not None:
             check_request(request)
         yield

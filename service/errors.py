@@ -15,7 +15,8 @@ from collections.abc import Mapping
 import grpc
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -120,6 +121,23 @@ class StoreFull(RefereeError):
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+class QuotaExceeded(RefereeError):
+    """Over one of the caller's quotas; nothing was applied. Retry after ``retry_after``
+    seconds (sent as a ``google.rpc.RetryInfo`` detail beside the ErrorInfo)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def __init__(
+        self,
+        reason: str,
+        message: str,
+        retry_after: float,
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(reason, message, metadata)
+        self.retry_after = max(retry_after, 0.001)
+
+
 class Internal(RefereeError):
     """Something the referee did not expect; the details are in its log, never on the wire."""
 
@@ -133,18 +151,32 @@ def error_info(error: RefereeError) -> error_details_pb2.ErrorInfo:
     return error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
 
 
+def details(error: RefereeError) -> list[Message]:
+    """``ErrorInfo``, and for a quota the ``RetryInfo`` (when to try again)."""
+    found: list[Message] = [error_info(error)]
+    if isinstance(error, QuotaExceeded):
+        delay = duration_pb2.Duration()
+        delay.FromMilliseconds(max(1, round(error.retry_after * 1000)))
+        found.append(error_details_pb2.RetryInfo(retry_delay=delay))
+    return found
+
+
+def _packed(detail: Message) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(detail)
+    return packed
+
+
 def to_rpc_status(error: RefereeError) -> grpc.Status:
     """The gRPC status for ``error``, with an ``ErrorInfo`` detail (reason, domain, metadata)."""
-    detail = any_pb2.Any()
-    detail.Pack(error_info(error))
     status = status_pb2.Status(
         code=getattr(code_pb2, error.code.name),
         message=error.message,
-        details=[detail],
+        details=[_packed(detail) for detail in details(error)],
     )
     return rpc_status.to_status(status)
 
 
 def to_connect_error(error: RefereeError) -> ConnectError:
     """The same status as a Connect error: its code by name, the same ``ErrorInfo`` detail."""
-    return ConnectError(Code[error.code.name], error.message, details=[error_info(error)])
+    return ConnectError(Code[error.code.name], error.message, details=details(error))

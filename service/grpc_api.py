@@ -16,6 +16,7 @@ request (logged and counted).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar
 
@@ -27,8 +28,9 @@ from google.protobuf.message import DecodeError, Message
 from referee.v1 import referee_pb2_grpc
 from service.api import RPCS
 from service.auth import bearer_token
-from service.calls import Counted, Malformed, answering, client_host, host_of, malformed
+from service.calls import Counted, Malformed, answering, malformed
 from service.errors import RefereeError, to_rpc_status
+from service.limits import peer_address, sent_key
 from service.rpcs import Kind, Rpc, RpcTable, install
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -45,11 +47,18 @@ def token(context: Context) -> str | None:
     return bearer_token(context.invocation_metadata())  # type: ignore[arg-type]
 
 
+def admission(api: Counted, context: Context) -> Callable[[], object]:
+    """Naming the call's caller to the limits: its peer address and operator key."""
+    metadata = context.invocation_metadata()
+    return functools.partial(api.limits.admit, peer_address(context.peer()), sent_key(metadata))  # type: ignore[arg-type]
+
+
 def _unary(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: Servicer, request: Message, context: Context) -> Message:
-        client_host.set(host_of(context.peer()))
         try:
-            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, context)
+            ):
                 response: Message = await rpc.call(self.api, request, token(context))
                 return response
         except RefereeError as error:
@@ -61,9 +70,10 @@ def _unary(rpc: Rpc) -> Callable[..., Any]:
 
 def _server_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: Servicer, request: Message, context: Context) -> AsyncIterator[Message]:
-        client_host.set(host_of(context.peer()))
         try:
-            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, context)
+            ):
                 async for item in rpc.call(self.api, request, token(context)):
                     yield item
         except RefereeError as error:
@@ -76,9 +86,10 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(
         self: Servicer, requests: AsyncIterator[Message], context: Context
     ) -> AsyncIterator[Message]:
-        client_host.set(host_of(context.peer()))
         try:
-            async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, None, PROTOCOL, admission(self.api, context)
+            ):
                 parsed = _parsed(requests)
                 async for item in rpc.call(self.api, parsed, token(context), PROTOCOL):
                     yield item

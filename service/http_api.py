@@ -11,6 +11,7 @@ token (the ``Authorization: Bearer`` header) and maps a failed call to its statu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar
 
@@ -21,8 +22,9 @@ from google.protobuf.message import Message
 from referee.v1.referee_connect import RefereeService
 from service.api import RPCS
 from service.auth import bearer_token
-from service.calls import Counted, answering, client_host, host_of
+from service.calls import Counted, answering
 from service.errors import BadRequest, RefereeError, to_connect_error
+from service.limits import peer_address, sent_key
 from service.rpcs import Kind, Rpc, RpcTable, install
 
 Ctx = RequestContext[Any, Any]
@@ -34,11 +36,20 @@ def token(ctx: Ctx) -> str | None:
     return bearer_token(tuple(ctx.request_headers().items()))
 
 
+def admission(api: Counted, ctx: Ctx) -> Callable[[], object]:
+    """Naming the call's caller to the limits: the client's address and operator key."""
+    headers = tuple(ctx.request_headers().items())
+    return functools.partial(
+        api.limits.admit, peer_address(ctx.client_address()), sent_key(headers)
+    )
+
+
 def _unary(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: ConnectService, request: Message, ctx: Ctx) -> Message:
-        client_host.set(host_of(ctx.client_address()))
         try:
-            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, ctx)
+            ):
                 response: Message = await rpc.call(self.api, request, token(ctx))
                 return response
         except RefereeError as error:
@@ -50,9 +61,10 @@ def _unary(rpc: Rpc) -> Callable[..., Any]:
 
 def _server_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(self: ConnectService, request: Message, ctx: Ctx) -> AsyncIterator[Message]:
-        client_host.set(host_of(ctx.client_address()))
         try:
-            async with answering(self.api.metrics, rpc.name, request, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, ctx)
+            ):
                 async for item in rpc.call(self.api, request, token(ctx)):
                     yield item
         except RefereeError as error:
@@ -65,9 +77,10 @@ def _bidi_stream(rpc: Rpc) -> Callable[..., Any]:
     async def method(
         self: ConnectService, requests: AsyncIterator[Message], ctx: Ctx
     ) -> AsyncIterator[Message]:
-        client_host.set(host_of(ctx.client_address()))
         try:
-            async with answering(self.api.metrics, rpc.name, None, PROTOCOL):
+            async with answering(
+                self.api.metrics, rpc.name, None, PROTOCOL, admission(self.api, ctx)
+            ):
                 async for item in rpc.call(self.api, _parsed(requests), token(ctx), PROTOCOL):
                     yield item
         except RefereeError as error:

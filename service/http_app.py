@@ -68,6 +68,7 @@ CORS_ALLOW_HEADERS = [
     "Accept-Encoding",
     "Content-Encoding",
     "X-User-Agent",
+    "X-Referee-Key",
 ]
 CORS_EXPOSE_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "Date"]
 

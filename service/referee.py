@@ -17,7 +17,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -255,7 +255,10 @@ class Referee:
         *,
         allow_spectators: bool,
         seed: bytes | None,
+        admit: Callable[[str], Awaitable[None]] | None = None,
     ) -> Created:
+        """A new game; ``admit`` (the caller's quotas) is awaited with its id once the
+        request is found valid, before anything is stored, and may refuse it."""
         game = GAMES.get(game_name)
         if game is None:
             raise BadRequest(
@@ -286,6 +289,8 @@ class Referee:
             move_limit=move_limit,
         )
         game_id = self._new_id()
+        if admit is not None:
+            await admit(game_id)
         if not await self.store.create(game_id, records.encode(state), records.encode(meta)):
             raise RefereeError("GAME_ID_TAKEN", "could not allocate a game id")
         tokens = [self.signer.issue(game_id, seat) for seat in range(seats)]

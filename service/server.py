@@ -20,6 +20,7 @@ from service.calls import MAX_VERIFY_BYTES
 from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
 from service.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
+from service.limits import Limits
 from service.observability import Metrics, start_tracing
 from service.redis_server import EmbeddedRedis
 from service.referee import Referee
@@ -76,6 +77,8 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 "same secret); only the embedded default generates one"
             )
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
+        limits = Limits.from_settings(settings, redis_url)
+        stack.push_async_callback(limits.aclose)
         if settings.tracing != "off":
             start_tracing(settings.tracing)
         metrics = Metrics()
@@ -103,9 +106,9 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         )
         verifier = Verifier(settings.verify_workers, settings.verify_queue)
         stack.callback(verifier.close)  # after the server has stopped
-        api = RefereeApi(referee, metrics, verifier)
+        api = RefereeApi(referee, metrics, verifier, limits)
         RefereeServicer.register(api, server)
-        tournaments = tournament_service(referee, redis_url, settings, metrics)
+        tournaments = tournament_service(referee, redis_url, settings, metrics, limits)
         tournaments.register(server)
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -11,9 +11,33 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
+
+from service.quotas import Quotas, parse_quotas
+
+# Quotas of anonymous callers by address (open creation beyond loopback, and everybody's
+# watches and request rate), of anonymous callers from a loopback address (a developer,
+# the tests, the tournament bots: unlimited), and the default of each operator key.
+ANONYMOUS_QUOTAS: Final = Quotas(
+    creates_per_minute=30,
+    live_games=100,
+    live_tournaments=2,
+    live_bots=32,
+    watch_streams=64,
+    requests_per_second=100,
+)
+LOOPBACK_QUOTAS: Final = Quotas()
+KEY_QUOTAS: Final = Quotas(
+    creates_per_minute=1200,
+    live_games=20_000,
+    live_tournaments=50,
+    live_bots=1024,
+    watch_streams=20_000,
+    requests_per_second=5000,
+)
 
 
 def _flag(value: str) -> bool:
@@ -102,6 +126,17 @@ class Settings:
     # VerifyHistory calls that may wait for a free worker; one more is refused at once with
     # UNAVAILABLE VERIFY_BUSY.
     verify_queue: int = 4
+    # Operator keys, inline ("name secret [quota=value ...]", ";" between keys; tests) and
+    # from a file (one key a line; a mounted Secret). Creating games and tournaments needs
+    # one when any is set or the referee listens beyond loopback (see service/quotas.py).
+    operator_keys: str = field(default="", repr=False)
+    operator_keys_file: Path | None = None
+    # Beyond loopback without keys, let anyone create (under `quotas`); else refuse to start.
+    open_creation: bool = False
+    # Anonymous callers' quotas by address; from a loopback address; each key's default.
+    quotas: Quotas = ANONYMOUS_QUOTAS
+    loopback_quotas: Quotas = LOOPBACK_QUOTAS
+    key_quotas: Quotas = KEY_QUOTAS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -145,6 +180,12 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "seat_code_attempts_per_minute": ("REFEREE_SEAT_CODE_ATTEMPTS_PER_MINUTE", int),
     "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
     "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
+    "operator_keys": ("REFEREE_OPERATOR_KEYS", str),
+    "operator_keys_file": ("REFEREE_OPERATOR_KEYS_FILE", _path_or_none),
+    "open_creation": ("REFEREE_OPEN_CREATION", _flag),
+    "quotas": ("REFEREE_QUOTAS", partial(parse_quotas, base=ANONYMOUS_QUOTAS)),
+    "loopback_quotas": ("REFEREE_LOOPBACK_QUOTAS", partial(parse_quotas, base=LOOPBACK_QUOTAS)),
+    "key_quotas": ("REFEREE_KEY_QUOTAS", partial(parse_quotas, base=KEY_QUOTAS)),
 }
 
 

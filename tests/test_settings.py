@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from service import cli
-from service.settings import DEFAULTS, ENVIRONMENT, Settings, env_name
+from service.quotas import Quotas, load_keys
+from service.settings import ANONYMOUS_QUOTAS, DEFAULTS, ENVIRONMENT, KEY_QUOTAS, Settings, env_name
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,3 +72,29 @@ def test_the_readme_documents_every_variable() -> None:
     section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     for variable, _ in ENVIRONMENT.values():
         assert f"`{variable}`" in section, variable
+
+
+def test_the_operator_keys_and_quotas_are_read_from_the_environment(tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    keys.write_text("# name secret quotas\nlab 0123456789abcdef0123 live_games=7\n")
+    env = {
+        "REFEREE_OPERATOR_KEYS": "a aaaaaaaaaaaaaaaa; b bbbbbbbbbbbbbbbb watch_streams=3",
+        "REFEREE_OPERATOR_KEYS_FILE": str(keys),
+        "REFEREE_OPEN_CREATION": "1",
+        "REFEREE_QUOTAS": "live_games=5",
+        "REFEREE_LOOPBACK_QUOTAS": "requests_per_second=9",
+        "REFEREE_KEY_QUOTAS": "creates_per_minute=2",
+    }
+    read = Settings.from_env(env)
+    assert read.open_creation and read.operator_keys_file == keys
+    assert read.quotas == dataclasses.replace(ANONYMOUS_QUOTAS, live_games=5)
+    assert read.loopback_quotas == Quotas(requests_per_second=9)
+    assert read.key_quotas == dataclasses.replace(KEY_QUOTAS, creates_per_minute=2)
+    loaded = load_keys(read.operator_keys, read.operator_keys_file, read.key_quotas)
+    assert [(k.name, k.quotas.live_games, k.quotas.watch_streams) for k in loaded] == [
+        ("a", KEY_QUOTAS.live_games, KEY_QUOTAS.watch_streams),
+        ("b", KEY_QUOTAS.live_games, 3),
+        ("lab", 7, KEY_QUOTAS.watch_streams),
+    ]
+    assert all(k.quotas.creates_per_minute == 2 for k in loaded)
+    assert "aaaaaaaaaaaaaaaa" not in repr(read) + repr(loaded)

@@ -6,12 +6,14 @@ the referee's are (:mod:`service.rpcs`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import AsyncIterator, Callable
 
 from referee.v1 import game_pb2, referee_pb2, tournament_pb2
 from service.codecs import CODECS
-from service.errors import BadRequest, echo
+from service.errors import BadRequest, TournamentNotFound, echo
+from service.limits import Limits
 from service.observability import Metrics
 from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
@@ -158,9 +160,12 @@ def tournament_to_proto(
 class TournamentApi:
     """Every RPC of ``referee.v1.TournamentService``; ``token`` as the face read it."""
 
-    def __init__(self, host: TournamentHost, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, host: TournamentHost, metrics: Metrics | None = None, limits: Limits | None = None
+    ) -> None:
         self.host = host
         self.metrics = metrics
+        self.limits = limits or Limits.unlimited()
 
     @property
     def seat_token(self) -> SeatTokens:
@@ -170,7 +175,9 @@ class TournamentApi:
     async def create_tournament(
         self, request: tournament_pb2.CreateTournamentRequest, _token: str | None
     ) -> tournament_pb2.CreateTournamentResponse:
-        """Anyone may create one: no token is asked for."""
+        """No token is asked for; an operator key where this referee asks for one, and the
+        caller's quotas (service.limits): creates, live tournaments, their bots."""
+        self.limits.require_operator()
         codec = CODECS.get(request.game)
         if codec is None:
             raise BadRequest("GAME_UNKNOWN", f"unknown game {echo(request.game)}")
@@ -189,7 +196,12 @@ class TournamentApi:
                 rounds=request.rounds,
                 seed=request.seed or None,
                 bot_move_delay_ms=request.bot_move_delay_ms,
-            )
+            ),
+            admit=functools.partial(
+                self.limits.create_tournament,
+                bots=sum(1 for p in request.participants if p.bot),
+                still_live=self._still_live,
+            ),
         )
         return tournament_pb2.CreateTournamentResponse(
             tournament_id=created.stored.tournament.tournament_id,
@@ -218,9 +230,20 @@ class TournamentApi:
             tournament=tournament_to_proto(claimed.stored, claimed.participant, self.seat_token),
         )
 
+    async def _still_live(self, tournament_id: str) -> bool:
+        """Whether a tournament still counts for its creator's quotas (not finished)."""
+        try:
+            stored = await self.host.store.load(tournament_id)
+        except TournamentNotFound:
+            return False
+        return stored.tournament.status is not Status.FINISHED
+
     async def start_tournament(
         self, request: tournament_pb2.StartTournamentRequest, token: str | None
     ) -> tournament_pb2.StartTournamentResponse:
+        """The admin token, and an operator key where this referee asks for one (its bots
+        start playing here)."""
+        self.limits.require_operator()
         _check_id(request.tournament_id)
         stored = await self.host.start(request.tournament_id, token)
         return tournament_pb2.StartTournamentResponse(
@@ -251,10 +274,12 @@ class TournamentApi:
     ) -> AsyncIterator[tournament_pb2.WatchTournamentResponse]:
         _check_id(request.tournament_id)
         after = request.after_version if request.HasField("after_version") else None
-        async for stored, caller in self.host.watch(request.tournament_id, token, after):
-            yield tournament_pb2.WatchTournamentResponse(
-                tournament=tournament_to_proto(stored, caller, self.seat_token)
-            )
+        await self.host.get(request.tournament_id, token)  # unknown: refused before any quota
+        async with self.limits.watching():
+            async for stored, caller in self.host.watch(request.tournament_id, token, after):
+                yield tournament_pb2.WatchTournamentResponse(
+                    tournament=tournament_to_proto(stored, caller, self.seat_token)
+                )
 
 
 RPCS = RpcTable(

@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -27,7 +27,7 @@ from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
-from service.calls import client_host
+from service import limits
 from service.errors import (
     BadRequest,
     PermissionDenied,
@@ -197,11 +197,18 @@ class TournamentHost:
             raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
         return game.name, counts, count
 
-    async def create(self, spec: TournamentSpec) -> Created:
+    async def create(
+        self, spec: TournamentSpec, admit: Callable[[str], Awaitable[None]] | None = None
+    ) -> Created:
+        """A new tournament; ``admit`` (the caller's quotas) is awaited with its id once the
+        spec is found valid, before anything is stored (its seat codes too), and may
+        refuse it."""
         game_name, counts, count = self._checked(spec)
         seed = spec.seed or secrets.token_bytes(32)
         admin = _new_token()
         tournament_id = secrets.token_hex(12)
+        if admit is not None:
+            await admit(tournament_id)
         humans = [i for i, participant in enumerate(spec.participants) if not participant.bot]
         # Codes first: if the record is never created, they stand for nothing and expire.
         issued = await self.codes.issue_many(
@@ -228,7 +235,7 @@ class TournamentHost:
         return Created(Stored(0, tournament), admin, dict(zip(humans, issued, strict=True)))
 
     async def claim_seat(self, code: str, display_name: str) -> Claimed:
-        """Redeem a seat code (from the calling address, :data:`service.calls.client_host`)
+        """Redeem a seat code (from the calling address, :func:`service.limits.current`)
         for a new participant token; ``display_name`` ("" keeps the name) renames it.
 
         The code is spent by the redeem; if the record cannot be written (the store went
@@ -237,7 +244,7 @@ class TournamentHost:
         """
         if display_name and not 1 <= len(display_name) <= MAX_NAME:
             raise BadRequest("NAME_INVALID", f"names have 1 to {MAX_NAME} characters")
-        redeemed = await self.codes.redeem(code, client_host.get())
+        redeemed = await self.codes.redeem(code, limits.current().address)
         seat = _decode_code(redeemed.payload)
         token = _new_token()
         digest = _digest(token)

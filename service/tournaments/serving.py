@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import grpc
 from starlette.routing import Mount
 
+from service.limits import Limits
 from service.observability import Metrics
 from service.referee import Referee
 from service.settings import Settings
@@ -42,7 +43,11 @@ class TournamentService:
 
 
 def tournament_service(
-    referee: Referee, redis_url: str, settings: Settings, metrics: Metrics | None
+    referee: Referee,
+    redis_url: str,
+    settings: Settings,
+    metrics: Metrics | None,
+    limits: Limits | None = None,
 ) -> TournamentService:
     store = TournamentStore.from_url(
         redis_url,
@@ -56,4 +61,4 @@ def tournament_service(
         code_ttl_seconds=settings.seat_code_ttl_seconds,
         code_attempts_per_minute=settings.seat_code_attempts_per_minute,
     )
-    return TournamentService(host, TournamentApi(host, metrics))
+    return TournamentService(host, TournamentApi(host, metrics, limits))

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from service.calls import host_of
+from service.limits import peer_address
 from service.redis_kit import connect
 from service.seat_codes import (
     ALPHABET,
@@ -164,12 +164,12 @@ async def test_of_twenty_concurrent_redeemers_on_their_own_connections_one_wins(
         ("ipv6:%5B2001:db8::7%5D:443", "2001:db8::7"),
         ("10.0.0.9:8080", "10.0.0.9"),  # the HTTP face's ASGI client
         ("::1:8080", "::1"),
-        ("unix:/tmp/referee.sock", "unix"),
-        (None, ""),
-        ("", ""),
+        ("unix:/tmp/referee.sock", "unix:"),
+        (None, "local"),
+        ("", "local"),
     ],
 )
 def test_the_faces_key_limits_by_the_callers_host_without_its_port(
     peer: str | None, host: str
 ) -> None:
-    assert host_of(peer) == host
+    assert peer_address(peer) == host

@@ -37,6 +37,7 @@ class AsyncRefereeClient:
 
     ``timeout`` bounds every unary call (seconds; None: no deadline). ``resume`` is how
     often watches reconnect after a drop. ``options`` are gRPC channel options.
+    ``operator_key`` is sent as ``x-referee-key`` (creating games may need one).
     """
 
     def __init__(
@@ -47,6 +48,7 @@ class AsyncRefereeClient:
         options: Sequence[tuple[str, Any]] | None = None,
         timeout: float | None = 30.0,
         resume: Resume | None = None,
+        operator_key: str | None = None,
     ) -> None:
         if credentials is None:
             self.channel = grpc.aio.insecure_channel(target, options=options)
@@ -55,6 +57,8 @@ class AsyncRefereeClient:
         self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
         self.timeout = timeout
         self.resume = resume or Resume()
+        # Sent as x-referee-key on every call: a referee beyond loopback asks for it to create.
+        self.operator_key = operator_key
 
     async def __aenter__(self) -> AsyncRefereeClient:
         return self
@@ -78,7 +82,8 @@ class AsyncRefereeClient:
     ) -> Response:
         """One unary call; a rejection is raised as its typed :class:`RefereeError`."""
         try:
-            return await method(request, timeout=self.timeout, metadata=auth_metadata(token))
+            metadata = auth_metadata(token, self.operator_key)
+            return await method(request, timeout=self.timeout, metadata=metadata)
         except grpc.aio.AioRpcError as error:
             raise from_rpc_error(error) from error
 
@@ -219,7 +224,7 @@ class AsyncSeat:
         cancelled at once.
         """
         cursor = WatchCursor(self.game_id, after_version, resume or self.client.resume)
-        metadata = auth_metadata(self.token)
+        metadata = auth_metadata(self.token, self.client.operator_key)
         while True:
             call = self.client.stub.WatchGame(cursor.request(), metadata=metadata)
             received = False

@@ -18,9 +18,11 @@ from referee.v1 import game_pb2, referee_pb2
 Metadata = tuple[tuple[str, str], ...]
 
 
-def auth_metadata(token: str | None) -> Metadata:
-    """``authorization: Bearer <token>``; nothing for a spectator."""
-    return (("authorization", f"Bearer {token}"),) if token is not None else ()
+def auth_metadata(token: str | None, operator_key: str | None = None) -> Metadata:
+    """``authorization: Bearer <token>`` (nothing for a spectator), and the operator's
+    ``x-referee-key`` when the client has one (a referee asks for it to create)."""
+    seat = (("authorization", f"Bearer {token}"),) if token is not None else ()
+    return seat + ((("x-referee-key", operator_key),) if operator_key else ())
 
 
 def new_move_id() -> str:

@@ -33,6 +33,7 @@ class RefereeClient:
 
     ``timeout`` bounds every unary call (seconds; None: no deadline). ``resume`` is how
     often watches reconnect after a drop. ``options`` are gRPC channel options.
+    ``operator_key`` is sent as ``x-referee-key`` (creating games may need one).
     """
 
     def __init__(
@@ -43,6 +44,7 @@ class RefereeClient:
         options: Sequence[tuple[str, Any]] | None = None,
         timeout: float | None = 30.0,
         resume: Resume | None = None,
+        operator_key: str | None = None,
     ) -> None:
         if credentials is None:
             self.channel = grpc.insecure_channel(target, options=options)
@@ -51,6 +53,8 @@ class RefereeClient:
         self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
         self.timeout = timeout
         self.resume = resume or Resume()
+        # Sent as x-referee-key on every call: a referee beyond loopback asks for it to create.
+        self.operator_key = operator_key
 
     def __enter__(self) -> RefereeClient:
         return self
@@ -74,7 +78,8 @@ class RefereeClient:
     ) -> Response:
         """One unary call; a rejection is raised as its typed :class:`RefereeError`."""
         try:
-            return method(request, timeout=self.timeout, metadata=auth_metadata(token))
+            metadata = auth_metadata(token, self.operator_key)
+            return method(request, timeout=self.timeout, metadata=metadata)
         except grpc.RpcError as error:
             raise from_rpc_error(error) from error
 
@@ -206,7 +211,7 @@ class Seat:
         other rejection is raised at once. Close the iterator to stop early.
         """
         cursor = WatchCursor(self.game_id, after_version, resume or self.client.resume)
-        metadata = auth_metadata(self.token)
+        metadata = auth_metadata(self.token, self.client.operator_key)
         while True:
             call = self.client.stub.WatchGame(cursor.request(), metadata=metadata)
             received = False
