@@ -54,12 +54,12 @@ def test_restart_keeps_data_and_stop_ends_the_process(tmp_path: Path) -> None:
     data = tmp_path / "data" / "nested"
     with EmbeddedRedis(data) as server:
         pid, url = server.pid, server.url
-        assert url.startswith("redis://127.0.0.1:")
+        assert url.startswith("redis://:") and "@127.0.0.1:" in url
         with redis.Redis.from_url(url) as client:
             client.set("kept", b"\x00bytes")
             assert client.config_get("bind") == {"bind": "127.0.0.1"}
             assert client.config_get("appendonly") == {"appendonly": "yes"}
-            assert client.config_get("appendfsync") == {"appendfsync": "everysec"}
+            assert client.config_get("appendfsync") == {"appendfsync": "always"}
     assert not server.running
     assert wait_gone(pid, timeout=0)
     assert any(path.name.startswith("appendonly") for path in data.iterdir())
@@ -92,7 +92,8 @@ def test_explicit_port(tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path / "a") as first:
         taken = first.port
     with EmbeddedRedis(tmp_path / "b", port=taken) as second:
-        assert second.url == f"redis://127.0.0.1:{taken}/0"
+        assert second.address == f"127.0.0.1:{taken}"
+        assert second.url == f"redis://:{second.password}@127.0.0.1:{taken}/0"
 
 
 def test_one_server_per_data_dir(tmp_path: Path) -> None:
