@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
@@ -62,7 +62,7 @@ from google.rpc import error_details_pb2, status_pb2
 from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
-from service.redis_server import dying_with_parent
+from service.redis_server import AppendFsync, dying_with_parent
 from service.settings import DEFAULTS, env_name
 
 if TYPE_CHECKING:
@@ -289,7 +289,7 @@ def _wait_for_port(proc: subprocess.Popen[bytes], log_path: Path, timeout: float
 
 
 @contextlib.contextmanager
-def redis_url(work: Path) -> Iterator[tuple[str, int | None]]:
+def redis_url(work: Path, appendfsync: AppendFsync) -> Iterator[tuple[str, int | None]]:
     """``REDIS_URL`` if set (pid unknown), else an embedded redis-server of our own."""
     external = os.environ.get("REDIS_URL")
     if external:
@@ -297,7 +297,7 @@ def redis_url(work: Path) -> Iterator[tuple[str, int | None]]:
         return
     from service.redis_server import EmbeddedRedis
 
-    with EmbeddedRedis(work / "redis") as embedded:
+    with EmbeddedRedis(work / "redis", appendfsync=appendfsync) as embedded:
         yield embedded.url, embedded.pid
 
 
@@ -644,7 +644,7 @@ def run(args: argparse.Namespace) -> Result:
     env["REFEREE_LOG_LEVEL"] = args.log_level
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-bench-")))
-        url, redis_pid = stack.enter_context(redis_url(work))
+        url, redis_pid = stack.enter_context(redis_url(work, args.appendfsync))
         serve = [
             "-m",
             "service.cli",
@@ -670,10 +670,14 @@ def run(args: argparse.Namespace) -> Result:
         pids = {"referee": referee.pid, "echo": echo_server.pid, "load generator": os.getpid()}
         if redis_pid is not None:
             pids["redis"] = redis_pid
-        where = f"embedded, pid {redis_pid}" if redis_pid else "REDIS_URL"
-        print(
+        where = (
+            f"embedded, pid {redis_pid}, appendfsync {args.appendfsync}"
+            if redis_pid
+            else "REDIS_URL"
+        )
+        print(  # not the URL: it carries the password
             f"referee pid {referee.pid} on 127.0.0.1:{referee_port}; echo pid {echo_server.pid} "
-            f"on 127.0.0.1:{echo_port}; redis {where} at {url}; load generator pid {os.getpid()}",
+            f"on 127.0.0.1:{echo_port}; redis {where}; load generator pid {os.getpid()}",
             flush=True,
         )
         servers = Servers(f"127.0.0.1:{referee_port}", f"127.0.0.1:{echo_port}", pids, where)
@@ -708,6 +712,13 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         default=DEFAULTS.log_level,
         help=f"the referee's {env_name('log_level')} (default {DEFAULTS.log_level}: a line "
         "per RPC)",
+    )
+    parser.add_argument(
+        "--appendfsync",
+        choices=get_args(AppendFsync),
+        default="always",
+        help="the embedded Redis' appendfsync (default always, the referee's own; ignored "
+        "with REDIS_URL)",
     )
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")

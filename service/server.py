@@ -17,12 +17,14 @@ from grpc_reflection.v1alpha import reflection
 from service.api import RPCS, RefereeApi
 from service.auth import TokenSigner, load_or_create_secret
 from service.calls import MAX_VERIFY_BYTES
+from service.durability import read_persistence
 from service.errors import Unavailable
 from service.grpc_api import RefereeServicer
 from service.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
 from service.limits import Limits
 from service.observability import Metrics, start_tracing
-from service.redis_server import EmbeddedRedis
+from service.redis_server import DIR_MODE, EmbeddedRedis
+from service.redis_supervisor import Supervisor
 from service.referee import Referee
 from service.settings import Settings
 from service.store import RedisStore
@@ -67,8 +69,13 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
     """The referee serving on ``settings.host:settings.port`` until the block exits."""
     async with contextlib.AsyncExitStack() as stack:
         redis_url = settings.redis_url
+        supervisor: Supervisor | None = None
         if redis_url is None:
-            embedded = stack.enter_context(EmbeddedRedis(settings.data_dir / "redis"))
+            # The folder holds the token secret and the embedded Redis: its owner's only.
+            settings.data_dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+            settings.data_dir.chmod(DIR_MODE)
+            embedded = EmbeddedRedis(settings.data_dir / "redis", appendfsync="always")
+            supervisor = stack.enter_context(Supervisor(embedded))
             redis_url = embedded.url
         if settings.redis_url is not None and settings.token_secret is None:
             # Replicas sharing a Redis must share the secret, or one's tokens fail on another.
@@ -79,6 +86,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
         limits = Limits.from_settings(settings, redis_url)
         stack.push_async_callback(limits.aclose)
+        await _report_persistence(settings, redis_url)
         if settings.tracing != "off":
             start_tracing(settings.tracing)
         metrics = Metrics()
@@ -89,6 +97,8 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             idle_ttl_seconds=settings.idle_ttl_seconds,
             cluster=settings.redis_cluster,
             max_connections=settings.redis_max_connections,
+            wait_replicas=settings.wait_replicas,
+            wait_timeout_ms=settings.wait_timeout_ms,
         )
         store.on_call = metrics.observe_redis
         referee = Referee(
@@ -132,11 +142,14 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             http_port = await http.enter_async_context(
                 serving_http(app, settings.host, settings.http_port, HttpLimits.of(settings))
             )
-        watching_redis = asyncio.create_task(_follow_store(store, health_servicer))
+        watching_redis = asyncio.create_task(_follow_store(store, health_servicer, supervisor))
+        supervising = asyncio.create_task(supervisor.run()) if supervisor else None
         try:
             yield Running(server, referee, port, redis_url, metrics_port, http_port, tournaments)
         finally:
             watching_redis.cancel()
+            if supervising is not None:
+                supervising.cancel()
             await tournaments.aclose()  # stop the directors' bots before the server
             # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
             # clients resume elsewhere from their last version), let in-flight moves finish.
@@ -146,15 +159,40 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             await store.aclose()
 
 
-async def _follow_store(store: RedisStore, health_servicer: Any) -> None:
-    """The RefereeService is NOT_SERVING while Redis does not answer, so load balancers and
-    readiness probes take this replica out of rotation; the process itself stays healthy
-    (service "")."""
+async def _report_persistence(settings: Settings, redis_url: str) -> None:
+    """Log what Redis says of its persistence; refuse to start on a Redis that would lose
+    acknowledged moves when ``require_durability`` says so (see :mod:`service.durability`).
+    Never logs the URL: it may carry a password."""
+    persistence = await read_persistence(redis_url, cluster=settings.redis_cluster)
+    risk = persistence.risk(settings.wait_replicas)
+    log.info(
+        "redis persistence",
+        redis="embedded" if settings.redis_url is None else "external",
+        appendonly=persistence.appendonly,
+        appendfsync=persistence.appendfsync,
+        save=persistence.save,
+        wait_replicas=settings.wait_replicas,
+        durable=risk is None,
+    )
+    if risk is None:
+        return
+    if settings.require_durability:
+        raise SystemExit(f"REFEREE_REQUIRE_DURABILITY is on, and {risk}")
+    log.warning("acknowledged moves may be lost", risk=risk)
+
+
+async def _follow_store(
+    store: RedisStore, health_servicer: Any, supervisor: Supervisor | None
+) -> None:
+    """The RefereeService is NOT_SERVING while Redis does not answer (or the embedded one
+    is being restarted), so load balancers and readiness probes take this replica out of
+    rotation; the process itself stays healthy (service ""). Probed every
+    STORE_PROBE_SECONDS, and at once when the supervisor says the server died or is back."""
     serving = True
     while True:
         try:
             await asyncio.wait_for(store.ping(), STORE_PROBE_SECONDS)
-            ok = True
+            ok = supervisor is None or supervisor.up
         except (Unavailable, TimeoutError):
             ok = False
         if ok != serving:
@@ -166,7 +204,17 @@ async def _follow_store(store: RedisStore, health_servicer: Any) -> None:
             )
             await health_servicer.set(SERVICE_NAME, status)
             log.warning("store reachable" if ok else "store unreachable", service=SERVICE_NAME)
+        await _next_probe(supervisor)
+
+
+async def _next_probe(supervisor: Supervisor | None) -> None:
+    """Wait STORE_PROBE_SECONDS, or less if the embedded server died or came back."""
+    if supervisor is None:
         await asyncio.sleep(STORE_PROBE_SECONDS)
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(supervisor.changed.wait(), STORE_PROBE_SECONDS)
+    supervisor.changed.clear()
 
 
 async def serve(settings: Settings) -> None:

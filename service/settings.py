@@ -104,6 +104,14 @@ class Settings:
     redis_max_connections: int = 4096
     # REDIS_URL names a node of a Redis Cluster (every key of a game shares one slot).
     redis_cluster: bool = False
+    # Refuse to start on an external Redis whose persistence would lose acknowledged moves
+    # (AOF off, or appendfsync not "always" while wait_replicas is 0); off: a warning only.
+    require_durability: bool = False
+    # Acknowledge a move only once this many Redis replicas confirm it (WAIT after each
+    # commit; 0: no WAIT). Fewer in time: UNAVAILABLE REPLICATION_TIMEOUT, the move stored.
+    wait_replicas: int = 0
+    # How long a commit waits for wait_replicas confirmations, in milliseconds (> 0).
+    wait_timeout_ms: int = 1000
     # Prometheus metrics on http://host:metrics_port/metrics; 0 (the default) is off. The
     # container image and the manifests set 9464.
     metrics_port: int = 0
@@ -172,6 +180,9 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "allow_client_seeds": ("REFEREE_ALLOW_CLIENT_SEEDS", _flag),
     "redis_max_connections": ("REDIS_MAX_CONNECTIONS", int),
     "redis_cluster": ("REDIS_CLUSTER", _flag),
+    "require_durability": ("REFEREE_REQUIRE_DURABILITY", _flag),
+    "wait_replicas": ("REDIS_WAIT_REPLICAS", int),
+    "wait_timeout_ms": ("REDIS_WAIT_TIMEOUT_MS", int),
     "metrics_port": ("REFEREE_METRICS_PORT", int),
     "tracing": ("REFEREE_TRACING", str),
     "shutdown_grace_seconds": ("REFEREE_SHUTDOWN_GRACE_SECONDS", float),

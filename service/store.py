@@ -22,6 +22,8 @@ from typing import Any, Final, Self
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 
+from service.errors import Unavailable
+
 # CommitResult and CommitStatus are part of the game store's interface (its callers name
 # them here); they live in the kit because the tournament store answers alike.
 from service.redis_kit import CommitResult as CommitResult
@@ -38,6 +40,7 @@ from service.redis_kit import (
 DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
 DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 24 * 3600
+DEFAULT_WAIT_TIMEOUT_MS: Final = 1000
 
 # Field of a stream entry that holds the log entry. (Its chain head is not stored there:
 # a watcher extends the chain from the entry itself, one sha256, see service.feed.)
@@ -111,12 +114,29 @@ def _xread_entries(reply: object) -> list[Any]:
     return entries
 
 
+def replication_timeout(acked: int, wanted: int, timeout_ms: int) -> Unavailable:
+    """A move that is stored but not (yet) on ``wanted`` Redis replicas: not acknowledged."""
+    return Unavailable(
+        "REPLICATION_TIMEOUT",
+        f"the move is stored, but {acked} of {wanted} Redis replicas confirmed it within "
+        f"{timeout_ms} ms; retry with the same client_move_id: the retry answers with the "
+        "stored result once the replicas have it, and applies nothing twice",
+    )
+
+
 class RedisStore:
     """Game persistence on one asyncio Redis (or Redis Cluster) client, which it owns.
 
     The client must return bytes (``decode_responses=False``). A blocking
     :meth:`read_events` holds a pool connection for up to ``block_ms`` and needs a client
     ``socket_timeout`` above that (the default, None, is fine).
+
+    ``wait_replicas`` > 0 makes a commit durable beyond its primary: the script and a
+    ``WAIT wait_replicas wait_timeout_ms`` go down one connection to the game's node (WAIT
+    counts the replicas that have this connection's writes), and a commit fewer replicas
+    confirmed raises ``UNAVAILABLE REPLICATION_TIMEOUT`` instead of answering. Its move is
+    stored (watchers may see it); a retry with the same move id is a DUPLICATE, waits again,
+    and answers with the first result once it is replicated.
     """
 
     def __init__(
@@ -127,8 +147,16 @@ class RedisStore:
         stream_maxlen: int = DEFAULT_STREAM_MAXLEN,
         key_prefix: str = "",
         idle_ttl_seconds: int = DEFAULT_IDLE_TTL_SECONDS,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = DEFAULT_WAIT_TIMEOUT_MS,
     ) -> None:
         check_bytes_client(client, "RedisStore")
+        if wait_replicas < 0:
+            raise ValueError("wait_replicas must be >= 0 (0: no WAIT)")
+        if wait_replicas and wait_timeout_ms <= 0:
+            raise ValueError("wait_timeout_ms must be positive (WAIT 0 would block forever)")
+        self._wait_replicas = wait_replicas
+        self._wait_timeout_ms = wait_timeout_ms
         if finished_ttl_seconds <= 0:
             raise ValueError("finished_ttl_seconds must be positive")
         if stream_maxlen <= 0:
@@ -157,6 +185,8 @@ class RedisStore:
         key_prefix: str = "",
         idle_ttl_seconds: int = DEFAULT_IDLE_TTL_SECONDS,
         cluster: bool = False,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = DEFAULT_WAIT_TIMEOUT_MS,
         **client_kwargs: Any,
     ) -> Self:
         """A store with its own client for ``url`` (:func:`service.redis_kit.connect`);
@@ -168,6 +198,8 @@ class RedisStore:
             stream_maxlen=stream_maxlen,
             key_prefix=key_prefix,
             idle_ttl_seconds=idle_ttl_seconds,
+            wait_replicas=wait_replicas,
+            wait_timeout_ms=wait_timeout_ms,
         )
 
     async def __aenter__(self) -> Self:
@@ -237,23 +269,55 @@ class RedisStore:
         """
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
-        reply = await self._commit(
-            keys=self.keys(game_id).all,
-            args=[
-                expected_version,
-                state,
-                log_entry,
-                move_key,
-                move_record,
-                "1" if finished else "0",
-                self._finished_ttl,
-                self._stream_maxlen,
-                EVENT_FIELD,
-                self._idle_ttl,
-                head,
-            ],
-        )
-        return commit_result(reply)
+        keys = self.keys(game_id).all
+        args: list[Any] = [
+            expected_version,
+            state,
+            log_entry,
+            move_key,
+            move_record,
+            "1" if finished else "0",
+            self._finished_ttl,
+            self._stream_maxlen,
+            EVENT_FIELD,
+            self._idle_ttl,
+            head,
+        ]
+        if not self._wait_replicas:
+            return commit_result(await self._commit(keys=keys, args=args))
+        result, acked = await self._commit_and_wait(keys, args)
+        written = result.status in (CommitStatus.OK, CommitStatus.DUPLICATE)
+        if written and acked < self._wait_replicas:
+            raise replication_timeout(acked, self._wait_replicas, self._wait_timeout_ms)
+        return result
+
+    async def _commit_and_wait(
+        self, keys: tuple[str, ...], args: list[Any]
+    ) -> tuple[CommitResult, int]:
+        """The commit script and a WAIT, pipelined on one connection to the game's node, so
+        WAIT counts the replicas that have this very write (or, on a DUPLICATE, everything
+        the primary had when it answered, the first write included).
+
+        EVAL rather than EVALSHA: a pipeline cannot reload a script Redis forgot (after a
+        restart), and the script's text costs nothing next to a replica's round trip.
+        """
+        wait = ("WAIT", self._wait_replicas, self._wait_timeout_ms)
+        text = self._commit.script
+        if isinstance(self._client, RedisCluster):
+            node = self._client.get_node_from_key(keys[0])
+            cluster_pipe = self._client.pipeline()
+            cluster_pipe.execute_command("EVAL", text, len(keys), *keys, *args)
+            cluster_pipe.execute_command(*wait, target_nodes=node)
+            reply, acked = await cluster_pipe.execute()
+            if self._client.get_node_from_key(keys[0]) is not node:
+                # The slot moved meanwhile: the WAIT may have counted another node's writes.
+                return commit_result(reply), 0
+        else:
+            async with self._client.pipeline(transaction=False) as pipe:
+                pipe.execute_command("EVAL", text, len(keys), *keys, *args)
+                pipe.execute_command(*wait)
+                reply, acked = await pipe.execute()
+        return commit_result(reply), int(acked)
 
     @_outage_is_unavailable
     async def move_record(self, game_id: str, move_key: str) -> bytes | None:

@@ -17,8 +17,10 @@ from tests.servers import settings_for
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of a private, real redis-server (embedded, like `referee serve`)."""
-    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as server:
+    """URL of a private, real redis-server (embedded, like `referee serve`, but with
+    ``appendfsync everysec``: an fsync per write costs milliseconds, and the suite makes
+    many; the tests that need ``always`` start their own)."""
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendfsync="everysec") as server:
         yield server.url
 
 

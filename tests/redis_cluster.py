@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 import socket
 import time
 from collections.abc import Iterator
@@ -54,12 +55,14 @@ def wait_for_cluster(clients: list[redis.Redis], timeout: float = 20.0) -> None:
 def redis_cluster(base: Path) -> Iterator[str]:
     """Start the cluster with its data under ``base``; yields the URL of one node."""
     ports = cluster_ports(NODES)
+    password = secrets.token_urlsafe(16)  # one for all nodes: the client has one for all
     with ExitStack() as stack:
         servers = [
             stack.enter_context(
                 EmbeddedRedis(
                     Path(base, f"node{index}"),
                     port=port,
+                    password=password,
                     extra_config={
                         "cluster-enabled": "yes",
                         "cluster-config-file": "nodes.conf",

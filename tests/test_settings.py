@@ -98,3 +98,17 @@ def test_the_operator_keys_and_quotas_are_read_from_the_environment(tmp_path: Pa
     ]
     assert all(k.quotas.creates_per_minute == 2 for k in loaded)
     assert "aaaaaaaaaaaaaaaa" not in repr(read) + repr(loaded)
+
+
+def test_durability_settings_are_off_by_default_and_read_from_the_environment() -> None:
+    assert (DEFAULTS.require_durability, DEFAULTS.wait_replicas) == (False, 0)
+    assert DEFAULTS.wait_timeout_ms > 0  # WAIT with 0 would block forever
+    env = {
+        "REFEREE_REQUIRE_DURABILITY": "on",
+        "REDIS_WAIT_REPLICAS": "2",
+        "REDIS_WAIT_TIMEOUT_MS": "250",
+    }
+    expected = dataclasses.replace(
+        DEFAULTS, require_durability=True, wait_replicas=2, wait_timeout_ms=250
+    )
+    assert Settings.from_env(env) == expected

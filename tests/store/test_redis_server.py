@@ -54,12 +54,12 @@ def test_restart_keeps_data_and_stop_ends_the_process(tmp_path: Path) -> None:
     data = tmp_path / "data" / "nested"
     with EmbeddedRedis(data) as server:
         pid, url = server.pid, server.url
-        assert url.startswith("redis://127.0.0.1:")
+        assert url.startswith("redis://:") and "@127.0.0.1:" in url
         with redis.Redis.from_url(url) as client:
             client.set("kept", b"\x00bytes")
             assert client.config_get("bind") == {"bind": "127.0.0.1"}
             assert client.config_get("appendonly") == {"appendonly": "yes"}
-            assert client.config_get("appendfsync") == {"appendfsync": "everysec"}
+            assert client.config_get("appendfsync") == {"appendfsync": "always"}
     assert not server.running
     assert wait_gone(pid, timeout=0)
     assert any(path.name.startswith("appendonly") for path in data.iterdir())
@@ -92,7 +92,8 @@ def test_explicit_port(tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path / "a") as first:
         taken = first.port
     with EmbeddedRedis(tmp_path / "b", port=taken) as second:
-        assert second.url == f"redis://127.0.0.1:{taken}/0"
+        assert second.address == f"127.0.0.1:{taken}"
+        assert second.url == f"redis://:{second.password}@127.0.0.1:{taken}/0"
 
 
 def test_one_server_per_data_dir(tmp_path: Path) -> None:
@@ -172,3 +173,68 @@ def test_server_dies_with_a_killed_parent(tmp_path: Path) -> None:
     assert wait_gone(pid)
     with EmbeddedRedis(tmp_path) as again:  # the lock went with the server
         assert again.running
+
+
+def test_files_are_the_owners_only(tmp_path: Path) -> None:
+    """The AOF holds every live seed and redis.conf the password: 0600 in a 0700 folder,
+    also for files an earlier, laxer run left readable."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    (data / "redis.log").write_text("old\n")
+    (data / "redis.log").chmod(0o644)
+    with EmbeddedRedis(data) as server, redis.Redis.from_url(server.url) as client:
+        client.set("seed", b"secret")
+        client.bgrewriteaof()  # files Redis writes later are its owner's only too (umask)
+        deadline = time.monotonic() + 10
+        while client.info("persistence")["aof_rewrite_in_progress"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        names = set()
+        assert data.stat().st_mode & 0o777 == 0o700
+        for path in data.rglob("*"):
+            names.add(path.name)
+            wanted = 0o700 if path.is_dir() else 0o600
+            assert path.stat().st_mode & 0o777 == wanted, path
+    assert {"redis.conf", "redis.log", "redis.lock", "redis.password"} <= names
+    assert any(name.startswith("appendonly") for name in names)
+
+
+def test_a_connection_without_the_password_is_refused(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path) as server:
+        host, port = server.address.split(":")
+        for password in (None, "wrong"):
+            with (
+                redis.Redis(host=host, port=int(port), password=password, protocol=2) as client,
+                pytest.raises(redis.AuthenticationError),
+            ):
+                client.ping()
+        with redis.Redis.from_url(server.url) as client:
+            assert client.ping()
+
+
+def test_the_password_is_kept_across_restarts(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path) as first:
+        password = first.password
+    assert (tmp_path / "redis.password").read_text().strip() == password
+    with EmbeddedRedis(tmp_path) as again:
+        assert again.password == password
+    with EmbeddedRedis(tmp_path / "other") as other:
+        assert other.password != password
+
+
+def test_a_dead_server_restarts_on_its_port_with_its_data(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path) as server:
+        url, pid = server.url, server.pid
+        with redis.Redis.from_url(url) as client:
+            client.set("acknowledged", b"1")
+        with pytest.raises(RedisServerError, match="running"):
+            server.restart()
+        assert server.exit_code is None
+        os.kill(pid, signal.SIGKILL)
+        assert wait_gone(pid)
+        assert server.exit_code == -signal.SIGKILL
+        server.restart()
+        assert server.exit_code is None and server.pid != pid and server.url == url
+        with redis.Redis.from_url(url) as client:
+            assert client.get("acknowledged") == b"1"
+    assert not server.running

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import pytest
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
+from service.durability import read_persistence
+from service.errors import Unavailable
 from service.store import CommitStatus, RedisStore
 from tests.redis_cluster import NODES, redis_cluster
 
@@ -85,3 +87,35 @@ async def test_store_works_across_cluster_nodes(cluster_url: str) -> None:
             assert await store.first_event_version(game_id) == 1
             await store.delete(game_id)
             assert not await store.exists(game_id)
+
+
+async def test_wait_goes_to_each_games_node(cluster_url: str) -> None:
+    """WAIT rides with the commit to the node of the game's slot (this cluster has no
+    replicas, so every commit is stored there and none is acknowledged as replicated)."""
+    game_ids = [f"cluster-wait-{index}" for index in range(6)]
+    async with RedisStore.from_url(
+        cluster_url, cluster=True, wait_replicas=1, wait_timeout_ms=50
+    ) as store:
+        for game_id in game_ids:
+            assert await store.create(game_id, b"0", b"meta")
+            with pytest.raises(Unavailable) as caught:
+                await store.commit(
+                    game_id,
+                    expected_version=0,
+                    state=b"1",
+                    log_entry=b"first",
+                    head="head",
+                    move_key="m1",
+                    move_record=b"r1",
+                    finished=False,
+                )
+            assert caught.value.reason == "REPLICATION_TIMEOUT"
+            stored = await store.load(game_id)
+            assert stored is not None and stored.version == 1
+            assert await store.log(game_id) == [b"first"]
+
+
+async def test_the_persistence_of_every_primary_is_read(cluster_url: str) -> None:
+    found = await read_persistence(cluster_url, cluster=True)
+    assert (found.appendonly, found.appendfsync, found.save) == ("yes", "always", "")
+    assert found.risk(0) is None
