@@ -1,11 +1,11 @@
 """The victim's side of every abuse test: a well-behaved client, measured before and during.
 
-An abuse test starts `referee serve` as its own process, lets :class:`Victim` play a
-Gang of Four table on it and time its GetView and SubmitMove calls (the unloaded figure),
-then runs the attack in other processes (:func:`attacking`) and times the same calls
-again while the attack is under way. :func:`check_unhurt` asserts the victim's p99 of
-each call stayed within :data:`FACTOR` times its unloaded p99 — a ratio within one test,
-never an absolute time, because absolute times depend on the machine.
+An abuse test starts `referee serve` as its own process, runs the attack in other
+processes (:func:`attacking`) and lets :class:`Victim` play a Gang of Four table on it,
+timing its GetView and SubmitMove calls in alternating windows with the attackers held
+(the unloaded figure) and attacking (:func:`compare`). :func:`check_unhurt` asserts the
+victim's p99 of each call stayed within :data:`FACTOR` times its unloaded p99 — a ratio
+within one test, never an absolute time, because absolute times depend on the machine.
 
 The attackers run as separate processes at a lower CPU priority (``os.nice``): on a real
 deployment the attacker's own CPU is not the referee's, and on a 2-core test machine an
@@ -42,7 +42,9 @@ FACTOR = 3.0
 CALLS = 200
 # Calls made and dropped first: a fresh channel's and table's first calls are slower.
 WARM_UP = 20
-Attack = Callable[[Served, Event], dict[str, Any]]
+# Windows of each kind in one comparison, and the calls dropped when a window starts.
+ROUNDS = 4
+SETTLE = 3
 
 
 class Stop(Protocol):
@@ -51,12 +53,29 @@ class Stop(Protocol):
     def is_set(self) -> bool: ...
 
 
+class Deadline:
+    """A :class:`Stop` that is set once ``seconds`` have passed (an attack on its own)."""
+
+    def __init__(self, seconds: float) -> None:
+        self._end = time.monotonic() + seconds
+
+    def is_set(self) -> bool:
+        return time.monotonic() >= self._end
+
+
+Attack = Callable[[Served, Stop], dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class Figures:
     """Latencies of one measurement, in milliseconds."""
 
     get_view: list[float]
     submit_move: list[float]
+
+    def extend(self, other: Figures) -> None:
+        self.get_view.extend(other.get_view)
+        self.submit_move.extend(other.submit_move)
 
     @staticmethod
     def percentile(values: list[float], q: int) -> float:
@@ -149,23 +168,49 @@ class Victim:
         return figures
 
 
+class _Gate:
+    """An attack's :class:`Stop` in its process: it holds the attack while the victim
+    measures unloaded (``go`` clear), says so once per pause (``paused``), and is set
+    for good once the attack must end."""
+
+    def __init__(self, stop: Event, go: Event, paused: Any) -> None:
+        self._stop, self._go, self._paused = stop, go, paused
+
+    def is_set(self) -> bool:
+        if not self._go.is_set() and not self._stop.is_set():
+            self._paused.release()
+            while not self._go.wait(0.05) and not self._stop.is_set():
+                pass
+        return self._stop.is_set()
+
+
 @dataclass
 class Attacking:
     """Attacker processes under way; ``results`` holds what each returned, once stopped."""
 
     stop: Event
-    started: Any
+    go: Event
+    paused: Any
     processes: list[Any]
+    max_seconds: float
     results: list[dict[str, Any]] = field(default_factory=list)
 
     def alive(self) -> bool:
         return all(process.is_alive() for process in self.processes)
 
+    def pause(self) -> None:
+        """Hold every attacker and wait until each has stopped sending."""
+        self.go.clear()
+        for _ in self.processes:
+            assert self.paused.acquire(timeout=self.max_seconds), "an attacker did not pause"
 
-def _attacker(attack: Attack, served: Served, stop: Event, started: Any, out: Any) -> None:
+    def resume(self) -> None:
+        self.go.set()
+
+
+def _attacker(attack: Attack, served: Served, gate: tuple[Event, Event, Any], out: Any) -> None:
     os.nice(10)
-    started.release()
-    out.put(attack(served, stop))
+    out.put(attack(served, _Gate(*gate)))
 
 
 @contextlib.contextmanager
@@ -174,19 +219,21 @@ def attacking(
 ) -> Iterator[Attacking]:
     """Run ``attack`` in ``processes`` spawned processes until the block ends.
 
-    The block starts once every attacker process is running; on exit the attackers are
-    told to stop and their results collected (each must return within ``max_seconds``).
+    The block starts once every attacker process is running and held at its first
+    ``stop.is_set()`` (see :func:`compare`, which lets them go and holds them in turn); on
+    exit the attackers are told to stop and their results collected (each must return
+    within ``max_seconds``).
     """
     context = multiprocessing.get_context("spawn")
-    stop, started, out = context.Event(), context.Semaphore(0), context.Queue()
-    running = Attacking(stop, started, [])
+    stop, go, paused, out = context.Event(), context.Event(), context.Semaphore(0), context.Queue()
+    running = Attacking(stop, go, paused, [], max_seconds)
     for _ in range(processes):
-        process = context.Process(target=_attacker, args=(attack, served, stop, started, out))
+        process = context.Process(target=_attacker, args=(attack, served, (stop, go, paused), out))
         process.start()
         running.processes.append(process)
     try:
         for _ in range(processes):
-            assert started.acquire(timeout=max_seconds), "an attacker did not start"
+            assert paused.acquire(timeout=max_seconds), "an attacker did not start"
         yield running
         stop.set()
         running.results = [out.get(timeout=max_seconds) for _ in running.processes]
@@ -198,11 +245,26 @@ def attacking(
                 process.kill()
 
 
-def measure_during(victim: Victim, attack: Attacking, calls: int = CALLS) -> Figures:
-    """The victim's figures while ``attack`` runs; the attack must outlast the measurement."""
-    figures = victim.measure(calls)
-    assert attack.alive(), "an attacker ended before the victim's measurement did"
-    return figures
+def compare(
+    victim: Victim, attack: Attacking, rounds: int = ROUNDS, calls: int = CALLS
+) -> tuple[Figures, Figures]:
+    """The victim's figures unloaded and under ``attack``, in alternating windows.
+
+    Each of ``rounds`` rounds measures ``calls // rounds`` calls with the attackers held,
+    then as many while they attack (each window after a few dropped calls, so no call
+    straddles the switch). Alternating puts the same background load of the machine in
+    both figures, so what differs is the attack.
+    """
+    before, during = Figures([], []), Figures([], [])
+    for _ in range(rounds):
+        victim.measure(SETTLE)
+        before.extend(victim.measure(calls // rounds))
+        attack.resume()
+        victim.measure(SETTLE)
+        during.extend(victim.measure(calls // rounds))
+        assert attack.alive(), "an attacker ended before the victim's measurement did"
+        attack.pause()
+    return before, during
 
 
 def merged(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """Floods against `referee serve` (its own process, loopback only, bounded in time): the
 attacker gets its typed refusal, a well-behaved operator's calls keep working.
 
-Each attack is a function ``attack_<name>(served, seconds) -> dict`` (attempts, accepted,
-refusals by reason, the attacker's rate), so a shared harness can run it beside a victim
-and compare the victim's latency before and during.
+Each attack is a function ``attack_<name>(served, stop) -> dict`` (attempts, accepted,
+refusals by reason, the attacker's rate): run alone until a deadline, or in the victim
+harness's attacker processes (tests/abuse/harness.py), which compares a well-behaved
+client's latency before and during it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ import pytest
 import redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from tests.abuse.harness import (
+    Attack,
+    Deadline,
+    Stop,
+    Victim,
+    attacking,
+    check_unhurt,
+    compare,
+    merged,
+)
 from tests.servers import Served, referee_process
 from tests.service.table import reason_of
 
@@ -56,15 +67,14 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 async def _flood(
-    call: Callable[[], Awaitable[Any]], seconds: float, concurrency: int = CONCURRENCY
+    call: Callable[[], Awaitable[Any]], stop: Stop, concurrency: int = CONCURRENCY
 ) -> dict[str, Any]:
-    """``call`` from ``concurrency`` workers for ``seconds`` (at most MAX_ATTEMPTS calls)."""
+    """``call`` from ``concurrency`` workers until ``stop`` (at most MAX_ATTEMPTS calls)."""
     outcomes: collections.Counter[str] = collections.Counter()
     started = time.monotonic()
-    deadline = started + seconds
 
     async def worker() -> None:
-        while time.monotonic() < deadline and sum(outcomes.values()) < MAX_ATTEMPTS:
+        while not stop.is_set() and sum(outcomes.values()) < MAX_ATTEMPTS:
             try:
                 await call()
                 outcomes["OK"] += 1
@@ -83,17 +93,17 @@ async def _flood(
     }
 
 
-async def attack_create_game_flood(
-    served: Served, seconds: float, key: str | None = ATTACKER_KEY
+async def create_game_flood(
+    served: Served, stop: Stop, key: str | None = ATTACKER_KEY
 ) -> dict[str, Any]:
     """CreateGame as fast as it goes (with the attacker's key; None: without any)."""
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         request = referee_pb2.CreateGameRequest(game="the_gang", seats=3)
-        return await _flood(lambda: stub.CreateGame(request, metadata=_key(key)), seconds)
+        return await _flood(lambda: stub.CreateGame(request, metadata=_key(key)), stop)
 
 
-async def attack_create_tournament_flood(served: Served, seconds: float) -> dict[str, Any]:
+async def create_tournament_flood(served: Served, stop: Stop) -> dict[str, Any]:
     """CreateTournament of bot tournaments (four bots each) with the attacker's key."""
     request = T.CreateTournamentRequest(
         game="pinched",
@@ -104,11 +114,11 @@ async def attack_create_tournament_flood(served: Served, seconds: float) -> dict
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = tournament_pb2_grpc.TournamentServiceStub(channel)
         return await _flood(
-            lambda: stub.CreateTournament(request, metadata=_key(ATTACKER_KEY)), seconds
+            lambda: stub.CreateTournament(request, metadata=_key(ATTACKER_KEY)), stop
         )
 
 
-async def attack_watch_flood(served: Served, seconds: float, games: int = 50) -> dict[str, Any]:
+async def watch_flood(served: Served, stop: Stop, games: int = 50) -> dict[str, Any]:
     """Anonymous watch streams on ``games`` distinct games, held open until the end."""
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
@@ -126,20 +136,20 @@ async def attack_watch_flood(served: Served, seconds: float, games: int = 50) ->
             held.append(call)
 
         try:
-            return await _flood(watch, seconds, concurrency=4)
+            return await _flood(watch, stop, concurrency=4)
         finally:
             for call in held:
                 call.cancel()
 
 
-async def attack_request_flood(served: Served, seconds: float) -> dict[str, Any]:
+async def request_flood(served: Served, stop: Stop) -> dict[str, Any]:
     """Anonymous GetView calls as fast as they go."""
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         create = referee_pb2.CreateGameRequest(game="the_gang", seats=3, allow_spectators=True)
         game_id = (await stub.CreateGame(create, metadata=_key(VICTIM_KEY))).game_id
         request = referee_pb2.GetViewRequest(game_id=game_id)
-        return await _flood(lambda: stub.GetView(request), seconds)
+        return await _flood(lambda: stub.GetView(request), stop)
 
 
 async def _victim_works(served: Served) -> None:
@@ -150,7 +160,10 @@ async def _victim_works(served: Served) -> None:
         created = await stub.CreateGame(create, metadata=_key(VICTIM_KEY))
         viewed = await stub.GetView(
             referee_pb2.GetViewRequest(game_id=created.game_id),
-            metadata=(("authorization", f"Bearer {created.seat_tokens[0].token}"),),
+            metadata=(
+                ("authorization", f"Bearer {created.seat_tokens[0].token}"),
+                *_key(VICTIM_KEY),
+            ),
         )
         assert viewed.view.version == 0
 
@@ -160,7 +173,7 @@ def _report(name: str, result: dict[str, Any]) -> None:
 
 
 async def test_a_create_game_flood_gets_its_quota_refusal(served: Served) -> None:
-    result = await attack_create_game_flood(served, 3.0)
+    result = await create_game_flood(served, Deadline(3.0))
     _report("create game flood", result)
     assert result["accepted"] <= 150, "never more than the key's live games"
     assert set(result["refusals"]) <= {
@@ -172,7 +185,7 @@ async def test_a_create_game_flood_gets_its_quota_refusal(served: Served) -> Non
 
 
 async def test_a_create_game_flood_without_a_key_creates_nothing(served: Served) -> None:
-    result = await attack_create_game_flood(served, 1.0, key=None)
+    result = await create_game_flood(served, Deadline(1.0), key=None)
     _report("keyless create game flood", result)
     assert result["accepted"] == 0
     assert "UNAUTHENTICATED OPERATOR_KEY_REQUIRED" in result["refusals"]
@@ -184,7 +197,7 @@ async def test_a_create_game_flood_without_a_key_creates_nothing(served: Served)
 
 
 async def test_a_create_tournament_flood_gets_its_quota_refusal(served: Served) -> None:
-    result = await attack_create_tournament_flood(served, 2.0)
+    result = await create_tournament_flood(served, Deadline(2.0))
     _report("create tournament flood", result)
     assert result["accepted"] <= 2
     assert set(result["refusals"]) <= {
@@ -197,7 +210,7 @@ async def test_a_create_tournament_flood_gets_its_quota_refusal(served: Served) 
 
 
 async def test_a_watch_flood_gets_its_quota_refusal(served: Served) -> None:
-    result = await attack_watch_flood(served, 2.0)
+    result = await watch_flood(served, Deadline(2.0))
     _report("watch flood", result)
     assert result["accepted"] == 40, "exactly the anonymous watch quota"
     assert "RESOURCE_EXHAUSTED WATCH_STREAMS_EXCEEDED" in result["refusals"]
@@ -210,8 +223,65 @@ async def test_a_watch_flood_gets_its_quota_refusal(served: Served) -> None:
 
 
 async def test_a_request_flood_gets_its_rate_refusal(served: Served) -> None:
-    result = await attack_request_flood(served, 2.0)
+    result = await request_flood(served, Deadline(2.0))
     _report("request flood", result)
     assert result["accepted"] <= 100 * 2.0 + 200 + 50, "rate x time + the burst (+ slack)"
     assert set(result["refusals"]) == {"RESOURCE_EXHAUSTED REQUEST_RATE_EXCEEDED"}
     await _victim_works(served)
+
+
+def attack_create_game_flood(served: Served, stop: Stop) -> dict[str, Any]:
+    return asyncio.run(create_game_flood(served, stop))
+
+
+def attack_keyless_create_game_flood(served: Served, stop: Stop) -> dict[str, Any]:
+    return asyncio.run(create_game_flood(served, stop, key=None))
+
+
+def attack_create_tournament_flood(served: Served, stop: Stop) -> dict[str, Any]:
+    return asyncio.run(create_tournament_flood(served, stop))
+
+
+def attack_watch_flood(served: Served, stop: Stop) -> dict[str, Any]:
+    return asyncio.run(watch_flood(served, stop))
+
+
+def attack_request_flood(served: Served, stop: Stop) -> dict[str, Any]:
+    return asyncio.run(request_flood(served, stop))
+
+
+# Each flood in an attacker process, and the refusals it may meet.
+FLOODS: dict[str, tuple[Attack, set[str]]] = {
+    "create game flood (attacker's key)": (
+        attack_create_game_flood,
+        {"RESOURCE_EXHAUSTED CREATE_RATE_EXCEEDED", "RESOURCE_EXHAUSTED LIVE_GAMES_EXCEEDED"},
+    ),
+    "create game flood (no key)": (
+        attack_keyless_create_game_flood,
+        {"UNAUTHENTICATED OPERATOR_KEY_REQUIRED", "RESOURCE_EXHAUSTED REQUEST_RATE_EXCEEDED"},
+    ),
+    "create tournament flood": (
+        attack_create_tournament_flood,
+        {
+            "RESOURCE_EXHAUSTED CREATE_RATE_EXCEEDED",
+            "RESOURCE_EXHAUSTED LIVE_TOURNAMENTS_EXCEEDED",
+            "RESOURCE_EXHAUSTED LIVE_BOTS_EXCEEDED",
+        },
+    ),
+    "watch flood": (
+        attack_watch_flood,
+        {"RESOURCE_EXHAUSTED WATCH_STREAMS_EXCEEDED", "RESOURCE_EXHAUSTED REQUEST_RATE_EXCEEDED"},
+    ),
+    "request flood": (attack_request_flood, {"RESOURCE_EXHAUSTED REQUEST_RATE_EXCEEDED"}),
+}
+
+
+@pytest.mark.parametrize("name", list(FLOODS))
+def test_a_flood_leaves_another_operators_table_unhurt(served: Served, name: str) -> None:
+    attack, refusals = FLOODS[name]
+    with Victim(served.grpc, key=VICTIM_KEY) as victim, attacking(attack, served) as running:
+        before, during = compare(victim, running)
+    seen = merged(running.results)
+    assert seen["refusals"], seen
+    assert set(seen["refusals"]) <= refusals, seen
+    check_unhurt(name, before, during, seen)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import base64
 import os
-from multiprocessing.synchronize import Event
 from typing import Any
 
 import grpc
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from tests.abuse.harness import Victim, attacking, check_unhurt, measure_during, merged, metadata
+from tests.abuse.harness import Stop, Victim, attacking, check_unhurt, compare, merged, metadata
 from tests.servers import Served
 
 
@@ -30,7 +29,7 @@ def _forged(attempt: int, genuine: str) -> str:
     return genuine[:-1] + last
 
 
-def attack_forged_tokens(served: Served, stop: Event) -> dict[str, Any]:
+def attack_forged_tokens(served: Served, stop: Stop) -> dict[str, Any]:
     """Forged tokens on a real game's GetView and SubmitMove until ``stop``."""
     refusals: dict[str, int] = {}
     with grpc.insecure_channel(served.grpc) as channel:
@@ -71,10 +70,11 @@ def attack_forged_tokens(served: Served, stop: Event) -> dict[str, Any]:
 
 
 def test_forged_tokens_are_refused_and_the_victim_is_unhurt(served: Served) -> None:
-    with Victim(served.grpc) as victim:
-        before = victim.measure()
-        with attacking(attack_forged_tokens, served, processes=2) as attack:
-            during = measure_during(victim, attack)
+    with (
+        Victim(served.grpc) as victim,
+        attacking(attack_forged_tokens, served, processes=2) as attack,
+    ):
+        before, during = compare(victim, attack)
     seen = merged(attack.results)
     assert seen["attempts"] > 0
     assert seen["refusals"] == {"UNAUTHENTICATED": seen["attempts"]}

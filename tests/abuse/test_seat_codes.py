@@ -12,7 +12,6 @@ import asyncio
 import collections
 import threading
 from collections.abc import Iterator
-from multiprocessing.synchronize import Event
 from typing import Any
 
 import grpc
@@ -22,7 +21,7 @@ import redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service.seat_codes import new_code
-from tests.abuse.harness import Stop, Victim, attacking, check_unhurt, measure_during, merged
+from tests.abuse.harness import Stop, Victim, attacking, check_unhurt, compare, merged
 from tests.servers import Served, referee_process
 from tests.service.table import reason_of
 
@@ -92,16 +91,14 @@ async def guessing(
     }
 
 
-def attack_seat_code_guessing(served: Served, stop: Event) -> dict[str, Any]:
+def attack_seat_code_guessing(served: Served, stop: Stop) -> dict[str, Any]:
     """:func:`guessing` in an attacker process of the victim harness."""
     return asyncio.run(guessing(served, stop))
 
 
 def test_the_guessing_flood_leaves_another_table_unhurt(served: Served) -> None:
-    with Victim(served.grpc) as victim:
-        before = victim.measure()
-        with attacking(attack_seat_code_guessing, served) as attack:
-            during = measure_during(victim, attack)
+    with Victim(served.grpc) as victim, attacking(attack_seat_code_guessing, served) as attack:
+        before, during = compare(victim, attack)
     seen = merged(attack.results)
     assert seen["claimed"] == 0
     assert set(seen["refusals"]) <= {"SEAT_CODE_INVALID", "SEAT_CODE_ATTEMPTS_EXCEEDED"}
