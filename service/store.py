@@ -143,7 +143,7 @@ class RedisStore:
 
     The client must return bytes (``decode_responses=False``). A blocking
     :meth:`read_events` holds a pool connection for up to ``block_ms`` and needs a client
-    ``socket_timeout`` above that (the default, None, is fine).
+    ``socket_timeout`` above that (redis-py's default, 5 s, is).
     """
 
     def __init__(
