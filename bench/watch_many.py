@@ -106,7 +106,7 @@ async def submit(stub: referee_pb2_grpc.RefereeServiceAsyncStub, game: Game) -> 
     return reply.version
 
 
-def _submitter(
+def submitter(
     stub: referee_pb2_grpc.RefereeServiceAsyncStub, game: Game
 ) -> Callable[[], Awaitable[int]]:
     async def one() -> int:
@@ -240,7 +240,7 @@ async def measure(referee: Referee, redis_url: str, args: argparse.Namespace) ->
         rss0, fds0 = process_usage(referee.pid)
         clients0, _ = await redis_clients(redis_url)
         started = time.monotonic()
-        async with watching(all_stubs, games) as watches:
+        async with watching(all_stubs, games, timeout=max(120.0, len(games) / 20)) as watches:
             print(f"opened {len(watches):,} streams in {time.monotonic() - started:.1f} s")
             await asyncio.sleep(1.0)  # let the RPC connections opened meanwhile settle
             rss1, fds1 = process_usage(referee.pid)
@@ -258,7 +258,7 @@ async def measure(referee: Referee, redis_url: str, args: argparse.Namespace) ->
                 await until_seen([watch], 1, 30)
                 latencies.append(watch.seen[1] - sent)
             started = time.monotonic()
-            await bounded([_submitter(stub, w.game) for w in rest], 64)
+            await bounded([submitter(stub, w.game) for w in rest], 64)
             await until_seen(rest, 1, 120)
             every = time.monotonic() - started
             missing = sum(1 not in w.seen for w in watches)

@@ -1,13 +1,15 @@
 """The one watch reader of a process: many games on few connections, new games picked up at
-once, slow subscribers bounded, long games replayed in batches."""
+once, slow subscribers bounded, long games replayed in batches; and tournament watches
+sharing one read per tournament."""
 
 from __future__ import annotations
 
 import asyncio
 
+import grpc
 import pytest
 
-from referee.v1 import referee_pb2
+from referee.v1 import referee_pb2, tournament_pb2, tournament_pb2_grpc
 from service import feed as feed_module
 from service import referee as referee_module
 from service import watch_reader
@@ -16,6 +18,7 @@ from service.tables import load_table
 from tests.service.table import COLOURS, Stub, Table, take
 
 WHITE = COLOURS[0]
+T = tournament_pb2
 
 
 async def _messages(
@@ -128,3 +131,39 @@ async def test_a_watch_from_version_0_replays_a_long_game_in_batches(
     assert batched == whole, "the same stream, whatever the batch"
     resumed = await asyncio.wait_for(_messages(stub, table, 13, 27), 20)
     assert resumed == whole[13:]
+
+
+async def test_watches_of_one_tournament_share_one_wait(referee_server: Running) -> None:
+    assert referee_server.tournaments is not None
+    host = referee_server.tournaments.host
+    async with grpc.aio.insecure_channel(referee_server.address) as channel:
+        stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+        created = await stub.CreateTournament(
+            T.CreateTournamentRequest(
+                game="gang_of_four",
+                seats_per_table=4,
+                participants=[
+                    T.ParticipantSpec(name=f"bot {n}", bot=T.BOT_STRATEGY_RANDOM) for n in range(4)
+                ],
+                format=T.TOURNAMENT_FORMAT_SWISS,
+                rounds=1,
+            )
+        )
+        request = T.WatchTournamentRequest(tournament_id=created.tournament_id)
+        streams = [stub.WatchTournament(request) for _ in range(20)]
+        firsts = [await stream.read() for stream in streams]
+        assert all(isinstance(f, T.WatchTournamentResponse) for f in firsts)
+        nexts = [asyncio.create_task(stream.read()) for stream in streams]
+        await _until(lambda: bool(host._waits), 10)
+        await asyncio.sleep(0.1)  # every watcher is in its wait by now
+        assert list(host._waits) == [(created.tournament_id, 0)], "one read for 20 watches"
+        await stub.StartTournament(
+            T.StartTournamentRequest(tournament_id=created.tournament_id),
+            metadata=(("authorization", f"Bearer {created.admin_token}"),),
+        )
+        updates = await asyncio.wait_for(asyncio.gather(*nexts), 20)
+        assert all(
+            isinstance(u, T.WatchTournamentResponse) and u.tournament.version > 0 for u in updates
+        )
+        for stream in streams:
+            stream.cancel()
