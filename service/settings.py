@@ -62,7 +62,7 @@ class Settings:
     # Accept CreateGame seeds from clients (tests, replays). Off in production: the
     # creator would know every card.
     allow_client_seeds: bool = False
-    # Redis connections this process may open. Watches hold at most 8 of them however many
+    # Redis connections this process may open. Watches hold at most 16 of them however many
     # games are watched (service.watch_reader); the rest serve RPCs concurrently. Keep it
     # below Redis' maxclients over all replicas.
     redis_max_connections: int = 4096

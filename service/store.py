@@ -327,7 +327,10 @@ class RedisStore:
         """The game of each stream key of ``after``, and the XREAD id to read each after."""
         if any(version < 0 for version in after.values()):
             raise ValueError("versions must be >= 0")
-        keys = {self.keys(game_id).events.encode(): game_id for game_id in after}
+        # The events key of each game as keys() spells it, without building all four keys:
+        # a reader names thousands of streams per call.
+        start, end = f"{self._prefix}game:{{", "}:events"
+        keys = {(start + game_id + end).encode(): game_id for game_id in after}
         return keys, {key: f"{after[game_id]}-0" for key, game_id in keys.items()}
 
     def _reads(self, games: Mapping[bytes, str], reply: object) -> Reads:

@@ -31,11 +31,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
+import structlog
+
 from service.errors import Unavailable
 from service.store import Reads, RedisStore
 
-LANES: Final = 8
-STREAMS_PER_CALL: Final = 4096
+log = structlog.get_logger("referee.watch")
+
+LANES: Final = 16
+STREAMS_PER_CALL: Final = 2048
 COUNT: Final = 100
 BLOCK_MS: Final = 2_000
 POLL_SECONDS: Final = 0.1
@@ -126,13 +130,26 @@ class WatchReader:
             except Unavailable:  # the store is down: keep followers waiting, try again
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            for game_id, items in reads.items():
-                follower = lane.followers.get(game_id)
-                if follower is not None:
-                    follower.deliver(items)
+            except Exception:  # anything else: say so, keep the lane (and its games) going
+                log.exception("watch read failed", games=len(after))
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            self._deliver(lane, reads)
             if not reads and (self._cluster or len(after) > STREAMS_PER_CALL):
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(lane.joined.wait(), POLL_SECONDS)
+
+    @staticmethod
+    def _deliver(lane: _Lane, reads: Reads) -> None:
+        for game_id, items in reads.items():
+            follower = lane.followers.get(game_id)
+            if follower is None:
+                continue
+            try:
+                follower.deliver(items)
+            except Exception:  # one game's bad entry must not stop the lane's other games
+                log.exception("watch feed failed; game no longer followed", game_id=game_id)
+                lane.followers.pop(game_id, None)
 
     async def _read(self, lane: _Lane, after: dict[str, int]) -> Reads:
         if self._cluster:
