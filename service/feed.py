@@ -1,16 +1,23 @@
-"""Live changes of games for watchers, one Redis reader per watched game per process.
+"""Live changes of games for watchers: one reader per process, one channel per watched game.
 
-Each watched game gets one channel: a task that blocks on the game's Redis Stream (written
-by the same atomic script that persisted each move, so nothing is announced before it is
-stored), applies each logged move to its copy of the state with the engine, and hands the
-resulting state and events to every local subscriber. Subscribers project them for their
-own seat. When the stream was trimmed past the channel's version the channel reloads the
-stored state and sends a snapshot instead.
+Each watched game gets one channel, followed by the process's one
+:class:`~service.watch_reader.WatchReader`, which reads the streams of every watched game
+on a fixed few Redis connections (the stream is written by the same atomic script that
+persisted each move, so nothing is announced before it is stored). The channel applies
+each logged move to its copy of the state with the engine and hands the resulting state
+and events to every local subscriber. Subscribers project them for their own seat. When
+the stream was trimmed past the channel's version the channel reloads the stored state
+(in a task of its own, so the reader goes on) and sends a snapshot instead.
 
 Each change carries the log's chain head at its version. The channel extends the chain
 itself from the entry bytes (:func:`service.chain.link`, one sha256), so the stream holds
 no copy of the head (it would cost every game up to a stream's length of 64-byte fields)
 and entries written before the chain existed need no second path.
+
+A subscriber's queue holds at most :data:`QUEUE_LIMIT` changes: one that falls further
+behind has its queued changes replaced by one snapshot of the newest version, so a slow
+watcher costs bounded memory and still misses nothing (the snapshot is at a version at
+least that of every change it replaces).
 """
 
 from __future__ import annotations
@@ -22,11 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service import chain, records
-from service.errors import shutting_down
+from service.errors import Unavailable, shutting_down
 from service.store import RedisStore
 from service.tables import Table, load_table
+from service.watch_reader import WatchReader
 
-BLOCK_MS = 2_000
+QUEUE_LIMIT = 256
+RETRY_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -38,14 +47,33 @@ class Change:
     head: str
 
 
-@dataclass
+@dataclass(eq=False)
 class _Channel:
+    """One watched game in this process: the reader's :class:`Follower` for it."""
+
+    feed: Feed
     table: Table
     version: int
     state: Any
     head: str
     subscribers: set[asyncio.Queue[Change | None]] = field(default_factory=set)
-    task: asyncio.Task[None] | None = None
+    catching_up: asyncio.Task[None] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.table.game.outcome(self.state) is not None
+
+    def position(self) -> int | None:
+        return None if self.catching_up is not None or self.over else self.version
+
+    def deliver(self, items: list[tuple[int, bytes]]) -> None:
+        self.feed._take(self, items)
+
+
+def _replace_with_snapshot(queue: asyncio.Queue[Change | None], change: Change) -> None:
+    while not queue.empty():
+        queue.get_nowait()
+    queue.put_nowait(Change(change.version, [], change.state, True, change.head))
 
 
 class Subscription:
@@ -78,6 +106,7 @@ class Subscription:
 class Feed:
     def __init__(self, store: RedisStore) -> None:
         self._store = store
+        self._reader = WatchReader(store)
         self._channels: dict[str, _Channel] = {}
         self._closed = False
 
@@ -87,9 +116,9 @@ class Feed:
             raise shutting_down()
         channel = self._channels.get(table.game_id)
         if channel is None:
-            channel = _Channel(table, table.version, table.state, table.head)
+            channel = _Channel(self, table, table.version, table.state, table.head)
             self._channels[table.game_id] = channel
-            channel.task = asyncio.create_task(self._run(channel), name=f"feed:{table.game_id}")
+            self._reader.follow(table.game_id, channel)
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
@@ -98,50 +127,72 @@ class Feed:
             channel.subscribers.discard(queue)
             if not channel.subscribers and self._channels.get(table.game_id) is channel:
                 del self._channels[table.game_id]
-                if channel.task is not None:
-                    channel.task.cancel()
+                self._reader.unfollow(table.game_id)
+                if channel.catching_up is not None:
+                    channel.catching_up.cancel()
 
     def _publish(self, channel: _Channel, change: Change) -> None:
         channel.version, channel.state, channel.head = change.version, change.state, change.head
         for queue in channel.subscribers:
-            queue.put_nowait(change)
+            if queue.qsize() >= QUEUE_LIMIT:  # far behind: one snapshot instead
+                _replace_with_snapshot(queue, change)
+            else:
+                queue.put_nowait(change)
 
-    async def _run(self, channel: _Channel) -> None:
+    def _take(self, channel: _Channel, items: list[tuple[int, bytes]]) -> None:
+        """Apply and publish the entries the reader got for ``channel``, oldest first."""
         game = channel.table.game
-        game_id = channel.table.game_id
-        while game.outcome(channel.state) is None:
-            try:
-                items = await self._store.read_events(game_id, channel.version, block_ms=BLOCK_MS)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the store is down: keep subscribers waiting, try again
-                await asyncio.sleep(0.5)
+        for version, raw in items:
+            if channel.over or channel.catching_up is not None:
+                return
+            if version <= channel.version:
                 continue
-            for version, raw in items:
-                if version <= channel.version:
-                    continue
-                if version != channel.version + 1:
-                    table = await load_table(self._store, game_id)
-                    snapshot = Change(table.version, [], table.state, True, table.head)
-                    self._publish(channel, snapshot)
-                    break
-                entry = records.log_decoder.decode(raw)
-                move = channel.table.decode_move(entry.move)
-                state, events = game.apply(channel.state, entry.seat, move)
-                head = chain.link(channel.head, raw)
-                self._publish(channel, Change(version, events, state, False, head))
+            if version != channel.version + 1:  # trimmed past: reload, send a snapshot
+                channel.catching_up = asyncio.create_task(
+                    self._catch_up(channel), name=f"feed-snapshot:{channel.table.game_id}"
+                )
+                return
+            entry = records.log_decoder.decode(raw)
+            move = channel.table.decode_move(entry.move)
+            state, events = game.apply(channel.state, entry.seat, move)
+            head = chain.link(channel.head, raw)
+            self._publish(channel, Change(version, events, state, False, head))
+        if channel.over:
+            self._reader.unfollow(channel.table.game_id)
+
+    async def _catch_up(self, channel: _Channel) -> None:
+        game_id = channel.table.game_id
+        while True:
+            try:
+                table = await load_table(self._store, game_id)
+                break
+            except Unavailable:  # the store is down: keep subscribers waiting, try again
+                await asyncio.sleep(RETRY_SECONDS)
+        if table.version > channel.version:
+            self._publish(channel, Change(table.version, [], table.state, True, table.head))
+        channel.catching_up = None
+        if channel.over:
+            self._reader.unfollow(game_id)
+        else:
+            self._reader.nudge(game_id)
 
     @property
     def watchers(self) -> int:
         """Open subscriptions in this process (one per WatchGame stream)."""
         return sum(len(channel.subscribers) for channel in self._channels.values())
 
+    @property
+    def games(self) -> int:
+        """Games watched in this process (one channel each, all read by one reader)."""
+        return len(self._channels)
+
     async def aclose(self) -> None:
-        """End every subscription with UNAVAILABLE and stop the readers (shutdown)."""
+        """End every subscription with UNAVAILABLE and stop the reader (shutdown)."""
         self._closed = True
         for channel in list(self._channels.values()):
             for queue in channel.subscribers:
                 queue.put_nowait(None)
-            if channel.task is not None:
-                channel.task.cancel()
+            if channel.catching_up is not None:
+                channel.catching_up.cancel()
         self._channels.clear()
+        await self._reader.aclose()

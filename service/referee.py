@@ -46,6 +46,8 @@ from service.tables import Table, load_log, load_table, replay_log
 
 MAX_MOVE_ID_LENGTH = 64
 SEED_BYTES = 32
+# Log entries a watch reads and replays per step when it catches up (see _replayed).
+REPLAY_BATCH = 200
 
 
 @dataclass(frozen=True)
@@ -587,7 +589,7 @@ class Referee:
                 view = project(table, table.state, version, viewer, table.head)
                 yield Update(version, [], view, True)
             elif after_version < version:  # the versions after the client's, then live
-                for update in await self._replayed(table, viewer, after_version, version):
+                async for update in self._replayed(table, viewer, after_version, version):
                     yield update
             if table.finished:
                 return
@@ -595,7 +597,7 @@ class Referee:
                 if change.version <= version:
                     continue
                 if not change.snapshot and change.version > version + 1:
-                    for update in await self._replayed(table, viewer, version, change.version - 1):
+                    async for update in self._replayed(table, viewer, version, change.version - 1):
                         yield update
                 events = (
                     []
@@ -610,21 +612,28 @@ class Referee:
 
     async def _replayed(
         self, table: Table, viewer: int | None, after: int, upto: int
-    ) -> list[Update]:
+    ) -> AsyncIterator[Update]:
         """Updates for versions ``after+1..upto``, recomputed from the seed and the log.
+
+        The log is read and replayed :data:`REPLAY_BATCH` entries at a time, giving the
+        loop back between batches, so a long game (a watch from version 0 of 20,000 moves)
+        holds the loop for one batch at a time, never for the whole replay.
 
         Replayed from a finished game (``table`` is over), every update carries every
         event, as GetHistory does; replayed before the end, they are redacted.
         """
-        entries = await load_log(self.store, table, upto)
-        _, steps = replay_log(table, entries)
         public = table.finished
-        return [
-            Update(
-                step.version,
-                list(step.events) if public else redact_events(table, step.events, viewer),
-                project(table, step.state, step.version, viewer, logged.head),
-                False,
-            )
-            for step, logged in list(zip(steps, entries, strict=True))[after:upto]
-        ]
+        state = table.game.new_game(table.config, table.meta.seed)
+        head = table.meta.seed_sha256
+        for start in range(0, upto, REPLAY_BATCH):
+            raw = await self.store.log(table.game_id, start, min(start + REPLAY_BATCH, upto) - 1)
+            for version, item in enumerate(raw, start=start + 1):
+                entry = records.log_decoder.decode(item)
+                state, events = table.game.apply(state, entry.seat, table.decode_move(entry.move))
+                head = chain.link(head, item)
+                if version > after:
+                    seen = list(events) if public else redact_events(table, events, viewer)
+                    yield Update(version, seen, project(table, state, version, viewer, head), False)
+            if len(raw) < REPLAY_BATCH:
+                return
+            await asyncio.sleep(0)  # the next batch after other requests had their turn

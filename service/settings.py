@@ -98,9 +98,9 @@ class Settings:
     # Accept CreateGame seeds from clients (tests, replays). Off in production: the
     # creator would know every card.
     allow_client_seeds: bool = False
-    # Redis connections this process may open. Every game watched here holds one while its
-    # reader blocks on the game's stream (redis-py's own default, 100, stalls a referee
-    # watching more games than that); keep it below Redis' maxclients over all replicas.
+    # Redis connections this process may open. Watches hold at most 16 of them however many
+    # games are watched (service.watch_reader); the rest serve RPCs concurrently. Keep it
+    # below Redis' maxclients over all replicas.
     redis_max_connections: int = 4096
     # REDIS_URL names a node of a Redis Cluster (every key of a game shares one slot).
     redis_cluster: bool = False

@@ -14,13 +14,14 @@ Its client, script loading, compare-and-set reply and outage mapping come from
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final, Self
 
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
+from redis.crc import key_slot
 
 from service.errors import Unavailable
 
@@ -45,6 +46,15 @@ DEFAULT_WAIT_TIMEOUT_MS: Final = 1000
 # Field of a stream entry that holds the log entry. (Its chain head is not stored there:
 # a watcher extends the chain from the entry itself, one sha256, see service.feed.)
 EVENT_FIELD: Final = b"entry"
+
+# Field of a wake stream's entries (see :meth:`RedisStore.events_after`); a wake stream
+# keeps its last entry only, and goes away this long after its last wake.
+WAKE_FIELD: Final = b"w"
+WAKE_TTL_MS: Final = 60_000
+
+# Events of many games as one multi-stream read gives them: game id -> (version, entry)
+# pairs, only for games that had something newer.
+Reads = dict[str, list[tuple[int, bytes]]]
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
@@ -124,12 +134,29 @@ def replication_timeout(acked: int, wanted: int, timeout_ms: int) -> Unavailable
     )
 
 
+def _xread_streams(reply: object) -> list[tuple[bytes, list[Any]]]:
+    """(key, entries) of every stream of a multi-stream XREAD reply (shapes as above)."""
+    if not reply:
+        return []
+    if isinstance(reply, Mapping):
+        pairs: list[Any] = list(reply.items())
+    else:
+        pairs = list(reply) if isinstance(reply, Iterable) else []
+    streams = []
+    for key, raw in pairs:
+        entries = list(raw)
+        if entries and not isinstance(entries[0][0], bytes):
+            entries = list(entries[0])
+        streams.append((as_bytes(key), entries))
+    return streams
+
+
 class RedisStore:
     """Game persistence on one asyncio Redis (or Redis Cluster) client, which it owns.
 
     The client must return bytes (``decode_responses=False``). A blocking
     :meth:`read_events` holds a pool connection for up to ``block_ms`` and needs a client
-    ``socket_timeout`` above that (the default, None, is fine).
+    ``socket_timeout`` above that (redis-py's default, 5 s, is).
 
     ``wait_replicas`` > 0 makes a commit durable beyond its primary: the script and a
     ``WAIT wait_replicas wait_timeout_ms`` go down one connection to the game's node (WAIT
@@ -350,6 +377,103 @@ class RedisStore:
             {self.keys(game_id).events: f"{after_version}-0"}, count=count, block=block_ms
         )
         return _events(_xread_entries(reply))
+
+    @property
+    def cluster(self) -> bool:
+        """Whether the store is on a Redis Cluster (an XREAD then names one slot's keys)."""
+        return isinstance(self._client, RedisCluster)
+
+    def slot(self, game_id: str) -> int:
+        """The cluster hash slot of every key of ``game_id`` (a plain Redis has one too)."""
+        return key_slot(self.keys(game_id).events.encode())
+
+    def _streams(self, after: Mapping[str, int]) -> tuple[dict[bytes, str], dict[bytes, str]]:
+        """The game of each stream key of ``after``, and the XREAD id to read each after."""
+        if any(version < 0 for version in after.values()):
+            raise ValueError("versions must be >= 0")
+        # The events key of each game as keys() spells it, without building all four keys:
+        # a reader names thousands of streams per call.
+        start, end = f"{self._prefix}game:{{", "}:events"
+        keys = {(start + game_id + end).encode(): game_id for game_id in after}
+        return keys, {key: f"{after[game_id]}-0" for key, game_id in keys.items()}
+
+    def _reads(self, games: Mapping[bytes, str], reply: object) -> Reads:
+        return {
+            games[key]: _events(entries)
+            for key, entries in _xread_streams(reply)
+            if key in games and entries
+        }
+
+    @_outage_is_unavailable
+    async def events_after(
+        self,
+        after: Mapping[str, int],
+        *,
+        count: int,
+        block_ms: int,
+        wake: tuple[str, str],
+    ) -> tuple[Reads, str | None]:
+        """One blocking XREAD over the streams of many games (a plain Redis only).
+
+        Returns up to ``count`` events per game newer than its version in ``after``, as
+        soon as any game has some, or after ``block_ms``. ``wake`` is a stream key and the
+        last id its reader saw: :meth:`wake` on that key ends the wait at once (a new game
+        to follow), and its new last id comes back (None: not woken). The wait holds one
+        pool connection, which the client's ``socket_timeout`` must outlast.
+        """
+        if isinstance(self._client, RedisCluster):
+            raise TypeError("a cluster reads each slot apart: use events_after_each")
+        if count <= 0 or block_ms <= 0:
+            raise ValueError("count and block_ms must be positive")
+        games, streams = self._streams(after)
+        wake_key, wake_id = wake
+        streams[wake_key.encode()] = wake_id
+        reply = await self._client.xread(streams, count=count, block=block_ms)  # type: ignore[arg-type]
+        woken = None
+        for key, entries in _xread_streams(reply):
+            if key == wake_key.encode() and entries:
+                woken = as_bytes(entries[-1][0]).decode()
+        return self._reads(games, reply), woken
+
+    @_outage_is_unavailable
+    async def events_after_each(self, groups: Sequence[Mapping[str, int]], *, count: int) -> Reads:
+        """One non-blocking XREAD per group, all in one pipeline (one round trip per node).
+
+        Under Redis Cluster every game of a group must share a slot (:meth:`slot`): each
+        XREAD goes straight to its slot's node.
+        """
+        if count <= 0:
+            raise ValueError("count must be positive")
+        pipe = self._client.pipeline(transaction=False)
+        keyed: list[dict[bytes, str]] = []
+        for after in groups:
+            games, streams = self._streams(after)
+            if not games:
+                continue
+            keyed.append(games)
+            command: list[Any] = ["XREAD", "COUNT", count, "STREAMS", *streams, *streams.values()]
+            if isinstance(self._client, RedisCluster):
+                node = self._client.get_node_from_key(next(iter(games)).decode())
+                pipe.execute_command(*command, target_nodes=node)
+            else:
+                pipe.xread(streams, count=count)  # type: ignore[arg-type]
+        replies = await pipe.execute() if keyed else []
+        reads: Reads = {}
+        for games, reply in zip(keyed, replies, strict=True):
+            reads.update(self._reads(games, reply))
+        return reads
+
+    @_outage_is_unavailable
+    async def wake(self, key: str) -> None:
+        """End an :meth:`events_after` waiting on the wake stream ``key``."""
+        pipe = self._client.pipeline(transaction=False)
+        pipe.xadd(key, {WAKE_FIELD: b"1"}, maxlen=1)
+        pipe.pexpire(key, WAKE_TTL_MS)
+        await pipe.execute()
+
+    def wake_key(self, name: str) -> str:
+        """The key of a wake stream named ``name`` (a reader's, unique to its process)."""
+        return f"{self._prefix}watch-wake:{name}"
 
     @_outage_is_unavailable
     async def first_event_version(self, game_id: str) -> int | None:

@@ -147,6 +147,8 @@ class TournamentHost:
         self._address: str | None = None
         self._client: AsyncRefereeClient | None = None
         self._closed = False
+        # The one wait of this process per watched tournament and version (see watch).
+        self._waits: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     def connect_to(self, address: str) -> None:
         """Where bots and table watches reach this referee's gRPC face."""
@@ -296,6 +298,8 @@ class TournamentHost:
 
         When this process stops, the watch ends as a game's does (UNAVAILABLE
         REFEREE_SHUTTING_DOWN: resume elsewhere), not with the store's closing error.
+        Every watch of one tournament at one version shares one blocking read, so the
+        connections watches hold grow with the tournaments watched, not with the watches.
         """
         stored, caller = await self.get(tournament_id, token)
         last = -1 if after_version is None else after_version
@@ -308,12 +312,29 @@ class TournamentHost:
             if self._closed:
                 raise shutting_down()
             try:
-                await self.store.wait(tournament_id, last, WATCH_BLOCK_MS)
+                await self._changed(tournament_id, last)
                 stored = await self.store.load(tournament_id)
             except Unavailable:
                 if self._closed:
                     raise shutting_down() from None
                 raise
+
+    async def _changed(self, tournament_id: str, version: int) -> None:
+        """Until a version above ``version`` is written or WATCH_BLOCK_MS passed, in the
+        one read of this process for that tournament and version (a watcher that leaves
+        does not end the others' wait)."""
+        key = (tournament_id, version)
+        wait = self._waits.get(key)
+        if wait is None:
+            wait = asyncio.create_task(self.store.wait(tournament_id, version, WATCH_BLOCK_MS))
+            self._waits[key] = wait
+            wait.add_done_callback(lambda done: self._forget(key, done))
+        await asyncio.shield(wait)
+
+    def _forget(self, key: tuple[str, int], done: asyncio.Task[None]) -> None:
+        self._waits.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: every watcher still waiting saw it itself
 
     # --- directors -------------------------------------------------------------------------
 
