@@ -82,6 +82,7 @@ class WatchReader:
         token = secrets.token_hex(8)
         self._lanes = [_Lane(store.wake_key(f"{token}:{n}")) for n in range(LANES)]
         self._wakes: set[asyncio.Task[None]] = set()
+        self._closing = False
 
     @property
     def connections(self) -> int:
@@ -115,7 +116,10 @@ class WatchReader:
             await self._store.wake(key)
 
     async def _run(self, lane: _Lane) -> None:
-        while True:
+        # Checked as well as cancelled at shutdown: a cancellation that lands inside a Redis
+        # read may come back from redis-py as a connection error (an outage to this loop),
+        # so the cancel alone cannot be relied on to end the lane.
+        while not self._closing:
             lane.joined.clear()
             after = {
                 game_id: version
@@ -173,7 +177,14 @@ class WatchReader:
         return reads
 
     async def aclose(self) -> None:
-        """Stop every lane (shutdown)."""
+        """Stop every lane (shutdown).
+
+        Each blocked lane is woken as well as cancelled, so a lane whose cancellation a
+        Redis read did not pass on still returns at once instead of after its BLOCK.
+        """
+        self._closing = True
+        blocked = [lane.wake_key for lane in self._lanes if lane.blocked]
+        await asyncio.gather(*(self._wake(key) for key in blocked))
         tasks = [lane.task for lane in self._lanes if lane.task is not None]
         tasks.extend(self._wakes)
         for task in tasks:
