@@ -65,6 +65,28 @@ class Deadline:
 
 Attack = Callable[[Served, Stop], dict[str, Any]]
 
+# Calls per second each attacker process sends beside the victim. One referee process
+# answers every call, refusals included, on its one event loop: refusing a few thousand a
+# second takes all of its core, and a flood past that slows every caller whatever it is
+# refused with. That is what the proxy's per-address limit in front (deploy/envoy.yaml) and
+# more replicas are for; the figure here is how the referee treats a flood it can absorb.
+ATTACK_RATE = 300.0
+
+
+class Pace:
+    """Spaces one attacker process's calls to ``rate`` a second over all its workers."""
+
+    def __init__(self, rate: float = ATTACK_RATE) -> None:
+        self._interval = 1.0 / rate
+        self._next = time.monotonic()
+
+    def delay(self) -> float:
+        """Seconds to wait before the next call (0 when it is late already)."""
+        now = time.monotonic()
+        slot = max(self._next, now)
+        self._next = slot + self._interval
+        return slot - now
+
 
 @dataclass(frozen=True)
 class Figures:

@@ -23,6 +23,7 @@ from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament
 from tests.abuse.harness import (
     Attack,
     Deadline,
+    Pace,
     Stop,
     Victim,
     attacking,
@@ -67,14 +68,20 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 async def _flood(
-    call: Callable[[], Awaitable[Any]], stop: Stop, concurrency: int = CONCURRENCY
+    call: Callable[[], Awaitable[Any]],
+    stop: Stop,
+    concurrency: int = CONCURRENCY,
+    pace: Pace | None = None,
 ) -> dict[str, Any]:
-    """``call`` from ``concurrency`` workers until ``stop`` (at most MAX_ATTEMPTS calls)."""
+    """``call`` from ``concurrency`` workers until ``stop`` (at most MAX_ATTEMPTS calls),
+    as fast as they go or at ``pace``."""
     outcomes: collections.Counter[str] = collections.Counter()
     started = time.monotonic()
 
     async def worker() -> None:
         while not stop.is_set() and sum(outcomes.values()) < MAX_ATTEMPTS:
+            if pace is not None:
+                await asyncio.sleep(pace.delay())
             try:
                 await call()
                 outcomes["OK"] += 1
@@ -94,16 +101,18 @@ async def _flood(
 
 
 async def create_game_flood(
-    served: Served, stop: Stop, key: str | None = ATTACKER_KEY
+    served: Served, stop: Stop, key: str | None = ATTACKER_KEY, pace: Pace | None = None
 ) -> dict[str, Any]:
     """CreateGame as fast as it goes (with the attacker's key; None: without any)."""
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         request = referee_pb2.CreateGameRequest(game="the_gang", seats=3)
-        return await _flood(lambda: stub.CreateGame(request, metadata=_key(key)), stop)
+        return await _flood(lambda: stub.CreateGame(request, metadata=_key(key)), stop, pace=pace)
 
 
-async def create_tournament_flood(served: Served, stop: Stop) -> dict[str, Any]:
+async def create_tournament_flood(
+    served: Served, stop: Stop, pace: Pace | None = None
+) -> dict[str, Any]:
     """CreateTournament of bot tournaments (four bots each) with the attacker's key."""
     request = T.CreateTournamentRequest(
         game="pinched",
@@ -114,11 +123,13 @@ async def create_tournament_flood(served: Served, stop: Stop) -> dict[str, Any]:
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = tournament_pb2_grpc.TournamentServiceStub(channel)
         return await _flood(
-            lambda: stub.CreateTournament(request, metadata=_key(ATTACKER_KEY)), stop
+            lambda: stub.CreateTournament(request, metadata=_key(ATTACKER_KEY)), stop, pace=pace
         )
 
 
-async def watch_flood(served: Served, stop: Stop, games: int = 50) -> dict[str, Any]:
+async def watch_flood(
+    served: Served, stop: Stop, games: int = 50, pace: Pace | None = None
+) -> dict[str, Any]:
     """Anonymous watch streams on ``games`` distinct games, held open until the end."""
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
@@ -136,20 +147,20 @@ async def watch_flood(served: Served, stop: Stop, games: int = 50) -> dict[str, 
             held.append(call)
 
         try:
-            return await _flood(watch, stop, concurrency=4)
+            return await _flood(watch, stop, 4, pace)
         finally:
             for call in held:
                 call.cancel()
 
 
-async def request_flood(served: Served, stop: Stop) -> dict[str, Any]:
+async def request_flood(served: Served, stop: Stop, pace: Pace | None = None) -> dict[str, Any]:
     """Anonymous GetView calls as fast as they go."""
     async with grpc.aio.insecure_channel(served.grpc) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         create = referee_pb2.CreateGameRequest(game="the_gang", seats=3, allow_spectators=True)
         game_id = (await stub.CreateGame(create, metadata=_key(VICTIM_KEY))).game_id
         request = referee_pb2.GetViewRequest(game_id=game_id)
-        return await _flood(lambda: stub.GetView(request), stop)
+        return await _flood(lambda: stub.GetView(request), stop, pace=pace)
 
 
 async def _victim_works(served: Served) -> None:
@@ -231,23 +242,23 @@ async def test_a_request_flood_gets_its_rate_refusal(served: Served) -> None:
 
 
 def attack_create_game_flood(served: Served, stop: Stop) -> dict[str, Any]:
-    return asyncio.run(create_game_flood(served, stop))
+    return asyncio.run(create_game_flood(served, stop, pace=Pace()))
 
 
 def attack_keyless_create_game_flood(served: Served, stop: Stop) -> dict[str, Any]:
-    return asyncio.run(create_game_flood(served, stop, key=None))
+    return asyncio.run(create_game_flood(served, stop, None, Pace()))
 
 
 def attack_create_tournament_flood(served: Served, stop: Stop) -> dict[str, Any]:
-    return asyncio.run(create_tournament_flood(served, stop))
+    return asyncio.run(create_tournament_flood(served, stop, Pace()))
 
 
 def attack_watch_flood(served: Served, stop: Stop) -> dict[str, Any]:
-    return asyncio.run(watch_flood(served, stop))
+    return asyncio.run(watch_flood(served, stop, pace=Pace()))
 
 
 def attack_request_flood(served: Served, stop: Stop) -> dict[str, Any]:
-    return asyncio.run(request_flood(served, stop))
+    return asyncio.run(request_flood(served, stop, Pace()))
 
 
 # Each flood in an attacker process, and the refusals it may meet.

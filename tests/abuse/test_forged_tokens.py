@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import base64
 import os
+import time
 from typing import Any
 
 import grpc
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from tests.abuse.harness import Stop, Victim, attacking, check_unhurt, compare, merged, metadata
+from tests.abuse.harness import (
+    Pace,
+    Stop,
+    Victim,
+    attacking,
+    check_unhurt,
+    compare,
+    merged,
+    metadata,
+)
 from tests.servers import Served
 
 
@@ -43,8 +53,9 @@ def attack_forged_tokens(served: Served, stop: Stop) -> dict[str, Any]:
         legal = stub.ListLegalMoves(
             referee_pb2.ListLegalMovesRequest(game_id=created.game_id), metadata=metadata(genuine)
         )
-        attempts = 0
+        attempts, pace = 0, Pace()
         while not stop.is_set():
+            time.sleep(pace.delay())
             auth = metadata(_forged(attempts, genuine))
             try:
                 if attempts % 2:

@@ -21,7 +21,7 @@ import redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from service.seat_codes import new_code
-from tests.abuse.harness import Stop, Victim, attacking, check_unhurt, compare, merged
+from tests.abuse.harness import Pace, Stop, Victim, attacking, check_unhurt, compare, merged
 from tests.servers import Served, referee_process
 from tests.service.table import reason_of
 
@@ -61,7 +61,12 @@ def _abuse_url(redis_url: str) -> str:
 
 
 async def guessing(
-    served: Served, stop: Stop, *, concurrency: int = 8, max_attempts: int = 20_000
+    served: Served,
+    stop: Stop,
+    *,
+    concurrency: int = 8,
+    max_attempts: int = 20_000,
+    pace: Pace | None = None,
 ) -> dict[str, Any]:
     """Random codes at ClaimSeat over gRPC from one address, ``concurrency`` calls at a time,
     until ``stop`` is set (at most ``max_attempts``): attempts, codes claimed, refusals by
@@ -74,6 +79,8 @@ async def guessing(
 
         async def guess() -> None:
             while not stop.is_set() and tally["attempts"] < max_attempts:
+                if pace is not None:
+                    await asyncio.sleep(pace.delay())
                 tally["attempts"] += 1
                 try:
                     await stub.ClaimSeat(T.ClaimSeatRequest(code=new_code()), timeout=10)
@@ -93,7 +100,7 @@ async def guessing(
 
 def attack_seat_code_guessing(served: Served, stop: Stop) -> dict[str, Any]:
     """:func:`guessing` in an attacker process of the victim harness."""
-    return asyncio.run(guessing(served, stop))
+    return asyncio.run(guessing(served, stop, pace=Pace()))
 
 
 def test_the_guessing_flood_leaves_another_table_unhurt(served: Served) -> None:
