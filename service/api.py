@@ -15,11 +15,12 @@ from collections.abc import AsyncIterator
 from referee.v1 import referee_pb2
 from service import translate
 from service.calls import bind
+from service.encoded import Encoded
 from service.limits import Limits
 from service.observability import Metrics
 from service.play import PlaySession, join
 from service.referee import Referee, Submitted
-from service.rpcs import RpcTable, bidi_stream, server_stream, unary
+from service.rpcs import RpcTable, bidi_stream, encoded_unary, server_stream, unary
 from service.verifying import Verifier
 
 
@@ -135,13 +136,11 @@ class RefereeApi:
             async for response in session.run(updates, requests):
                 yield response
 
-    async def verify_history(
-        self, request: referee_pb2.VerifyHistoryRequest, _token: str | None
-    ) -> referee_pb2.VerifyHistoryResponse:
-        """Stateless: the answer depends on the request alone (see service.verify); the
-        replay runs in a worker process (service.verifying), never on the event loop."""
-        answer = await self.verifier.verify(request)
-        return referee_pb2.VerifyHistoryResponse.FromString(answer)
+    async def verify_history(self, request: Encoded, _token: str | None) -> Encoded:
+        """Stateless: the answer depends on the request alone (see service.verify). The
+        request stays bytes here: a worker process parses, checks and replays it and
+        answers in its format (service.verifying), so the event loop never decodes it."""
+        return request.answer(await self.verifier.verify(request))
 
     async def get_history(
         self, request: referee_pb2.GetHistoryRequest, token: str | None
@@ -164,7 +163,7 @@ RPCS = RpcTable(
         server_stream("WatchGame", RefereeApi.watch_game),
         unary("GetHistory", RefereeApi.get_history),
         bidi_stream("Play", RefereeApi.play),
-        unary("VerifyHistory", RefereeApi.verify_history),
+        encoded_unary("VerifyHistory", RefereeApi.verify_history),
     ),
 )
 """Every RPC of ``referee.v1.RefereeService``: both faces serve exactly these."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+import zlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -20,6 +21,7 @@ from google.protobuf import unknown_fields
 from google.protobuf.message import Message
 
 from referee.v1 import referee_pb2
+from service.encoded import JSON, Encoded
 from service.errors import BadRequest, Internal, RefereeError, excerpt
 from service.limits import Limits, enter
 from service.observability import Metrics
@@ -27,7 +29,8 @@ from service.observability import Metrics
 log = structlog.get_logger("referee.rpc")
 
 MAX_REQUEST_BYTES = 64 * 1024
-# VerifyHistory carries a whole game (its history and every view a client recorded).
+# VerifyHistory carries a whole game (its history and every view a client recorded). Its
+# body reaches a worker unparsed (service.encoded): the faces check only its length.
 MAX_VERIFY_BYTES = 8 * 1024 * 1024
 MAX_VERIFY_ITEMS = 100_000
 # The HTTP face's JSON bodies, capped before they are parsed. Parsing proto3 JSON is pure
@@ -38,6 +41,8 @@ MAX_VERIFY_ITEMS = 100_000
 # VerifyHistory as binary anyway); 64 KiB holds any other request many times over.
 MAX_JSON_REQUEST_BYTES = 64 * 1024
 MAX_JSON_VERIFY_BYTES = 1024 * 1024
+# zlib's window bits for a gzip stream (its header and trailer).
+_GZIP_WBITS = 16 + zlib.MAX_WBITS
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -68,10 +73,30 @@ def too_large(limit: int) -> BadRequest:
     return BadRequest("REQUEST_TOO_LARGE", f"this request is limited to {limit} bytes")
 
 
-def check_request(request: Message | Malformed) -> None:
-    """The limits every request meets before any use case sees it."""
+def gunzipped(data: bytes | bytearray | memoryview, limit: int) -> bytes:
+    """A gzipped body inflated, refused (``REQUEST_TOO_LARGE``) once it passes ``limit``
+    bytes: no more than ``limit + 1`` bytes are ever inflated, however small the body (a
+    zip bomb). One whole gzip member is expected, else ``MALFORMED_REQUEST``."""
+    inflater = zlib.decompressobj(_GZIP_WBITS)
+    try:
+        inflated = inflater.decompress(data, limit + 1)
+    except zlib.error as error:
+        raise BadRequest("MALFORMED_REQUEST", f"malformed gzip body: {error}") from None
+    if len(inflated) > limit or inflater.unconsumed_tail:
+        raise too_large(limit)
+    if not inflater.eof or inflater.unused_data:
+        raise BadRequest("MALFORMED_REQUEST", "malformed gzip body: not one whole gzip member")
+    return inflated
+
+
+def check_request(request: Message | Malformed | Encoded) -> None:
+    """The limits every request meets before any use case sees it (an encoded one: its
+    length; the worker that parses it checks the rest, :func:`check_verify`)."""
     if isinstance(request, Malformed):
         raise malformed(request)
+    if isinstance(request, Encoded):
+        check_encoded(request)
+        return
     verifying = isinstance(request, referee_pb2.VerifyHistoryRequest)
     limit = MAX_VERIFY_BYTES if verifying else MAX_REQUEST_BYTES
     if request.ByteSize() > limit:
@@ -82,7 +107,15 @@ def check_request(request: Message | Malformed) -> None:
     if game_id is not None and not _GAME_ID.fullmatch(game_id):
         raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
     if isinstance(request, referee_pb2.VerifyHistoryRequest):
-        _check_verify(request)
+        check_verify(request)
+
+
+def check_encoded(request: Encoded) -> None:
+    """An encoded VerifyHistory body within its format's cap (a compressed one is checked
+    again once inflated, by the worker)."""
+    limit = MAX_JSON_VERIFY_BYTES if request.format == JSON else MAX_VERIFY_BYTES
+    if len(request.data) > limit:
+        raise too_large(limit)
 
 
 def _misread(message: Message) -> int | None:
@@ -110,7 +143,8 @@ def _misread(message: Message) -> int | None:
     return None
 
 
-def _check_verify(request: referee_pb2.VerifyHistoryRequest) -> None:
+def check_verify(request: referee_pb2.VerifyHistoryRequest) -> None:
+    """A parsed VerifyHistory request's item counts (in the worker, before its replay)."""
     entries, views = len(request.history.entries), len(request.views)
     if entries > MAX_VERIFY_ITEMS:
         raise BadRequest("REQUEST_TOO_LARGE", f"at most {MAX_VERIFY_ITEMS} history entries")
@@ -134,7 +168,7 @@ def bind(game_id: str, seat: int | None = None, version: int | None = None) -> N
 def _finish(
     metrics: Metrics | None,
     name: str,
-    request: Message | Malformed | None,
+    request: Message | Malformed | Encoded | None,
     started: float,
     code: str,
     reason: str | None,
@@ -163,7 +197,7 @@ def _finish(
 async def answering(
     metrics: Metrics | None,
     name: str,
-    request: Message | Malformed | None,
+    request: Message | Malformed | Encoded | None,
     protocol: str,
     admit: Callable[[], object] | None = None,
 ) -> AsyncIterator[None]:

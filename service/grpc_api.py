@@ -11,7 +11,9 @@ grpc parses a request before any servicer code runs, and the generated handlers 
 DecodeError>"``. Ours parse with :func:`_lenient`, which never raises: a request that does
 not parse reaches the method as :class:`service.calls.Malformed`, refused by
 :func:`service.calls.answering` with INVALID_ARGUMENT ``MALFORMED_REQUEST`` like any bad
-request (logged and counted).
+request (logged and counted). An RPC whose row is ``encoded`` (VerifyHistory) is not parsed
+at all: its bytes reach the method as :class:`service.encoded.Encoded`, for a worker
+process to parse, and its answer's bytes leave as the worker wrote them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from referee.v1 import referee_pb2_grpc
 from service.api import RPCS
 from service.auth import bearer_token
 from service.calls import Counted, Malformed, answering, malformed
+from service.encoded import Encoded
 from service.errors import RefereeError, to_rpc_status
 from service.limits import peer_address, sent_key
 from service.rpcs import Kind, Rpc, RpcTable, install
@@ -54,12 +57,14 @@ def admission(api: Counted, context: Context) -> Callable[[], object]:
 
 
 def _unary(rpc: Rpc) -> Callable[..., Any]:
-    async def method(self: Servicer, request: Message, context: Context) -> Message:
+    async def method(
+        self: Servicer, request: Message | Encoded, context: Context
+    ) -> Message | Encoded:
         try:
             async with answering(
                 self.api.metrics, rpc.name, request, PROTOCOL, admission(self.api, context)
             ):
-                response: Message = await rpc.call(self.api, request, token(context))
+                response: Message | Encoded = await rpc.call(self.api, request, token(context))
                 return response
         except RefereeError as error:
             await _abort(context, error)
@@ -134,15 +139,26 @@ def _serialize(message: Message) -> bytes:
     return message.SerializeToString()
 
 
+def _encoded_bytes(answer: Encoded) -> bytes:
+    return answer.data
+
+
+def _codec(rpc: Rpc, methods: Any) -> dict[str, Callable[[Any], Any]]:
+    """How ``rpc``'s requests are read and its answers written (see the module)."""
+    if rpc.encoded:
+        return {"request_deserializer": Encoded.proto, "response_serializer": _encoded_bytes}
+    return {
+        "request_deserializer": _lenient(methods[rpc.name].input_type),
+        "response_serializer": _serialize,
+    }
+
+
 def handlers(servicer: Any, table: RpcTable) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
-    """Every RPC of ``table``, answered by ``servicer``'s method of its name, parsed leniently."""
+    """Every RPC of ``table``, answered by ``servicer``'s method of its name, parsed leniently
+    (or not at all, for an ``encoded`` row)."""
     methods = table.service.methods_by_name
     return {
-        rpc.name: _HANDLERS[rpc.kind](
-            getattr(servicer, rpc.name),
-            request_deserializer=_lenient(methods[rpc.name].input_type),
-            response_serializer=_serialize,
-        )
+        rpc.name: _HANDLERS[rpc.kind](getattr(servicer, rpc.name), **_codec(rpc, methods))
         for rpc in table.rpcs
     }
 

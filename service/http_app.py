@@ -35,11 +35,13 @@ from starlette.types import Scope
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.v1.referee_connect import RefereeServiceASGIApplication
-from service.api import RefereeApi
+from service.api import RPCS, RefereeApi
 from service.calls import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
+from service.encoded import JSON, PROTO, Encoded
 from service.errors import BadRequest, excerpt, to_connect_error
 from service.http_api import RefereeConnect
-from service.http_limits import Capped
+from service.http_encoded import EncodedConnect, encoded_from, encoded_to
+from service.http_limits import BoundedGzip, Capped
 from service.settings import Settings
 
 log = structlog.get_logger("referee.http")
@@ -74,25 +76,37 @@ CORS_EXPOSE_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "Date"]
 
 
 class _RequestJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
-    """proto3 JSON whose parse errors are the client's (``MALFORMED_REQUEST``)."""
+    """proto3 JSON whose parse errors are the client's (``MALFORMED_REQUEST``); an encoded
+    RPC's body and answer pass as bytes (:mod:`service.http_encoded`)."""
 
-    def decode(self, data: bytes | bytearray, message: Message) -> Message:
+    def decode(self, data: bytes | bytearray, message: Message | Encoded) -> Message | Encoded:
+        if isinstance(message, Encoded):
+            return encoded_from(data, message, JSON)
         try:
             json_format.Parse(bytes(data), message)
         except (json_format.ParseError, UnicodeDecodeError) as error:
             raise _malformed("malformed JSON request", error) from None
         return message
 
+    def encode(self, message: Message | Encoded) -> bytes:
+        return encoded_to(message) if isinstance(message, Encoded) else super().encode(message)
+
 
 class _RequestProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
-    """Binary protobuf whose parse errors are the client's (``MALFORMED_REQUEST``)."""
+    """Binary protobuf whose parse errors are the client's (``MALFORMED_REQUEST``); an
+    encoded RPC's body and answer pass as bytes (:mod:`service.http_encoded`)."""
 
-    def decode(self, data: bytes | bytearray, message: Message) -> Message:
+    def decode(self, data: bytes | bytearray, message: Message | Encoded) -> Message | Encoded:
+        if isinstance(message, Encoded):
+            return encoded_from(data, message, PROTO)
         try:
             message.ParseFromString(bytes(data))
         except DecodeError as error:
             raise _malformed("malformed request", error) from None
         return message
+
+    def encode(self, message: Message | Encoded) -> bytes:
+        return encoded_to(message) if isinstance(message, Encoded) else super().encode(message)
 
 
 def _malformed(what: str, error: Exception) -> ConnectError:
@@ -101,7 +115,8 @@ def _malformed(what: str, error: Exception) -> ConnectError:
 
 
 # connect-python 0.9 turns a request it cannot parse into `unknown` (HTTP 500) and has no
-# public way to choose codecs, so its registry gets these two. Encoding is unchanged.
+# public way to choose codecs, so its registry gets these two. Encoding is unchanged but
+# for the encoded RPCs.
 _codec._codecs.update(
     {
         _codec.CODEC_NAME_PROTO: _RequestProto(),
@@ -155,14 +170,16 @@ def build_app(
     """The ASGI application of the HTTP port. ``cors_origins`` may hold ``"*"``; ``mounts``
     are further Connect services (TournamentService); the console is served from
     ``console_dir`` (default: the build beside this source tree)."""
-    # Every body is capped before it is parsed, JSON far lower than binary (see
-    # service.http_limits); VerifyHistory, which carries whole games, has the higher caps.
-    # connect-python's read_max_bytes caps a body once decompressed (a Content-Encoding),
-    # as before; VerifyHistory has its own instance, with the larger limit.
+    # Every body is capped before it is parsed, JSON far lower than binary, and once
+    # inflated too (service.http_limits). VerifyHistory, which carries whole games, has the
+    # higher caps and its own instance, which leaves its body unparsed and compressed for
+    # the worker that replays it (service.http_encoded).
     connect = RefereeServiceASGIApplication(
-        RefereeConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
+        RefereeConnect(api),
+        read_max_bytes=MAX_REQUEST_BYTES * 4,
+        compressions=[BoundedGzip(MAX_REQUEST_BYTES)],
     )
-    verify = RefereeServiceASGIApplication(RefereeConnect(api), read_max_bytes=MAX_VERIFY_BYTES)
+    verify = EncodedConnect(RefereeConnect(api), RPCS, read_max_bytes=MAX_VERIFY_BYTES)
     middleware = []
     if cors_origins:
         middleware.append(
@@ -177,7 +194,7 @@ def build_app(
         )
     routes = [
         Route("/openapi.json", _openapi, methods=["GET"]),
-        Route(f"{verify.path}/VerifyHistory", Capped(verify), methods=["POST", "OPTIONS"]),
+        *(Route(path, Capped(verify), methods=["POST", "OPTIONS"]) for path in verify.paths),
         Mount(connect.path, app=Capped(connect)),
         *(Mount(mount.path, app=Capped(mount.app)) for mount in mounts),
         *console_routes(console_dir),

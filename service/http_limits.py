@@ -18,9 +18,18 @@ A binary body is exactly its message's size, so its cap is the message limit the
 checks too. The refusal is raised from the body's ``receive`` as a Connect error, so
 connect-python answers it in the call's own protocol (an error response for a unary call,
 the end of the stream for a stream).
+
+A compressed body (``Content-Encoding: gzip``, or a gzipped message of a stream) is capped
+on the wire like any other, and once inflated too: connect-python would inflate it whole
+before it looked at its size, so a few kilobytes could become gigabytes (a zip bomb). Its
+Connect services get :class:`BoundedGzip` instead, which stops inflating one byte past
+the cap and refuses with the same ``REQUEST_TOO_LARGE``; VerifyHistory's body is inflated
+(with the same bound) by the worker that parses it (:class:`GzipInWorker`).
 """
 
 from __future__ import annotations
+
+import gzip
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -29,9 +38,10 @@ from service.calls import (
     MAX_JSON_VERIFY_BYTES,
     MAX_REQUEST_BYTES,
     MAX_VERIFY_BYTES,
+    gunzipped,
     too_large,
 )
-from service.errors import to_connect_error
+from service.errors import RefereeError, to_connect_error
 
 VERIFY_PATH = "/referee.v1.RefereeService/VerifyHistory"
 
@@ -95,3 +105,40 @@ class Capped:
             return
         limit = body_limit(_full_path(scope), _header(scope, b"content-type"))
         await self.app(scope, _counted(receive, limit, _declared_length(scope)), send)
+
+
+# The level of gzipped answers (connect-python's own default).
+GZIP_LEVEL = 6
+
+
+class BoundedGzip:
+    """connect-python's gzip (a ``connectrpc.compression.Compression``) that inflates a
+    request body to at most ``limit`` bytes (:func:`service.calls.gunzipped`)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def name(self) -> str:
+        return "gzip"
+
+    def compress(self, data: bytes | bytearray | memoryview) -> bytes:
+        return gzip.compress(data, compresslevel=GZIP_LEVEL)
+
+    def decompress(self, data: bytes | bytearray | memoryview) -> bytes:
+        try:
+            return gunzipped(data, self.limit)
+        except RefereeError as error:
+            raise to_connect_error(error) from None
+
+
+class Gzipped(bytes):
+    """A body still gzipped: what :class:`GzipInWorker` hands the codec instead of
+    inflating it (the codec then marks the request's encoding)."""
+
+
+class GzipInWorker(BoundedGzip):
+    """gzip for VerifyHistory: a request body is left compressed (as :class:`Gzipped`) for
+    the worker to inflate, with the same bound; an answer is gzipped as usual."""
+
+    def decompress(self, data: bytes | bytearray | memoryview) -> bytes:
+        return Gzipped(data)

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from google.protobuf.message import Message
 
+from service.encoded import Encoded
+
 Api = TypeVar("Api")
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
@@ -42,11 +44,15 @@ class Kind(enum.Enum):
 
 @dataclass(frozen=True)
 class Rpc:
-    """One row: ``call`` is the API's method, unbound (``RefereeApi.get_view``)."""
+    """One row: ``call`` is the API's method, unbound (``RefereeApi.get_view``).
+
+    ``encoded``: the method takes its request, and gives its answer, as
+    :class:`~service.encoded.Encoded` bytes that a worker parses (VerifyHistory)."""
 
     name: str
     kind: Kind
     call: Callable[..., Any]
+    encoded: bool = False
 
     @property
     def snake_name(self) -> str:
@@ -56,6 +62,11 @@ class Rpc:
 
 def unary(name: str, call: Callable[[Api, Req, str | None], Awaitable[Resp]]) -> Rpc:
     return Rpc(name, Kind.UNARY, call)
+
+
+def encoded_unary(name: str, call: Callable[[Api, Encoded, str | None], Awaitable[Encoded]]) -> Rpc:
+    """A unary RPC whose request reaches ``call`` unparsed (see :mod:`service.encoded`)."""
+    return Rpc(name, Kind.UNARY, call, encoded=True)
 
 
 def server_stream(name: str, call: Callable[[Api, Req, str | None], AsyncIterator[Resp]]) -> Rpc:

@@ -12,6 +12,7 @@ from starlette.routing import Mount
 from referee.v1.tournament_connect import TournamentService, TournamentServiceASGIApplication
 from service.calls import MAX_REQUEST_BYTES
 from service.http_api import ConnectService
+from service.http_limits import BoundedGzip
 from service.tournaments.api import RPCS, TournamentApi
 
 
@@ -24,6 +25,8 @@ class TournamentConnect(ConnectService, TournamentService):
 def mount(api: TournamentApi) -> Mount:
     """The route of the HTTP port that serves TournamentService."""
     app = TournamentServiceASGIApplication(
-        TournamentConnect(api), read_max_bytes=MAX_REQUEST_BYTES * 4
+        TournamentConnect(api),
+        read_max_bytes=MAX_REQUEST_BYTES * 4,
+        compressions=[BoundedGzip(MAX_REQUEST_BYTES)],  # a gzip bomb inflates no further
     )
     return Mount(app.path, app=app)

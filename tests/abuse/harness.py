@@ -305,12 +305,18 @@ def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
     return total
 
 
-def check_unhurt(attack: str, before: Figures, during: Figures, seen: dict[str, Any]) -> None:
-    """Record the figures, then assert the victim's p99s stayed within FACTOR of unloaded."""
+def record(attack: str, before: Figures, during: Figures, seen: dict[str, Any]) -> dict[str, Any]:
+    """The attack's row of figures, appended to REFEREE_ABUSE_FIGURES when it names a file."""
     row = {"attack": attack, "before": before.summary(), "during": during.summary(), **seen}
     if path := os.environ.get("REFEREE_ABUSE_FIGURES"):
         with open(path, "a", encoding="utf-8") as figures_file:
             figures_file.write(json.dumps(row) + "\n")
+    return row
+
+
+def check_unhurt(attack: str, before: Figures, during: Figures, seen: dict[str, Any]) -> None:
+    """Record the figures, then assert the victim's p99s stayed within FACTOR of unloaded."""
+    row = record(attack, before, during, seen)
     for name in ("get_view", "submit_move"):
         unloaded, loaded = before.summary()[f"{name}_p99"], during.summary()[f"{name}_p99"]
         assert loaded <= FACTOR * unloaded, (
