@@ -104,7 +104,24 @@ class Capped:
             await self.app(scope, receive, send)
             return
         limit = body_limit(_full_path(scope), _header(scope, b"content-type"))
-        await self.app(scope, _counted(receive, limit, _declared_length(scope)), send)
+        declared = _declared_length(scope)
+        if declared is not None and declared > limit:
+            send = _closing(send)
+        await self.app(scope, _counted(receive, limit, declared), send)
+
+
+def _closing(send: Send) -> Send:
+    """``send``, with ``Connection: close`` on the answer: a body refused for its declared
+    length is never read, and the server closes the connection after the answer instead
+    of reading the unwanted body through to keep the connection alive."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [*message.get("headers", ()), (b"connection", b"close")]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sending
 
 
 # The level of gzipped answers (connect-python's own default).
