@@ -116,7 +116,10 @@ class Supervisor:
             self._recent.append(time.monotonic())
             self.restarts += 1
             self._set(up=True)
-            log.warning(
+            # Info, not a warning: the exit was the warning (and the log rate-limits repeated
+            # warnings), and each restart is worth its own line; the supervisor's own
+            # restart rate bounds them.
+            log.info(
                 "embedded redis restarted",
                 pid=self.server.pid,
                 address=self.server.address,
