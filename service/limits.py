@@ -56,6 +56,10 @@ WATCH_LEASE_MS: Final = 60_000
 FOREVER_MS: Final = 365 * 24 * 3600 * 1000
 # A tournament admitted less than this long ago is never taken for a finished one.
 SETTLE_MS: Final = 30_000
+# A caller over its tournament quotas has its tournaments looked at for finished ones at
+# most this often (per process); the callers remembered for it are bounded.
+FINISHED_LOOK_SECONDS: Final = 5.0
+MAX_LOOKED: Final = 10_000
 # Buckets kept before idle (full) ones are forgotten: a full bucket is no bucket.
 MAX_BUCKETS: Final = 65_536
 
@@ -260,6 +264,7 @@ class Limits:
         self._digests = [(hashlib.sha256(k.secret).digest(), k) for k in self.keys]
         self._buckets = _Buckets()
         self._leases: dict[str, set[str]] = {}
+        self._looked: dict[str, float] = {}  # owner -> when its tournaments were last looked at
         self._renewing: asyncio.Task[None] | None = None
         self.tracks_games = store is not None and any(
             q.live_games for q in (quotas, loopback_quotas, *(k.quotas for k in self.keys))
@@ -415,11 +420,25 @@ class Limits:
         try:
             await admit()
         except QuotaExceeded as error:
-            if error.reason == "CREATE_RATE_EXCEEDED" or not await self._drop_finished(
-                caller, still_live
+            if (
+                error.reason == "CREATE_RATE_EXCEEDED"
+                or not self._may_look_for_finished(caller)
+                or not await self._drop_finished(caller, still_live)
             ):
                 raise
             await admit()
+
+    def _may_look_for_finished(self, caller: Caller) -> bool:
+        """At most one look for finished tournaments per caller every
+        :data:`FINISHED_LOOK_SECONDS` in this process: a flood of refused creates must not
+        load the caller's tournaments once per call."""
+        now = time.monotonic()
+        if now - self._looked.get(caller.owner, -FINISHED_LOOK_SECONDS) < FINISHED_LOOK_SECONDS:
+            return False
+        if len(self._looked) >= MAX_LOOKED:
+            self._looked.clear()
+        self._looked[caller.owner] = now
+        return True
 
     async def _drop_finished(
         self, caller: Caller, still_live: Callable[[str], Awaitable[bool]]

@@ -33,6 +33,7 @@ from bench.loadtest.metrics import GameLedger, Key, describe
 from engines.base import replay
 from engines.errors import MoveError
 from engines.registry import GAMES
+from referee.client.calls import gathered_history
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service import records
 from service.store import RedisStore
@@ -187,10 +188,10 @@ async def check_game(
         check.problems.append("a driver saw the end that the stored game has not reached")
     if check.finished:
         try:
-            history = await stub.GetHistory(
-                referee_pb2.GetHistoryRequest(game_id=ledger.game_id),
-                metadata=(("authorization", f"Bearer {ledger.tokens[0]}"),),
-                timeout=HISTORY_TIMEOUT,
+            auth = (("authorization", f"Bearer {ledger.tokens[0]}"),)
+            history = await gathered_history(
+                lambda request: stub.GetHistory(request, metadata=auth, timeout=HISTORY_TIMEOUT),
+                ledger.game_id,
             )
         except grpc.aio.AioRpcError as error:
             check.problems.append(f"GetHistory failed: {describe(error)}")

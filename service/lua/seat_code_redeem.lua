@@ -1,6 +1,7 @@
 -- Redeem a one-time code: read and delete it in one step, so of any number of concurrent
 -- redeemers exactly one gets the payload.
 -- KEYS[1] the code's key (service.seat_codes: it holds the payload, with a TTL)
+-- ARGV none
 -- Reply: false when there is no such key (unknown, used or expired), else
 --        {payload, remaining milliseconds of its life}
 local payload = redis.call('GET', KEYS[1])

@@ -25,7 +25,8 @@ from playwright.async_api import Browser, Page, Request, Route, expect
 
 from referee.bots import bot_for
 from referee.client import AsyncRefereeClient, AsyncSeat
-from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
+from referee.client.calls import gathered_history
+from referee.v1 import referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from tests.console.support import (
     cards_in,
     console_url,
@@ -212,7 +213,7 @@ async def _step_and_verify(page: Page, served: Served, game_id: str) -> None:
     """History: step through the moves, see the seed, and get 'verified' with every view."""
     async with grpc_channel(served) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
-        history = await stub.GetHistory(referee_pb2.GetHistoryRequest(game_id=game_id))
+        history = await gathered_history(stub.GetHistory, game_id)
     moves = len(history.entries)
     await page.goto(f"{console_url(served)}#/game/{game_id}/history")
     position = page.get_by_test_id("step-position")

@@ -36,6 +36,7 @@ from engines.base import replay
 from engines.registry import GAMES
 from engines.the_gang import GAME, TakeChip
 from engines.the_gang.model import TheGangConfig
+from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
 from service import records
 from service.codecs import CODECS
@@ -372,10 +373,9 @@ async def check_store(redis: Redis, ledger: Ledger) -> StoreReport:
 
 async def check_finished_history(stub: Stub, ledger: Ledger) -> None:
     """A finished game verifies from its GetHistory (seed revealed, every move replayed)."""
-    history = await stub.GetHistory(
-        referee_pb2.GetHistoryRequest(game_id=ledger.game_id),
-        metadata=ledger.md(0),
-        timeout=RPC_TIMEOUT,
+    history = await gathered_history(
+        lambda request: stub.GetHistory(request, metadata=ledger.md(0), timeout=RPC_TIMEOUT),
+        ledger.game_id,
     )
     report = verify_history(history, game_id=ledger.game_id)
     assert report.ok, f"{ledger.game_id}: {report}"

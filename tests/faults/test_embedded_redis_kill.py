@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -27,6 +28,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
 from tests.faults.support import (
     ROOT,
@@ -252,11 +254,8 @@ async def test_killing_the_embedded_redis_loses_no_acknowledged_move(tmp_path: P
         assert len(heals) == KILLS
 
         for ledger in load.games:
-            history = await stub.GetHistory(
-                referee_pb2.GetHistoryRequest(game_id=ledger.game_id),
-                metadata=ledger.md(0),
-                timeout=RPC_TIMEOUT,
-            )
+            get = functools.partial(stub.GetHistory, metadata=ledger.md(0), timeout=RPC_TIMEOUT)
+            history = await gathered_history(get, ledger.game_id)
             logged = {entry.version: entry for entry in history.entries}
             for (seat, move_id), version in ledger.acked.items():
                 entry = logged.get(version)

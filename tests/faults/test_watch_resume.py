@@ -22,6 +22,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
 from service.server import running
 from service.verify import verify_history
@@ -160,8 +161,8 @@ async def test_a_watcher_resumes_after_its_referee_goes_away(tmp_path: Path, sto
                 task.cancel()
         assert endings == [None, None], endings  # both streams end with the game
 
-        history = await stub_b.GetHistory(
-            referee_pb2.GetHistoryRequest(game_id=ledger.game_id), timeout=RPC_TIMEOUT
+        history = await gathered_history(
+            lambda request: stub_b.GetHistory(request, timeout=RPC_TIMEOUT), ledger.game_id
         )
         assert [entry.version for entry in history.entries] == list(range(1, final + 1))
         assert history.version == final and history.HasField("outcome")

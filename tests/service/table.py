@@ -11,6 +11,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from redis.asyncio import Redis
 
+from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 
 if TYPE_CHECKING:  # what RefereeServiceStub(channel) is for a grpc.aio channel
@@ -200,8 +201,9 @@ class Table:
         return await self.stub.SubmitMove(request, metadata=self.md(seat))
 
     async def history(self, seat: int | None) -> referee_pb2.GetHistoryResponse:
-        return await self.stub.GetHistory(
-            referee_pb2.GetHistoryRequest(game_id=self.game_id), metadata=self.md(seat)
+        """Every page of the history, as ``seat`` sees it."""
+        return await gathered_history(
+            lambda request: self.stub.GetHistory(request, metadata=self.md(seat)), self.game_id
         )
 
 

@@ -10,6 +10,7 @@ import grpc
 import pytest
 from redis.asyncio import Redis
 
+from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
 from referee.v1 import gang_of_four_pb2 as pb
 from service.verify import verify_history
@@ -128,7 +129,7 @@ async def test_a_whole_game_to_100_points(stub: Stub, seats: int) -> None:
     assert [len(hand.cards) for hand in shown.revealed_hands] == list(gof.card_counts)
     assert len(shown.revealed_set_aside) == (16 if seats == 3 else 0)
     assert shown.revealed_hands == gof.revealed_hands
-    history = await table.stub.GetHistory(referee_pb2.GetHistoryRequest(game_id=table.game_id))
+    history = await gathered_history(table.stub.GetHistory, table.game_id)
     report = verify_history(history, [m.view for m in watched])
     assert report.ok, str(report)
 

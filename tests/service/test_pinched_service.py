@@ -13,6 +13,7 @@ import pytest
 from redis.asyncio import Redis
 
 from engines.pinched.components import JOKER, Components, Sale, ValuableKind, kinds_of
+from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, gang_of_four_pb2, referee_pb2
 from referee.v1 import pinched_pb2 as pb
 from service.codecs import CODECS
@@ -260,7 +261,7 @@ async def test_a_whole_game_watched_and_verified(
     assert versions == sorted(set(versions)) and versions[-1] == len(table.sent)
     _check_spectator(watched)
 
-    history = await table.stub.GetHistory(referee_pb2.GetHistoryRequest(game_id=table.game_id))
+    history = await gathered_history(table.stub.GetHistory, table.game_id)
     assert history.seed and len(history.entries) == len(table.sent)
     assert history.setup.options == table.created.setup.options
     played = {entry.move.pinched.WhichOneof("action") for entry in history.entries}

@@ -333,6 +333,7 @@ async def test_finished_tournaments_are_dropped_when_the_quota_is_reached(
     client = Redis.from_url(url)
     await client.flushdb()
     await client.aclose()
+    monkeypatch.setattr(limits_module, "FINISHED_LOOK_SECONDS", 0.0)  # look every time
     limits = Limits(QuotaStore(connect(url)), loopback_quotas=Quotas(live_tournaments=1))
     try:
         finished: set[str] = set()
@@ -349,6 +350,33 @@ async def test_finished_tournaments_are_dropped_when_the_quota_is_reached(
             await limits.create_tournament("t2", 0, still_live)
         monkeypatch.setattr(limits_module, "SETTLE_MS", 0)
         await limits.create_tournament("t2", 0, still_live)
+    finally:
+        await limits.aclose()
+
+
+async def test_a_flood_of_refused_tournaments_looks_for_finished_ones_once(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused creates do not load the caller's tournaments once per call (their cost would
+    be the flood's): one look per FINISHED_LOOK_SECONDS."""
+    url = _db(redis_url)
+    client = Redis.from_url(url)
+    await client.flushdb()
+    await client.aclose()
+    monkeypatch.setattr(limits_module, "SETTLE_MS", 0)
+    limits = Limits(QuotaStore(connect(url)), loopback_quotas=Quotas(live_tournaments=1))
+    looked: list[str] = []
+
+    async def still_live(tournament_id: str) -> bool:
+        looked.append(tournament_id)
+        return True
+
+    try:
+        await limits.create_tournament("t1", 0, still_live)
+        for attempt in range(5):
+            with pytest.raises(QuotaExceeded, match="live_tournaments=1"):
+                await limits.create_tournament(f"t{attempt + 2}", 0, still_live)
+        assert looked == ["t1"]
     finally:
         await limits.aclose()
 

@@ -20,9 +20,13 @@ from service.tournaments.model import Format, Participant, Tournament
 from service.tournaments.store import TournamentStore
 
 LUA = Path(__file__).resolve().parents[2] / "service" / "lua"
+SERVICE = Path(__file__).resolve().parents[2] / "service"
+# Every module that keeps something in Redis with scripts of its own.
 STORES = (
-    Path(__file__).resolve().parents[2] / "service" / "store.py",
-    Path(__file__).resolve().parents[2] / "service" / "tournaments" / "store.py",
+    SERVICE / "store.py",
+    SERVICE / "tournaments" / "store.py",
+    SERVICE / "limits.py",  # the quota counters
+    SERVICE / "seat_codes.py",
 )
 
 

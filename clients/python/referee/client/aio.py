@@ -13,10 +13,10 @@ import grpc.aio
 
 from referee.client.calls import (
     Attempt,
-    HistoryPages,
     WatchCursor,
     auth_metadata,
     create_request,
+    gathered_history,
     new_move_id,
     note_recheck,
 )
@@ -140,11 +140,11 @@ class AsyncSeat:
         """The whole move log as this seat may see it, every page of it in one response
         (see :class:`referee.client.calls.HistoryPages`); ``page_size``: entries per call
         (0: the referee's default)."""
-        pages = HistoryPages(self.game_id, page_size)
-        request: referee_pb2.GetHistoryRequest | None = pages.first()
-        while request is not None:
-            request = pages.next(await self._call(self.client.stub.GetHistory, request))
-        return pages.whole()
+        return await gathered_history(
+            lambda request: self._call(self.client.stub.GetHistory, request),
+            self.game_id,
+            page_size,
+        )
 
     async def history_page(
         self, page_size: int = 0, page_token: str = ""

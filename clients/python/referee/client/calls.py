@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 import grpc
@@ -186,3 +186,17 @@ class HistoryPages:
         history.entries.extend(self._entries)
         history.next_page_token = ""
         return history
+
+
+async def gathered_history(
+    get: Callable[[referee_pb2.GetHistoryRequest], Awaitable[referee_pb2.GetHistoryResponse]],
+    game_id: str,
+    page_size: int = 0,
+) -> referee_pb2.GetHistoryResponse:
+    """Every page of ``game_id``'s history through ``get`` (a stub's GetHistory with the
+    caller's metadata bound), gathered by :class:`HistoryPages` into one response."""
+    pages = HistoryPages(game_id, page_size)
+    request: referee_pb2.GetHistoryRequest | None = pages.first()
+    while request is not None:
+        request = pages.next(await get(request))
+    return pages.whole()
