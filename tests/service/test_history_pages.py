@@ -111,7 +111,8 @@ async def test_a_client_without_page_size_gets_the_default_page(
     stub: Stub, referee_server: Running
 ) -> None:
     table = await swapped_table(stub, DEFAULT_PAGE_SIZE + 2)
-    first = await table.history(None)  # no page_size, no token
+    # No page_size, no token (Table.history follows the pages; this is one raw call).
+    first = await stub.GetHistory(referee_pb2.GetHistoryRequest(game_id=table.game_id))
     assert len(first.entries) == DEFAULT_PAGE_SIZE and first.next_page_token
     async with AsyncRefereeClient(referee_server.address) as client:
         whole = await client.seat(table.game_id).history()
