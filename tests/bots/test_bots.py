@@ -127,17 +127,19 @@ async def test_a_heuristic_gang_of_four_player_beats_three_random_ones(
 
 
 async def test_a_heuristic_burglar_beats_random_ones(referee_server: Running) -> None:
-    """Measured: the heuristic seat finished first in 10 of 10 four-seat games and 8 of 10
-    three-seat ones. Asserted over 5 four-seat games: first at least 3 times (random: 1/4)."""
+    """Measured under rules revision 2: the heuristic seat finished first in 16 of 20
+    four-seat games (random: 1 in 4). Asserted over 10: first at least 5 times (at 16/20
+    that fails once in about 170 runs; a random seat passes it once in 13). 5 games with
+    3 firsts, as before revision 2, failed a run in about 16."""
     firsts = 0
-    for number in range(5):
+    for number in range(10):
         seat = number % 4
         strategies = ["random"] * 4
         strategies[seat] = "heuristic"
         views = await play_game(referee_server.address, "pinched", strategies, b"pin-%d" % number)
         assert_over(views)
         firsts += seat in views[0].outcome.winners
-    assert firsts >= 3, firsts
+    assert firsts >= 5, firsts
 
 
 @pytest.mark.parametrize(("seats", "setup"), [(2, "paranoid_owner"), (5, "the_whole_package")])
