@@ -24,28 +24,29 @@ _sym_db = _symbol_database.Default()
 
 from referee.v1 import gang_of_four_pb2 as referee_dot_v1_dot_gang__of__four__pb2
 from referee.v1 import pinched_pb2 as referee_dot_v1_dot_pinched__pb2
+from referee.v1 import table_pb2 as referee_dot_v1_dot_table__pb2
 from referee.v1 import the_gang_pb2 as referee_dot_v1_dot_the__gang__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15referee/v1/game.proto\x12\nreferee.v1\x1a\x1dreferee/v1/gang_of_four.proto\x1a\x18referee/v1/pinched.proto\x1a\x19referee/v1/the_gang.proto\"\xd4\x01\n\x0cTableOptions\x12.\n\x08the_gang\x18\x01 \x01(\x0b\x32\x1a.referee.v1.TheGangOptionsH\x00\x12\x35\n\x0cgang_of_four\x18\x02 \x01(\x0b\x32\x1d.referee.v1.GangOfFourOptionsH\x00\x12-\n\x07pinched\x18\x03 \x01(\x0b\x32\x1a.referee.v1.PinchedOptionsH\x00\x12\x17\n\nmove_limit\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x06\n\x04gameB\r\n\x0b_move_limit\"\x99\x01\n\tGameSetup\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12)\n\x07options\x18\x03 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12\x18\n\x10\x61llow_spectators\x18\x04 \x01(\x08\x12\x16\n\x0erules_revision\x18\x05 \x01(\x05\x12\x12\n\nmove_limit\x18\x06 \x01(\x05\"\x9b\x01\n\x04Move\x12+\n\x08the_gang\x18\x01 \x01(\x0b\x32\x17.referee.v1.TheGangMoveH\x00\x12\x32\n\x0cgang_of_four\x18\x02 \x01(\x0b\x32\x1a.referee.v1.GangOfFourMoveH\x00\x12*\n\x07pinched\x18\x03 \x01(\x0b\x32\x17.referee.v1.PinchedMoveH\x00\x42\x06\n\x04game\"\x9f\x01\n\x05\x45vent\x12,\n\x08the_gang\x18\x01 \x01(\x0b\x32\x18.referee.v1.TheGangEventH\x00\x12\x33\n\x0cgang_of_four\x18\x02 \x01(\x0b\x32\x1b.referee.v1.GangOfFourEventH\x00\x12+\n\x07pinched\x18\x03 \x01(\x0b\x32\x18.referee.v1.PinchedEventH\x00\x42\x06\n\x04game\"\xbf\x02\n\x04View\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05seats\x18\x05 \x01(\x05\x12\x0e\n\x06to_act\x18\x06 \x03(\x05\x12$\n\x07outcome\x18\x07 \x01(\x0b\x32\x13.referee.v1.Outcome\x12\x0c\n\x04head\x18\x08 \x01(\t\x12+\n\x08the_gang\x18\n \x01(\x0b\x32\x17.referee.v1.TheGangViewH\x00\x12\x32\n\x0cgang_of_four\x18\x0b \x01(\x0b\x32\x1a.referee.v1.GangOfFourViewH\x00\x12*\n\x07pinched\x18\x0c \x01(\x0b\x32\x17.referee.v1.PinchedViewH\x00\x42\x0b\n\tgame_viewB\x07\n\x05_seat\"n\n\x07Outcome\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x0f\n\x07summary\x18\x02 \x01(\t\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x10\n\x08placings\x18\x04 \x03(\x05\x12\x11\n\ttiebreaks\x18\x05 \x03(\x05\x12\x0c\n\x04team\x18\x06 \x01(\x08\"\x91\x01\n\x0cHistoryEntry\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x1e\n\x04move\x18\x03 \x01(\x0b\x32\x10.referee.v1.Move\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.referee.v1.Event\x12\x0c\n\x04head\x18\x05 \x01(\t\x12\x11\n\tlog_entry\x18\x06 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15referee/v1/game.proto\x12\nreferee.v1\x1a\x1dreferee/v1/gang_of_four.proto\x1a\x18referee/v1/pinched.proto\x1a\x16referee/v1/table.proto\x1a\x19referee/v1/the_gang.proto\"\xf6\x01\n\x0cTableOptions\x12.\n\x08the_gang\x18\x01 \x01(\x0b\x32\x1a.referee.v1.TheGangOptionsH\x00\x12\x35\n\x0cgang_of_four\x18\x02 \x01(\x0b\x32\x1d.referee.v1.GangOfFourOptionsH\x00\x12-\n\x07pinched\x18\x03 \x01(\x0b\x32\x1a.referee.v1.PinchedOptionsH\x00\x12\x17\n\nmove_limit\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12 \n\x05\x63lock\x18\x05 \x01(\x0b\x32\x11.referee.v1.ClockB\x06\n\x04gameB\r\n\x0b_move_limit\"\x99\x01\n\tGameSetup\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12)\n\x07options\x18\x03 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12\x18\n\x10\x61llow_spectators\x18\x04 \x01(\x08\x12\x16\n\x0erules_revision\x18\x05 \x01(\x05\x12\x12\n\nmove_limit\x18\x06 \x01(\x05\"\x9b\x01\n\x04Move\x12+\n\x08the_gang\x18\x01 \x01(\x0b\x32\x17.referee.v1.TheGangMoveH\x00\x12\x32\n\x0cgang_of_four\x18\x02 \x01(\x0b\x32\x1a.referee.v1.GangOfFourMoveH\x00\x12*\n\x07pinched\x18\x03 \x01(\x0b\x32\x17.referee.v1.PinchedMoveH\x00\x42\x06\n\x04game\"\x9f\x01\n\x05\x45vent\x12,\n\x08the_gang\x18\x01 \x01(\x0b\x32\x18.referee.v1.TheGangEventH\x00\x12\x33\n\x0cgang_of_four\x18\x02 \x01(\x0b\x32\x1b.referee.v1.GangOfFourEventH\x00\x12+\n\x07pinched\x18\x03 \x01(\x0b\x32\x18.referee.v1.PinchedEventH\x00\x42\x06\n\x04game\"\xe1\x02\n\x04View\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\x03\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05seats\x18\x05 \x01(\x05\x12\x0e\n\x06to_act\x18\x06 \x03(\x05\x12$\n\x07outcome\x18\x07 \x01(\x0b\x32\x13.referee.v1.Outcome\x12\x0c\n\x04head\x18\x08 \x01(\t\x12 \n\x05table\x18\t \x01(\x0b\x32\x11.referee.v1.Table\x12+\n\x08the_gang\x18\n \x01(\x0b\x32\x17.referee.v1.TheGangViewH\x00\x12\x32\n\x0cgang_of_four\x18\x0b \x01(\x0b\x32\x1a.referee.v1.GangOfFourViewH\x00\x12*\n\x07pinched\x18\x0c \x01(\x0b\x32\x17.referee.v1.PinchedViewH\x00\x42\x0b\n\tgame_viewB\x07\n\x05_seat\"n\n\x07Outcome\x12\x0f\n\x07winners\x18\x01 \x03(\x05\x12\x0f\n\x07summary\x18\x02 \x01(\t\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x10\n\x08placings\x18\x04 \x03(\x05\x12\x11\n\ttiebreaks\x18\x05 \x03(\x05\x12\x0c\n\x04team\x18\x06 \x01(\x08\"\xb1\x01\n\x0cHistoryEntry\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x1e\n\x04move\x18\x03 \x01(\x0b\x32\x10.referee.v1.Move\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.referee.v1.Event\x12\x0c\n\x04head\x18\x05 \x01(\t\x12\x11\n\tlog_entry\x18\x06 \x01(\x0c\x12\x1e\n\x02\x62y\x18\x07 \x01(\x0e\x32\x12.referee.v1.MoveByb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TABLEOPTIONS']._serialized_start=122
-  _globals['_TABLEOPTIONS']._serialized_end=334
-  _globals['_GAMESETUP']._serialized_start=337
-  _globals['_GAMESETUP']._serialized_end=490
-  _globals['_MOVE']._serialized_start=493
-  _globals['_MOVE']._serialized_end=648
-  _globals['_EVENT']._serialized_start=651
-  _globals['_EVENT']._serialized_end=810
-  _globals['_VIEW']._serialized_start=813
-  _globals['_VIEW']._serialized_end=1132
-  _globals['_OUTCOME']._serialized_start=1134
-  _globals['_OUTCOME']._serialized_end=1244
-  _globals['_HISTORYENTRY']._serialized_start=1247
-  _globals['_HISTORYENTRY']._serialized_end=1392
+  _globals['_TABLEOPTIONS']._serialized_start=146
+  _globals['_TABLEOPTIONS']._serialized_end=392
+  _globals['_GAMESETUP']._serialized_start=395
+  _globals['_GAMESETUP']._serialized_end=548
+  _globals['_MOVE']._serialized_start=551
+  _globals['_MOVE']._serialized_end=706
+  _globals['_EVENT']._serialized_start=709
+  _globals['_EVENT']._serialized_end=868
+  _globals['_VIEW']._serialized_start=871
+  _globals['_VIEW']._serialized_end=1224
+  _globals['_OUTCOME']._serialized_start=1226
+  _globals['_OUTCOME']._serialized_end=1336
+  _globals['_HISTORYENTRY']._serialized_start=1339
+  _globals['_HISTORYENTRY']._serialized_end=1516
 # @@protoc_insertion_point(module_scope)

@@ -9,6 +9,7 @@ from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from referee.v1 import gang_of_four_pb2 as _gang_of_four_pb2
 from referee.v1 import pinched_pb2 as _pinched_pb2
+from referee.v1 import table_pb2 as _table_pb2
 from referee.v1 import the_gang_pb2 as _the_gang_pb2
 import builtins as _builtins
 import sys
@@ -31,6 +32,7 @@ class TableOptions(_message.Message):
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     PINCHED_FIELD_NUMBER: _builtins.int
     MOVE_LIMIT_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     move_limit: _builtins.int
     """The most moves (versions) the game accepts, 1 to 16000; unset: the game's default
     (docs/rules/<game>.md: The Gang 3000, Gang of Four 16000, Pinched! 2000, four times
@@ -45,6 +47,12 @@ class TableOptions(_message.Message):
     def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourOptions: ...
     @_builtins.property
     def pinched(self) -> _pinched_pb2.PinchedOptions: ...
+    @_builtins.property
+    def clock(self) -> _table_pb2.Clock:
+        """The table's turn clock (see Clock); unset: no clock. Read by CreateGame; a
+        tournament's tables get the tournament's clock.
+        """
+
     def __init__(
         self,
         *,
@@ -52,10 +60,11 @@ class TableOptions(_message.Message):
         gang_of_four: _gang_of_four_pb2.GangOfFourOptions | None = ...,
         pinched: _pinched_pb2.PinchedOptions | None = ...,
         move_limit: _builtins.int | None = ...,
+        clock: _table_pb2.Clock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit", "game", b"game", "gang_of_four", b"gang_of_four", "move_limit", b"move_limit", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit", "clock", b"clock", "game", b"game", "gang_of_four", b"gang_of_four", "move_limit", b"move_limit", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit", "game", b"game", "gang_of_four", b"gang_of_four", "move_limit", b"move_limit", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit", "clock", b"clock", "game", b"game", "gang_of_four", b"gang_of_four", "move_limit", b"move_limit", "pinched", b"pinched", "the_gang", b"the_gang"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__move_limit: _TypeAlias = _typing.Literal["move_limit"]  # noqa: Y015
     _WhichOneofArgType__move_limit: _TypeAlias = _typing.Literal["_move_limit", b"_move_limit"]  # noqa: Y015
@@ -192,6 +201,7 @@ class View(_message.Message):
     TO_ACT_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     HEAD_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     PINCHED_FIELD_NUMBER: _builtins.int
@@ -219,6 +229,12 @@ class View(_message.Message):
         """Set once the game is over."""
 
     @_builtins.property
+    def table(self) -> _table_pb2.Table:
+        """Who holds each seat, their names, clocks and presence, and where the table is.
+        Public: the same for every viewer.
+        """
+
+    @_builtins.property
     def the_gang(self) -> _the_gang_pb2.TheGangView: ...
     @_builtins.property
     def gang_of_four(self) -> _gang_of_four_pb2.GangOfFourView: ...
@@ -235,13 +251,14 @@ class View(_message.Message):
         to_act: _abc.Iterable[_builtins.int] | None = ...,
         outcome: Global___Outcome | None = ...,
         head: _builtins.str = ...,
+        table: _table_pb2.Table | None = ...,
         the_gang: _the_gang_pb2.TheGangView | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourView | None = ...,
         pinched: _pinched_pb2.PinchedView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "the_gang", b"the_gang"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "table", b"table", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "head", b"head", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "seats", b"seats", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "head", b"head", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "seats", b"seats", "table", b"table", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -327,6 +344,7 @@ class HistoryEntry(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     HEAD_FIELD_NUMBER: _builtins.int
     LOG_ENTRY_FIELD_NUMBER: _builtins.int
+    BY_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """The version this move produced (the first move makes version 1)."""
     seat: _builtins.int
@@ -340,6 +358,10 @@ class HistoryEntry(_message.Message):
     """The exact bytes the referee stored for this move (MessagePack array: version, seat,
     the engine's move, client_move_id, accept time in Unix seconds), from which `head`
     is computed. Set only once the game is over: before, it would leak secret moves.
+    """
+    by: _table_pb2.MoveBy.ValueType
+    """Who made the move: its seat's player, the clock (the game's default move) or the
+    referee's bot holding the seat. Public, and fixed by `log_entry` (its client_move_id).
     """
     @_builtins.property
     def move(self) -> Global___Move:
@@ -358,10 +380,11 @@ class HistoryEntry(_message.Message):
         events: _abc.Iterable[Global___Event] | None = ...,
         head: _builtins.str = ...,
         log_entry: _builtins.bytes = ...,
+        by: _table_pb2.MoveBy.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "head", b"head", "log_entry", b"log_entry", "move", b"move", "seat", b"seat", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["by", b"by", "events", b"events", "head", b"head", "log_entry", b"log_entry", "move", b"move", "seat", b"seat", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

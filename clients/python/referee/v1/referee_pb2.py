@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from referee.v1 import game_pb2 as referee_dot_v1_dot_game__pb2
+from referee.v1 import table_pb2 as referee_dot_v1_dot_table__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18referee/v1/referee.proto\x12\nreferee.v1\x1a\x15referee/v1/game.proto\"\x83\x01\n\x11\x43reateGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12)\n\x07options\x18\x03 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12\x18\n\x10\x61llow_spectators\x18\x04 \x01(\x08\x12\x0c\n\x04seed\x18\x05 \x01(\x0c\"\x9d\x01\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x13\n\x0bseed_sha256\x18\x03 \x01(\t\x12*\n\x0bseat_tokens\x18\x04 \x03(\x0b\x32\x15.referee.v1.SeatToken\x12$\n\x05setup\x18\x05 \x01(\x0b\x32\x15.referee.v1.GameSetup\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"!\n\x0eGetViewRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"1\n\x0fGetViewResponse\x12\x1e\n\x04view\x18\x01 \x01(\x0b\x32\x10.referee.v1.View\"(\n\x15ListLegalMovesRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.referee.v1.Move\"\x90\x01\n\x11SubmitMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.referee.v1.Move\x12\x16\n\x0e\x63lient_move_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"{\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1e\n\x04view\x18\x02 \x01(\x0b\x32\x10.referee.v1.View\x12!\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x11.referee.v1.Event\x12\x11\n\tduplicate\x18\x04 \x01(\x08\"F\n\x13ValidateMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.referee.v1.Move\"W\n\x14ValidateMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\r\n\x05legal\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\"Q\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1a\n\rafter_version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x10\n\x0e_after_version\"y\n\x11WatchGameResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12!\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x11.referee.v1.Event\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.referee.v1.View\x12\x10\n\x08snapshot\x18\x04 \x01(\x08\"K\n\x11GetHistoryRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"\xd8\x01\n\x12GetHistoryResponse\x12$\n\x05setup\x18\x01 \x01(\x0b\x32\x15.referee.v1.GameSetup\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12)\n\x07\x65ntries\x18\x03 \x03(\x0b\x32\x18.referee.v1.HistoryEntry\x12\x13\n\x0bseed_sha256\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x0c\x12$\n\x07outcome\x18\x06 \x01(\x0b\x32\x13.referee.v1.Outcome\x12\x17\n\x0fnext_page_token\x18\x07 \x01(\t\"h\n\x14VerifyHistoryRequest\x12/\n\x07history\x18\x01 \x01(\x0b\x32\x1e.referee.v1.GetHistoryResponse\x12\x1f\n\x05views\x18\x02 \x03(\x0b\x32\x10.referee.v1.View\"\x9c\x01\n\x15VerifyHistoryResponse\x12\x10\n\x08verified\x18\x01 \x01(\x08\x12\x16\n\x0emoves_replayed\x18\x02 \x01(\x05\x12\x15\n\rviews_checked\x18\x03 \x01(\x05\x12\x1f\n\x17\x66irst_differing_version\x18\x04 \x01(\x03\x12\x10\n\x08problems\x18\x05 \x03(\t\x12\x0f\n\x07\x63hained\x18\x06 \x01(\x08\"\x88\x03\n\x0bPlayRequest\x12,\n\x04join\x18\x01 \x01(\x0b\x32\x1c.referee.v1.PlayRequest.JoinH\x00\x12\x30\n\x06submit\x18\x02 \x01(\x0b\x32\x1e.referee.v1.PlayRequest.SubmitH\x00\x12\x42\n\x10list_legal_moves\x18\x03 \x01(\x0b\x32&.referee.v1.PlayRequest.ListLegalMovesH\x00\x1a\x45\n\x04Join\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1a\n\rafter_version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x10\n\x0e_after_version\x1at\n\x06Submit\x12\x1e\n\x04move\x18\x01 \x01(\x0b\x32\x10.referee.v1.Move\x12\x16\n\x0e\x63lient_move_id\x18\x02 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\x1a\x10\n\x0eListLegalMovesB\x06\n\x04kind\"\x8b\x04\n\x0cPlayResponse\x12/\n\x06update\x18\x01 \x01(\x0b\x32\x1d.referee.v1.WatchGameResponseH\x00\x12:\n\x0bmove_result\x18\x02 \x01(\x0b\x32#.referee.v1.PlayResponse.MoveResultH\x00\x12\x39\n\x0blegal_moves\x18\x03 \x01(\x0b\x32\".referee.v1.ListLegalMovesResponseH\x00\x12\x37\n\trejection\x18\x04 \x01(\x0b\x32\".referee.v1.PlayResponse.RejectionH\x00\x1aH\n\nMoveResult\x12\x16\n\x0e\x63lient_move_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x1a\xc7\x01\n\tRejection\x12\x16\n\x0e\x63lient_move_id\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\x12\x42\n\x08metadata\x18\x05 \x03(\x0b\x32\x30.referee.v1.PlayResponse.Rejection.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x06\n\x04kind2\xc8\x05\n\x0eRefereeService\x12K\n\nCreateGame\x12\x1d.referee.v1.CreateGameRequest\x1a\x1e.referee.v1.CreateGameResponse\x12\x42\n\x07GetView\x12\x1a.referee.v1.GetViewRequest\x1a\x1b.referee.v1.GetViewResponse\x12W\n\x0eListLegalMoves\x12!.referee.v1.ListLegalMovesRequest\x1a\".referee.v1.ListLegalMovesResponse\x12K\n\nSubmitMove\x12\x1d.referee.v1.SubmitMoveRequest\x1a\x1e.referee.v1.SubmitMoveResponse\x12Q\n\x0cValidateMove\x12\x1f.referee.v1.ValidateMoveRequest\x1a .referee.v1.ValidateMoveResponse\x12J\n\tWatchGame\x12\x1c.referee.v1.WatchGameRequest\x1a\x1d.referee.v1.WatchGameResponse0\x01\x12K\n\nGetHistory\x12\x1d.referee.v1.GetHistoryRequest\x1a\x1e.referee.v1.GetHistoryResponse\x12=\n\x04Play\x12\x17.referee.v1.PlayRequest\x1a\x18.referee.v1.PlayResponse(\x01\x30\x01\x12T\n\rVerifyHistory\x12 .referee.v1.VerifyHistoryRequest\x1a!.referee.v1.VerifyHistoryResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18referee/v1/referee.proto\x12\nreferee.v1\x1a\x15referee/v1/game.proto\x1a\x16referee/v1/table.proto\"\xb6\x01\n\x11\x43reateGameRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\x05\x12)\n\x07options\x18\x03 \x01(\x0b\x32\x18.referee.v1.TableOptions\x12\x18\n\x10\x61llow_spectators\x18\x04 \x01(\x08\x12\x0c\n\x04seed\x18\x05 \x01(\x0c\x12\x12\n\nopen_seats\x18\x06 \x01(\x05\x12\r\n\x05names\x18\x07 \x03(\t\x12\x0e\n\x06listed\x18\x08 \x01(\x08\"\x8d\x02\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x13\n\x0bseed_sha256\x18\x03 \x01(\t\x12*\n\x0bseat_tokens\x18\x04 \x03(\x0b\x32\x15.referee.v1.SeatToken\x12$\n\x05setup\x18\x05 \x01(\x0b\x32\x15.referee.v1.GameSetup\x12\x13\n\x0b\x61\x64min_token\x18\x06 \x01(\t\x12\x11\n\tjoin_code\x18\x07 \x01(\t\x12$\n\x1cjoin_code_expires_at_unix_ms\x18\x08 \x01(\x03\x12 \n\x05table\x18\t \x01(\x0b\x32\x11.referee.v1.Table\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"!\n\x0eGetViewRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"1\n\x0fGetViewResponse\x12\x1e\n\x04view\x18\x01 \x01(\x0b\x32\x10.referee.v1.View\"(\n\x15ListLegalMovesRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"J\n\x16ListLegalMovesResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1f\n\x05moves\x18\x02 \x03(\x0b\x32\x10.referee.v1.Move\"\x90\x01\n\x11SubmitMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.referee.v1.Move\x12\x16\n\x0e\x63lient_move_id\x18\x03 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"{\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x1e\n\x04view\x18\x02 \x01(\x0b\x32\x10.referee.v1.View\x12!\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x11.referee.v1.Event\x12\x11\n\tduplicate\x18\x04 \x01(\x08\"F\n\x13ValidateMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1e\n\x04move\x18\x02 \x01(\x0b\x32\x10.referee.v1.Move\"W\n\x14ValidateMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\r\n\x05legal\x18\x02 \x01(\x08\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\"Q\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1a\n\rafter_version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x10\n\x0e_after_version\"y\n\x11WatchGameResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12!\n\x06\x65vents\x18\x02 \x03(\x0b\x32\x11.referee.v1.Event\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.referee.v1.View\x12\x10\n\x08snapshot\x18\x04 \x01(\x08\"K\n\x11GetHistoryRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"\x82\x02\n\x12GetHistoryResponse\x12$\n\x05setup\x18\x01 \x01(\x0b\x32\x15.referee.v1.GameSetup\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12)\n\x07\x65ntries\x18\x03 \x03(\x0b\x32\x18.referee.v1.HistoryEntry\x12\x13\n\x0bseed_sha256\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x0c\x12$\n\x07outcome\x18\x06 \x01(\x0b\x32\x13.referee.v1.Outcome\x12\x17\n\x0fnext_page_token\x18\x07 \x01(\t\x12(\n\x07\x61\x63tions\x18\x08 \x03(\x0b\x32\x17.referee.v1.TableAction\"h\n\x14VerifyHistoryRequest\x12/\n\x07history\x18\x01 \x01(\x0b\x32\x1e.referee.v1.GetHistoryResponse\x12\x1f\n\x05views\x18\x02 \x03(\x0b\x32\x10.referee.v1.View\"\x9c\x01\n\x15VerifyHistoryResponse\x12\x10\n\x08verified\x18\x01 \x01(\x08\x12\x16\n\x0emoves_replayed\x18\x02 \x01(\x05\x12\x15\n\rviews_checked\x18\x03 \x01(\x05\x12\x1f\n\x17\x66irst_differing_version\x18\x04 \x01(\x03\x12\x10\n\x08problems\x18\x05 \x03(\t\x12\x0f\n\x07\x63hained\x18\x06 \x01(\x08\"\x88\x03\n\x0bPlayRequest\x12,\n\x04join\x18\x01 \x01(\x0b\x32\x1c.referee.v1.PlayRequest.JoinH\x00\x12\x30\n\x06submit\x18\x02 \x01(\x0b\x32\x1e.referee.v1.PlayRequest.SubmitH\x00\x12\x42\n\x10list_legal_moves\x18\x03 \x01(\x0b\x32&.referee.v1.PlayRequest.ListLegalMovesH\x00\x1a\x45\n\x04Join\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1a\n\rafter_version\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x10\n\x0e_after_version\x1at\n\x06Submit\x12\x1e\n\x04move\x18\x01 \x01(\x0b\x32\x10.referee.v1.Move\x12\x16\n\x0e\x63lient_move_id\x18\x02 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\x1a\x10\n\x0eListLegalMovesB\x06\n\x04kind\"\x8b\x04\n\x0cPlayResponse\x12/\n\x06update\x18\x01 \x01(\x0b\x32\x1d.referee.v1.WatchGameResponseH\x00\x12:\n\x0bmove_result\x18\x02 \x01(\x0b\x32#.referee.v1.PlayResponse.MoveResultH\x00\x12\x39\n\x0blegal_moves\x18\x03 \x01(\x0b\x32\".referee.v1.ListLegalMovesResponseH\x00\x12\x37\n\trejection\x18\x04 \x01(\x0b\x32\".referee.v1.PlayResponse.RejectionH\x00\x1aH\n\nMoveResult\x12\x16\n\x0e\x63lient_move_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x1a\xc7\x01\n\tRejection\x12\x16\n\x0e\x63lient_move_id\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x0f\n\x07message\x18\x04 \x01(\t\x12\x42\n\x08metadata\x18\x05 \x03(\x0b\x32\x30.referee.v1.PlayResponse.Rejection.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x06\n\x04kind2\xc8\x05\n\x0eRefereeService\x12K\n\nCreateGame\x12\x1d.referee.v1.CreateGameRequest\x1a\x1e.referee.v1.CreateGameResponse\x12\x42\n\x07GetView\x12\x1a.referee.v1.GetViewRequest\x1a\x1b.referee.v1.GetViewResponse\x12W\n\x0eListLegalMoves\x12!.referee.v1.ListLegalMovesRequest\x1a\".referee.v1.ListLegalMovesResponse\x12K\n\nSubmitMove\x12\x1d.referee.v1.SubmitMoveRequest\x1a\x1e.referee.v1.SubmitMoveResponse\x12Q\n\x0cValidateMove\x12\x1f.referee.v1.ValidateMoveRequest\x1a .referee.v1.ValidateMoveResponse\x12J\n\tWatchGame\x12\x1c.referee.v1.WatchGameRequest\x1a\x1d.referee.v1.WatchGameResponse0\x01\x12K\n\nGetHistory\x12\x1d.referee.v1.GetHistoryRequest\x1a\x1e.referee.v1.GetHistoryResponse\x12=\n\x04Play\x12\x17.referee.v1.PlayRequest\x1a\x18.referee.v1.PlayResponse(\x01\x30\x01\x12T\n\rVerifyHistory\x12 .referee.v1.VerifyHistoryRequest\x1a!.referee.v1.VerifyHistoryResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,56 +35,56 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_PLAYRESPONSE_REJECTION_METADATAENTRY']._loaded_options = None
   _globals['_PLAYRESPONSE_REJECTION_METADATAENTRY']._serialized_options = b'8\001'
-  _globals['_CREATEGAMEREQUEST']._serialized_start=64
-  _globals['_CREATEGAMEREQUEST']._serialized_end=195
-  _globals['_CREATEGAMERESPONSE']._serialized_start=198
-  _globals['_CREATEGAMERESPONSE']._serialized_end=355
-  _globals['_SEATTOKEN']._serialized_start=357
-  _globals['_SEATTOKEN']._serialized_end=397
-  _globals['_GETVIEWREQUEST']._serialized_start=399
-  _globals['_GETVIEWREQUEST']._serialized_end=432
-  _globals['_GETVIEWRESPONSE']._serialized_start=434
-  _globals['_GETVIEWRESPONSE']._serialized_end=483
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=485
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=525
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=527
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=601
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=604
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=748
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=750
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=873
-  _globals['_VALIDATEMOVEREQUEST']._serialized_start=875
-  _globals['_VALIDATEMOVEREQUEST']._serialized_end=945
-  _globals['_VALIDATEMOVERESPONSE']._serialized_start=947
-  _globals['_VALIDATEMOVERESPONSE']._serialized_end=1034
-  _globals['_WATCHGAMEREQUEST']._serialized_start=1036
-  _globals['_WATCHGAMEREQUEST']._serialized_end=1117
-  _globals['_WATCHGAMERESPONSE']._serialized_start=1119
-  _globals['_WATCHGAMERESPONSE']._serialized_end=1240
-  _globals['_GETHISTORYREQUEST']._serialized_start=1242
-  _globals['_GETHISTORYREQUEST']._serialized_end=1317
-  _globals['_GETHISTORYRESPONSE']._serialized_start=1320
-  _globals['_GETHISTORYRESPONSE']._serialized_end=1536
-  _globals['_VERIFYHISTORYREQUEST']._serialized_start=1538
-  _globals['_VERIFYHISTORYREQUEST']._serialized_end=1642
-  _globals['_VERIFYHISTORYRESPONSE']._serialized_start=1645
-  _globals['_VERIFYHISTORYRESPONSE']._serialized_end=1801
-  _globals['_PLAYREQUEST']._serialized_start=1804
-  _globals['_PLAYREQUEST']._serialized_end=2196
-  _globals['_PLAYREQUEST_JOIN']._serialized_start=1983
-  _globals['_PLAYREQUEST_JOIN']._serialized_end=2052
-  _globals['_PLAYREQUEST_SUBMIT']._serialized_start=2054
-  _globals['_PLAYREQUEST_SUBMIT']._serialized_end=2170
-  _globals['_PLAYREQUEST_LISTLEGALMOVES']._serialized_start=2172
-  _globals['_PLAYREQUEST_LISTLEGALMOVES']._serialized_end=2188
-  _globals['_PLAYRESPONSE']._serialized_start=2199
-  _globals['_PLAYRESPONSE']._serialized_end=2722
-  _globals['_PLAYRESPONSE_MOVERESULT']._serialized_start=2440
-  _globals['_PLAYRESPONSE_MOVERESULT']._serialized_end=2512
-  _globals['_PLAYRESPONSE_REJECTION']._serialized_start=2515
-  _globals['_PLAYRESPONSE_REJECTION']._serialized_end=2714
-  _globals['_PLAYRESPONSE_REJECTION_METADATAENTRY']._serialized_start=2667
-  _globals['_PLAYRESPONSE_REJECTION_METADATAENTRY']._serialized_end=2714
-  _globals['_REFEREESERVICE']._serialized_start=2725
-  _globals['_REFEREESERVICE']._serialized_end=3437
+  _globals['_CREATEGAMEREQUEST']._serialized_start=88
+  _globals['_CREATEGAMEREQUEST']._serialized_end=270
+  _globals['_CREATEGAMERESPONSE']._serialized_start=273
+  _globals['_CREATEGAMERESPONSE']._serialized_end=542
+  _globals['_SEATTOKEN']._serialized_start=544
+  _globals['_SEATTOKEN']._serialized_end=584
+  _globals['_GETVIEWREQUEST']._serialized_start=586
+  _globals['_GETVIEWREQUEST']._serialized_end=619
+  _globals['_GETVIEWRESPONSE']._serialized_start=621
+  _globals['_GETVIEWRESPONSE']._serialized_end=670
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=672
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=712
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=714
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=788
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=791
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=935
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=937
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=1060
+  _globals['_VALIDATEMOVEREQUEST']._serialized_start=1062
+  _globals['_VALIDATEMOVEREQUEST']._serialized_end=1132
+  _globals['_VALIDATEMOVERESPONSE']._serialized_start=1134
+  _globals['_VALIDATEMOVERESPONSE']._serialized_end=1221
+  _globals['_WATCHGAMEREQUEST']._serialized_start=1223
+  _globals['_WATCHGAMEREQUEST']._serialized_end=1304
+  _globals['_WATCHGAMERESPONSE']._serialized_start=1306
+  _globals['_WATCHGAMERESPONSE']._serialized_end=1427
+  _globals['_GETHISTORYREQUEST']._serialized_start=1429
+  _globals['_GETHISTORYREQUEST']._serialized_end=1504
+  _globals['_GETHISTORYRESPONSE']._serialized_start=1507
+  _globals['_GETHISTORYRESPONSE']._serialized_end=1765
+  _globals['_VERIFYHISTORYREQUEST']._serialized_start=1767
+  _globals['_VERIFYHISTORYREQUEST']._serialized_end=1871
+  _globals['_VERIFYHISTORYRESPONSE']._serialized_start=1874
+  _globals['_VERIFYHISTORYRESPONSE']._serialized_end=2030
+  _globals['_PLAYREQUEST']._serialized_start=2033
+  _globals['_PLAYREQUEST']._serialized_end=2425
+  _globals['_PLAYREQUEST_JOIN']._serialized_start=2212
+  _globals['_PLAYREQUEST_JOIN']._serialized_end=2281
+  _globals['_PLAYREQUEST_SUBMIT']._serialized_start=2283
+  _globals['_PLAYREQUEST_SUBMIT']._serialized_end=2399
+  _globals['_PLAYREQUEST_LISTLEGALMOVES']._serialized_start=2401
+  _globals['_PLAYREQUEST_LISTLEGALMOVES']._serialized_end=2417
+  _globals['_PLAYRESPONSE']._serialized_start=2428
+  _globals['_PLAYRESPONSE']._serialized_end=2951
+  _globals['_PLAYRESPONSE_MOVERESULT']._serialized_start=2669
+  _globals['_PLAYRESPONSE_MOVERESULT']._serialized_end=2741
+  _globals['_PLAYRESPONSE_REJECTION']._serialized_start=2744
+  _globals['_PLAYRESPONSE_REJECTION']._serialized_end=2943
+  _globals['_PLAYRESPONSE_REJECTION_METADATAENTRY']._serialized_start=2896
+  _globals['_PLAYRESPONSE_REJECTION_METADATAENTRY']._serialized_end=2943
+  _globals['_REFEREESERVICE']._serialized_start=2954
+  _globals['_REFEREESERVICE']._serialized_end=3666
 # @@protoc_insertion_point(module_scope)

@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from referee.v1 import game_pb2 as _game_pb2
+from referee.v1 import table_pb2 as _table_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -28,6 +29,9 @@ class CreateGameRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     ALLOW_SPECTATORS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    OPEN_SEATS_FIELD_NUMBER: _builtins.int
+    NAMES_FIELD_NUMBER: _builtins.int
+    LISTED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """The game's published name: "the_gang", "gang_of_four" or "pinched"."""
     seats: _builtins.int
@@ -38,9 +42,23 @@ class CreateGameRequest(_message.Message):
     """Fixed random seed, for tests and replays. Refused unless the server allows client
     seeds (it would let the creator know every card).
     """
+    open_seats: _builtins.int
+    """Seats left open for LobbyService.JoinGame: the last `open_seats` seats (0 to `seats`).
+    The game starts when every seat is held, or when the table admin starts it with bots
+    in the open ones. 0: every seat's token is returned and the game is live at once.
+    """
+    listed: _builtins.bool
+    """List the table in LobbyService.ListGames and let anyone JoinGame it by game id."""
     @_builtins.property
     def options(self) -> _game_pb2.TableOptions:
         """Game-specific table options; leave unset for the defaults."""
+
+    @_builtins.property
+    def names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Display names of the seats whose tokens are returned, in seat order (at most
+        `seats - open_seats`; 1 to 32 printable characters each); a seat without one is
+        named "Seat N".
+        """
 
     def __init__(
         self,
@@ -50,10 +68,13 @@ class CreateGameRequest(_message.Message):
         options: _game_pb2.TableOptions | None = ...,
         allow_spectators: _builtins.bool = ...,
         seed: _builtins.bytes = ...,
+        open_seats: _builtins.int = ...,
+        names: _abc.Iterable[_builtins.str] | None = ...,
+        listed: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "options", b"options", "seats", b"seats", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "listed", b"listed", "names", b"names", "open_seats", b"open_seats", "options", b"options", "seats", b"seats", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -68,6 +89,10 @@ class CreateGameResponse(_message.Message):
     SEED_SHA256_FIELD_NUMBER: _builtins.int
     SEAT_TOKENS_FIELD_NUMBER: _builtins.int
     SETUP_FIELD_NUMBER: _builtins.int
+    ADMIN_TOKEN_FIELD_NUMBER: _builtins.int
+    JOIN_CODE_FIELD_NUMBER: _builtins.int
+    JOIN_CODE_EXPIRES_AT_UNIX_MS_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """Opaque id of the new game."""
     version: _builtins.int
@@ -76,6 +101,15 @@ class CreateGameResponse(_message.Message):
     """Hex sha256 of the game's seed. GetHistory reveals the seed when the game is over, so
     anyone can check the deal was fixed at creation.
     """
+    admin_token: _builtins.str
+    """The table admin token: LobbyService's StartGame, ReissueSeatToken, ForfeitSeat,
+    ReplaceSeatByBot and AbortGame. It holds no seat; it may watch as a spectator.
+    """
+    join_code: _builtins.str
+    """A short code that lets a player JoinGame an open seat; empty when no seat is open.
+    Valid until the table has started or it expires.
+    """
+    join_code_expires_at_unix_ms: _builtins.int
     @_builtins.property
     def seat_tokens(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatToken]:
         """One token per seat, in seat order. Give each seat only its own token."""
@@ -83,6 +117,10 @@ class CreateGameResponse(_message.Message):
     @_builtins.property
     def setup(self) -> _game_pb2.GameSetup:
         """The table as created."""
+
+    @_builtins.property
+    def table(self) -> _table_pb2.Table:
+        """The table as created: seats, names, clock, status."""
 
     def __init__(
         self,
@@ -92,10 +130,14 @@ class CreateGameResponse(_message.Message):
         seed_sha256: _builtins.str = ...,
         seat_tokens: _abc.Iterable[Global___SeatToken] | None = ...,
         setup: _game_pb2.GameSetup | None = ...,
+        admin_token: _builtins.str = ...,
+        join_code: _builtins.str = ...,
+        join_code_expires_at_unix_ms: _builtins.int = ...,
+        table: _table_pb2.Table | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "seat_tokens", b"seat_tokens", "seed_sha256", b"seed_sha256", "setup", b"setup", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["admin_token", b"admin_token", "game_id", b"game_id", "join_code", b"join_code", "join_code_expires_at_unix_ms", b"join_code_expires_at_unix_ms", "seat_tokens", b"seat_tokens", "seed_sha256", b"seed_sha256", "setup", b"setup", "table", b"table", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -449,6 +491,7 @@ class GetHistoryResponse(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    ACTIONS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """The game's version when this page was read: its last entry's version once every page
     has been read.
@@ -475,6 +518,12 @@ class GetHistoryResponse(_message.Message):
     def outcome(self) -> _game_pb2.Outcome:
         """Set once the game is over."""
 
+    @_builtins.property
+    def actions(self) -> _containers.RepeatedCompositeFieldContainer[_table_pb2.TableAction]:
+        """What was done to the table rather than played (joins, start, forfeits, bots, abort),
+        in order, whole on every page.
+        """
+
     def __init__(
         self,
         *,
@@ -485,10 +534,11 @@ class GetHistoryResponse(_message.Message):
         seed: _builtins.bytes = ...,
         outcome: _game_pb2.Outcome | None = ...,
         next_page_token: _builtins.str = ...,
+        actions: _abc.Iterable[_table_pb2.TableAction] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "setup", b"setup"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "next_page_token", b"next_page_token", "outcome", b"outcome", "seed", b"seed", "seed_sha256", b"seed_sha256", "setup", b"setup", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "entries", b"entries", "next_page_token", b"next_page_token", "outcome", b"outcome", "seed", b"seed", "seed_sha256", b"seed_sha256", "setup", b"setup", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -10,6 +10,7 @@ from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from referee.v1 import game_pb2 as _game_pb2
 from referee.v1 import referee_pb2 as _referee_pb2
+from referee.v1 import table_pb2 as _table_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -145,6 +146,7 @@ class CreateTournamentRequest(_message.Message):
     ROUNDS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     BOT_MOVE_DELAY_MS_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """The game's published name: "the_gang", "gang_of_four" or "pinched"."""
     seats_per_table: _builtins.int
@@ -175,6 +177,14 @@ class CreateTournamentRequest(_message.Message):
     def participants(self) -> _containers.RepeatedCompositeFieldContainer[Global___ParticipantSpec]:
         """At least the game's smallest table; at most 256. Their order is the seeding order."""
 
+    @_builtins.property
+    def clock(self) -> _table_pb2.Clock:
+        """The clock of every table (see Clock): what the tournament allows a participant that
+        does not move, and what then happens to its seat (no-show policy). Forfeits count in
+        the standings as the game places them. Unset: no clock, and a participant that does
+        not move stalls its table.
+        """
+
     def __init__(
         self,
         *,
@@ -186,10 +196,11 @@ class CreateTournamentRequest(_message.Message):
         rounds: _builtins.int = ...,
         seed: _builtins.bytes = ...,
         bot_move_delay_ms: _builtins.int = ...,
+        clock: _table_pb2.Clock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_move_delay_ms", b"bot_move_delay_ms", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_move_delay_ms", b"bot_move_delay_ms", "clock", b"clock", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -551,6 +562,7 @@ class Tournament(_message.Message):
     FINAL_RANKING_FIELD_NUMBER: _builtins.int
     SEED_SHA256_FIELD_NUMBER: _builtins.int
     BOT_MOVE_DELAY_MS_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     version: _builtins.int
     """Raised by one with every change."""
@@ -582,6 +594,8 @@ class Tournament(_message.Message):
     def final_ranking(self) -> _containers.RepeatedCompositeFieldContainer[Global___Standing]:
         """The final standings once the tournament is finished."""
 
+    @_builtins.property
+    def clock(self) -> _table_pb2.Clock: ...
     def __init__(
         self,
         *,
@@ -600,10 +614,11 @@ class Tournament(_message.Message):
         final_ranking: _abc.Iterable[Global___Standing] | None = ...,
         seed_sha256: _builtins.str = ...,
         bot_move_delay_ms: _builtins.int = ...,
+        clock: _table_pb2.Clock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_move_delay_ms", b"bot_move_delay_ms", "current_round", b"current_round", "final_ranking", b"final_ranking", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "ratings", b"ratings", "round_results", b"round_results", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed_sha256", b"seed_sha256", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_move_delay_ms", b"bot_move_delay_ms", "clock", b"clock", "current_round", b"current_round", "final_ranking", b"final_ranking", "format", b"format", "game", b"game", "options", b"options", "participants", b"participants", "ratings", b"ratings", "round_results", b"round_results", "rounds", b"rounds", "seats_per_table", b"seats_per_table", "seed_sha256", b"seed_sha256", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

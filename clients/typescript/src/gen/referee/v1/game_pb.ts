@@ -8,6 +8,8 @@ import type { GangOfFourEvent, GangOfFourMove, GangOfFourOptions, GangOfFourView
 import { file_referee_v1_gang_of_four } from "./gang_of_four_pb.js";
 import type { PinchedEvent, PinchedMove, PinchedOptions, PinchedView } from "./pinched_pb.js";
 import { file_referee_v1_pinched } from "./pinched_pb.js";
+import type { Clock, MoveBy, Table } from "./table_pb.js";
+import { file_referee_v1_table } from "./table_pb.js";
 import type { TheGangEvent, TheGangMove, TheGangOptions, TheGangView } from "./the_gang_pb.js";
 import { file_referee_v1_the_gang } from "./the_gang_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -16,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/game.proto.
  */
 export const file_referee_v1_game: GenFile = /*@__PURE__*/
-  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEi1AEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIABIXCgptb3ZlX2xpbWl0GAQgASgFSAGIAQFCBgoEZ2FtZUINCgtfbW92ZV9saW1pdCKZAQoJR2FtZVNldHVwEgwKBGdhbWUYASABKAkSDQoFc2VhdHMYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEhgKEGFsbG93X3NwZWN0YXRvcnMYBCABKAgSFgoOcnVsZXNfcmV2aXNpb24YBSABKAUSEgoKbW92ZV9saW1pdBgGIAEoBSKbAQoETW92ZRIrCgh0aGVfZ2FuZxgBIAEoCzIXLnJlZmVyZWUudjEuVGhlR2FuZ01vdmVIABIyCgxnYW5nX29mX2ZvdXIYAiABKAsyGi5yZWZlcmVlLnYxLkdhbmdPZkZvdXJNb3ZlSAASKgoHcGluY2hlZBgDIAEoCzIXLnJlZmVyZWUudjEuUGluY2hlZE1vdmVIAEIGCgRnYW1lIp8BCgVFdmVudBIsCgh0aGVfZ2FuZxgBIAEoCzIYLnJlZmVyZWUudjEuVGhlR2FuZ0V2ZW50SAASMwoMZ2FuZ19vZl9mb3VyGAIgASgLMhsucmVmZXJlZS52MS5HYW5nT2ZGb3VyRXZlbnRIABIrCgdwaW5jaGVkGAMgASgLMhgucmVmZXJlZS52MS5QaW5jaGVkRXZlbnRIAEIGCgRnYW1lIr8CCgRWaWV3EgwKBGdhbWUYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgDEhEKBHNlYXQYBCABKAVIAYgBARINCgVzZWF0cxgFIAEoBRIOCgZ0b19hY3QYBiADKAUSJAoHb3V0Y29tZRgHIAEoCzITLnJlZmVyZWUudjEuT3V0Y29tZRIMCgRoZWFkGAggASgJEisKCHRoZV9nYW5nGAogASgLMhcucmVmZXJlZS52MS5UaGVHYW5nVmlld0gAEjIKDGdhbmdfb2ZfZm91chgLIAEoCzIaLnJlZmVyZWUudjEuR2FuZ09mRm91clZpZXdIABIqCgdwaW5jaGVkGAwgASgLMhcucmVmZXJlZS52MS5QaW5jaGVkVmlld0gAQgsKCWdhbWVfdmlld0IHCgVfc2VhdCJuCgdPdXRjb21lEg8KB3dpbm5lcnMYASADKAUSDwoHc3VtbWFyeRgCIAEoCRIOCgZzY29yZXMYAyADKAUSEAoIcGxhY2luZ3MYBCADKAUSEQoJdGllYnJlYWtzGAUgAygFEgwKBHRlYW0YBiABKAgikQEKDEhpc3RvcnlFbnRyeRIPCgd2ZXJzaW9uGAEgASgDEgwKBHNlYXQYAiABKAUSHgoEbW92ZRgDIAEoCzIQLnJlZmVyZWUudjEuTW92ZRIhCgZldmVudHMYBCADKAsyES5yZWZlcmVlLnYxLkV2ZW50EgwKBGhlYWQYBSABKAkSEQoJbG9nX2VudHJ5GAYgASgMYgZwcm90bzM", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_the_gang]);
+  fileDesc("ChVyZWZlcmVlL3YxL2dhbWUucHJvdG8SCnJlZmVyZWUudjEi9gEKDFRhYmxlT3B0aW9ucxIuCgh0aGVfZ2FuZxgBIAEoCzIaLnJlZmVyZWUudjEuVGhlR2FuZ09wdGlvbnNIABI1CgxnYW5nX29mX2ZvdXIYAiABKAsyHS5yZWZlcmVlLnYxLkdhbmdPZkZvdXJPcHRpb25zSAASLQoHcGluY2hlZBgDIAEoCzIaLnJlZmVyZWUudjEuUGluY2hlZE9wdGlvbnNIABIXCgptb3ZlX2xpbWl0GAQgASgFSAGIAQESIAoFY2xvY2sYBSABKAsyES5yZWZlcmVlLnYxLkNsb2NrQgYKBGdhbWVCDQoLX21vdmVfbGltaXQimQEKCUdhbWVTZXR1cBIMCgRnYW1lGAEgASgJEg0KBXNlYXRzGAIgASgFEikKB29wdGlvbnMYAyABKAsyGC5yZWZlcmVlLnYxLlRhYmxlT3B0aW9ucxIYChBhbGxvd19zcGVjdGF0b3JzGAQgASgIEhYKDnJ1bGVzX3JldmlzaW9uGAUgASgFEhIKCm1vdmVfbGltaXQYBiABKAUimwEKBE1vdmUSKwoIdGhlX2dhbmcYASABKAsyFy5yZWZlcmVlLnYxLlRoZUdhbmdNb3ZlSAASMgoMZ2FuZ19vZl9mb3VyGAIgASgLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyTW92ZUgAEioKB3BpbmNoZWQYAyABKAsyFy5yZWZlcmVlLnYxLlBpbmNoZWRNb3ZlSABCBgoEZ2FtZSKfAQoFRXZlbnQSLAoIdGhlX2dhbmcYASABKAsyGC5yZWZlcmVlLnYxLlRoZUdhbmdFdmVudEgAEjMKDGdhbmdfb2ZfZm91chgCIAEoCzIbLnJlZmVyZWUudjEuR2FuZ09mRm91ckV2ZW50SAASKwoHcGluY2hlZBgDIAEoCzIYLnJlZmVyZWUudjEuUGluY2hlZEV2ZW50SABCBgoEZ2FtZSLhAgoEVmlldxIMCgRnYW1lGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSDwoHdmVyc2lvbhgDIAEoAxIRCgRzZWF0GAQgASgFSAGIAQESDQoFc2VhdHMYBSABKAUSDgoGdG9fYWN0GAYgAygFEiQKB291dGNvbWUYByABKAsyEy5yZWZlcmVlLnYxLk91dGNvbWUSDAoEaGVhZBgIIAEoCRIgCgV0YWJsZRgJIAEoCzIRLnJlZmVyZWUudjEuVGFibGUSKwoIdGhlX2dhbmcYCiABKAsyFy5yZWZlcmVlLnYxLlRoZUdhbmdWaWV3SAASMgoMZ2FuZ19vZl9mb3VyGAsgASgLMhoucmVmZXJlZS52MS5HYW5nT2ZGb3VyVmlld0gAEioKB3BpbmNoZWQYDCABKAsyFy5yZWZlcmVlLnYxLlBpbmNoZWRWaWV3SABCCwoJZ2FtZV92aWV3QgcKBV9zZWF0Im4KB091dGNvbWUSDwoHd2lubmVycxgBIAMoBRIPCgdzdW1tYXJ5GAIgASgJEg4KBnNjb3JlcxgDIAMoBRIQCghwbGFjaW5ncxgEIAMoBRIRCgl0aWVicmVha3MYBSADKAUSDAoEdGVhbRgGIAEoCCKxAQoMSGlzdG9yeUVudHJ5Eg8KB3ZlcnNpb24YASABKAMSDAoEc2VhdBgCIAEoBRIeCgRtb3ZlGAMgASgLMhAucmVmZXJlZS52MS5Nb3ZlEiEKBmV2ZW50cxgEIAMoCzIRLnJlZmVyZWUudjEuRXZlbnQSDAoEaGVhZBgFIAEoCRIRCglsb2dfZW50cnkYBiABKAwSHgoCYnkYByABKA4yEi5yZWZlcmVlLnYxLk1vdmVCeWIGcHJvdG8z", [file_referee_v1_gang_of_four, file_referee_v1_pinched, file_referee_v1_table, file_referee_v1_the_gang]);
 
 /**
  * Game-specific table options: set the one for the game you create.
@@ -58,6 +60,14 @@ export type TableOptions = Message<"referee.v1.TableOptions"> & {
    * @generated from field: optional int32 move_limit = 4;
    */
   moveLimit?: number | undefined;
+
+  /**
+   * The table's turn clock (see Clock); unset: no clock. Read by CreateGame; a
+   * tournament's tables get the tournament's clock.
+   *
+   * @generated from field: referee.v1.Clock clock = 5;
+   */
+  clock?: Clock | undefined;
 };
 
 /**
@@ -256,6 +266,14 @@ export type View = Message<"referee.v1.View"> & {
   head: string;
 
   /**
+   * Who holds each seat, their names, clocks and presence, and where the table is.
+   * Public: the same for every viewer.
+   *
+   * @generated from field: referee.v1.Table table = 9;
+   */
+  table?: Table | undefined;
+
+  /**
    * @generated from oneof referee.v1.View.game_view
    */
   gameView: {
@@ -400,6 +418,14 @@ export type HistoryEntry = Message<"referee.v1.HistoryEntry"> & {
    * @generated from field: bytes log_entry = 6;
    */
   logEntry: Uint8Array;
+
+  /**
+   * Who made the move: its seat's player, the clock (the game's default move) or the
+   * referee's bot holding the seat. Public, and fixed by `log_entry` (its client_move_id).
+   *
+   * @generated from field: referee.v1.MoveBy by = 7;
+   */
+  by: MoveBy;
 };
 
 /**
