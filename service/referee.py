@@ -492,6 +492,7 @@ class Referee:
             move_key=key,
             move_record=records.encode(records.MoveRecord(version, digest)),
             finished=table.game.outcome(state) is not None,
+            host_version=table.host_version,
         )
         return result, head
 

@@ -67,12 +67,19 @@ _outage_is_unavailable: Final = Outage(
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """A game as stored: its version, the opaque state and metadata bytes, and the head of
-    its log's hash chain at that version (None: stored before the chain existed)."""
+    its log's hash chain at that version (None: stored before the chain existed).
+
+    ``host`` is the table's hosting record (seats, names, token generations, status;
+    None: stored before tables were hosted) and ``host_version`` the count of its changes,
+    which a move's commit compares; ``clock`` the turn clock's state (None: no clock)."""
 
     version: int
     state: bytes
     meta: bytes
     head: str | None = None
+    host: bytes | None = None
+    host_version: int = 0
+    clock: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +208,7 @@ class RedisStore:
         self._prefix = key_prefix
         self._create: AsyncScript = script(client, "create.lua")
         self._commit: AsyncScript = script(client, "commit.lua")
+        self._host: AsyncScript = script(client, "host.lua")
 
     @classmethod
     def from_url(
@@ -250,17 +258,27 @@ class RedisStore:
         )
 
     @_outage_is_unavailable
-    async def create(self, game_id: str, state: bytes, meta: bytes) -> bool:
-        """Create the game at version 0; False (and nothing written) if it exists."""
+    async def create(
+        self,
+        game_id: str,
+        state: bytes,
+        meta: bytes,
+        *,
+        host: bytes | None = None,
+        clock: bytes | None = None,
+    ) -> bool:
+        """Create the game at version 0 (host version 0); False (and nothing written) if
+        it exists."""
         created = await self._create(
-            keys=self.keys(game_id).all, args=[state, meta, self._idle_ttl]
+            keys=self.keys(game_id).all,
+            args=[state, meta, self._idle_ttl, host or b"", clock or b""],
         )
         return bool(created)
 
     @_outage_is_unavailable
     async def load(self, game_id: str) -> GameRecord | None:
-        version, state, meta, head = await self._client.hmget(
-            self.keys(game_id).game, ["version", "state", "meta", "head"]
+        version, state, meta, head, host, host_version, clock = await self._client.hmget(
+            self.keys(game_id).game, ["version", "state", "meta", "head", "host", "hv", "clock"]
         )
         if version is None:
             return None
@@ -269,6 +287,9 @@ class RedisStore:
             state=as_bytes(state),
             meta=as_bytes(meta),
             head=None if head is None else as_bytes(head).decode(),
+            host=None if host is None else as_bytes(host),
+            host_version=0 if host_version is None else int(host_version),
+            clock=None if clock is None else as_bytes(clock),
         )
 
     @_outage_is_unavailable
@@ -283,6 +304,8 @@ class RedisStore:
         move_key: str,
         move_record: bytes,
         finished: bool,
+        host_version: int = 0,
+        clock: bytes | None = None,
     ) -> CommitResult:
         """Apply one move atomically if ``expected_version`` is current (see ``commit.lua``).
 
@@ -293,6 +316,10 @@ class RedisStore:
         record returned); then a missing game is MISSING; then a stale version is CONFLICT.
         On OK the game is at ``expected_version + 1``, the log and the stream hold the entry
         (stream ID ``<version>-0``), and a finished game's keys expire together.
+
+        ``host_version`` is the hosting record's version the move was decided on: a changed
+        record (a reissued token, say) is a CONFLICT too. ``clock``, when given, is the turn
+        clock's state after the move, stored with it.
         """
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
@@ -309,6 +336,8 @@ class RedisStore:
             EVENT_FIELD,
             self._idle_ttl,
             head,
+            host_version,
+            clock or b"",
         ]
         if not self._wait_replicas:
             return commit_result(await self._commit(keys=keys, args=args))
@@ -345,6 +374,25 @@ class RedisStore:
                 pipe.execute_command(*wait)
                 reply, acked = await pipe.execute()
         return commit_result(reply), int(acked)
+
+    @_outage_is_unavailable
+    async def change_host(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        expected_host_version: int,
+        host: bytes,
+        clock: bytes | None = None,
+    ) -> CommitResult:
+        """Replace the table's hosting record (and its clock state, if given) if the game is
+        still at ``expected_version`` and its record at ``expected_host_version`` (see
+        ``host.lua``). OK carries the new host version; CONFLICT the game's version."""
+        reply = await self._host(
+            keys=[self.keys(game_id).game],
+            args=[expected_version, expected_host_version, host, clock or b""],
+        )
+        return commit_result(reply)
 
     @_outage_is_unavailable
     async def move_record(self, game_id: str, move_key: str) -> bytes | None:

@@ -53,6 +53,11 @@ class Table:
     version: int
     state: Any
     head: str
+    # The hosting record and clock state as stored (service.store.GameRecord), and the
+    # host version a move's commit is compared against.
+    host: bytes | None = None
+    host_version: int = 0
+    clock: bytes | None = None
 
     @property
     def finished(self) -> bool:
@@ -87,6 +92,9 @@ async def load_table(store: RedisStore, game_id: str) -> Table:
         version=record.version,
         state=fmt.state.decode(record.state),
         head=head,
+        host=record.host,
+        host_version=record.host_version,
+        clock=record.clock,
     )
 
 

@@ -8,6 +8,8 @@
 --   6 finished ("1"/"0") 7 finished TTL seconds      8 stream MAXLEN (approximate)
 --   9 stream field name for the log entry  10 idle TTL seconds ("0": none)
 --  11 the log's chain head after this entry (hex; the caller computes it)
+--  12 expected host version (the table's hosting record the move was decided on)
+--  13 the clock state after this move ("": unchanged)
 -- Reply: {"DUPLICATE", version, record} | {"MISSING", -1} | {"CONFLICT", version}
 --        | {"OK", new version}
 local game, log, events, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -27,6 +29,11 @@ current = tonumber(current)
 if current ~= tonumber(ARGV[1]) then
   return {'CONFLICT', current}
 end
+-- A seat token reissued, a seat handed to a bot, a game aborted since the move was
+-- decided: decide again on the new hosting record (the same answer as a stale version).
+if (tonumber(redis.call('HGET', game, 'hv')) or 0) ~= tonumber(ARGV[12]) then
+  return {'CONFLICT', current}
+end
 
 local version = current + 1
 local version_text = string.format('%d', version)
@@ -34,6 +41,9 @@ local version_text = string.format('%d', version)
 -- (ID not above the stream's last), and Redis keeps the writes a failing script already made.
 redis.call('XADD', events, 'MAXLEN', '~', ARGV[8], version_text .. '-0', ARGV[9], ARGV[3])
 redis.call('HSET', game, 'version', version_text, 'state', ARGV[2], 'head', ARGV[11])
+if ARGV[13] ~= '' then
+  redis.call('HSET', game, 'clock', ARGV[13])
+end
 redis.call('RPUSH', log, ARGV[3])
 redis.call('HSET', moves, ARGV[4], ARGV[5])
 -- A finished game expires after the finished TTL; a live one after the idle TTL, pushed
