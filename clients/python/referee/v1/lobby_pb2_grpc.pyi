@@ -69,8 +69,10 @@ class LobbyServiceStub:
     ForfeitSeat: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ForfeitSeatRequest, _lobby_pb2.ForfeitSeatResponse]
     """Forfeit a seat: with the seat's own token (resign) or the admin token. What a forfeit
     means is the game's (docs/hosting.md): in Gang of Four and Pinched! the seat is placed
-    last and the clock plays its moves at once from then on; The Gang is cooperative, and
-    a forfeit there ends the game as a loss for the whole table.
+    last (after every seat that did not forfeit, never a winner) and the clock plays its
+    moves at once from then on, so the others finish their game. The Gang is cooperative:
+    nobody loses alone, so a forfeit is refused there (FAILED_PRECONDITION
+    FORFEIT_NOT_IN_GAME); hand the seat to a bot or abort the game instead.
     """
     ReplaceSeatByBot: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ReplaceSeatByBotRequest, _lobby_pb2.ReplaceSeatByBotResponse]
     """The table admin hands a seat to the referee's bot, which plays it from then on."""
@@ -118,8 +120,10 @@ class LobbyServiceAsyncStub(LobbyServiceStub):
     ForfeitSeat: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ForfeitSeatRequest, _lobby_pb2.ForfeitSeatResponse]  # type: ignore[assignment]
     """Forfeit a seat: with the seat's own token (resign) or the admin token. What a forfeit
     means is the game's (docs/hosting.md): in Gang of Four and Pinched! the seat is placed
-    last and the clock plays its moves at once from then on; The Gang is cooperative, and
-    a forfeit there ends the game as a loss for the whole table.
+    last (after every seat that did not forfeit, never a winner) and the clock plays its
+    moves at once from then on, so the others finish their game. The Gang is cooperative:
+    nobody loses alone, so a forfeit is refused there (FAILED_PRECONDITION
+    FORFEIT_NOT_IN_GAME); hand the seat to a bot or abort the game instead.
     """
     ReplaceSeatByBot: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ReplaceSeatByBotRequest, _lobby_pb2.ReplaceSeatByBotResponse]  # type: ignore[assignment]
     """The table admin hands a seat to the referee's bot, which plays it from then on."""
@@ -200,8 +204,10 @@ class LobbyServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_lobby_pb2.ForfeitSeatResponse, _abc.Awaitable[_lobby_pb2.ForfeitSeatResponse]]:
         """Forfeit a seat: with the seat's own token (resign) or the admin token. What a forfeit
         means is the game's (docs/hosting.md): in Gang of Four and Pinched! the seat is placed
-        last and the clock plays its moves at once from then on; The Gang is cooperative, and
-        a forfeit there ends the game as a loss for the whole table.
+        last (after every seat that did not forfeit, never a winner) and the clock plays its
+        moves at once from then on, so the others finish their game. The Gang is cooperative:
+        nobody loses alone, so a forfeit is refused there (FAILED_PRECONDITION
+        FORFEIT_NOT_IN_GAME); hand the seat to a bot or abort the game instead.
         """
 
     @_abc_1.abstractmethod

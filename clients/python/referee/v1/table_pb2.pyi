@@ -31,7 +31,7 @@ class _NoShowEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_NoShow.ValueTy
     """The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on."""
     NO_SHOW_FORFEIT: _NoShow.ValueType  # 2
     """The seat forfeits (LobbyService.ForfeitSeat; docs/hosting.md says what a forfeit means
-    in each game).
+    in each game). In The Gang, which has no forfeit, the seat is handed to a bot instead.
     """
 
 class NoShow(_NoShow, metaclass=_NoShowEnumTypeWrapper):
@@ -43,7 +43,7 @@ NO_SHOW_BOT: NoShow.ValueType  # 1
 """The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on."""
 NO_SHOW_FORFEIT: NoShow.ValueType  # 2
 """The seat forfeits (LobbyService.ForfeitSeat; docs/hosting.md says what a forfeit means
-in each game).
+in each game). In The Gang, which has no forfeit, the seat is handed to a bot instead.
 """
 Global___NoShow: _TypeAlias = NoShow  # noqa: Y015
 

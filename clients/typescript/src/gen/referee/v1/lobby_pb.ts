@@ -533,8 +533,10 @@ export const LobbyService: GenService<{
   /**
    * Forfeit a seat: with the seat's own token (resign) or the admin token. What a forfeit
    * means is the game's (docs/hosting.md): in Gang of Four and Pinched! the seat is placed
-   * last and the clock plays its moves at once from then on; The Gang is cooperative, and
-   * a forfeit there ends the game as a loss for the whole table.
+   * last (after every seat that did not forfeit, never a winner) and the clock plays its
+   * moves at once from then on, so the others finish their game. The Gang is cooperative:
+   * nobody loses alone, so a forfeit is refused there (FAILED_PRECONDITION
+   * FORFEIT_NOT_IN_GAME); hand the seat to a bot or abort the game instead.
    *
    * @generated from rpc referee.v1.LobbyService.ForfeitSeat
    */

@@ -340,7 +340,7 @@ export enum NoShow {
 
   /**
    * The seat forfeits (LobbyService.ForfeitSeat; docs/hosting.md says what a forfeit means
-   * in each game).
+   * in each game). In The Gang, which has no forfeit, the seat is handed to a bot instead.
    *
    * @generated from enum value: NO_SHOW_FORFEIT = 2;
    */
