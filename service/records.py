@@ -20,6 +20,61 @@ class GameMeta(msgspec.Struct, frozen=True):
     seed_sha256: str
     created_at: float
     move_limit: int | msgspec.UnsetType = msgspec.UNSET
+    clock: ClockSpec | msgspec.UnsetType = msgspec.UNSET
+
+
+class ClockSpec(msgspec.Struct, frozen=True, array_like=True):
+    """A table's turn clock as created (table.proto ``Clock``): whole seconds, 0 = none;
+    ``no_show`` is the ``NoShow`` enum's number."""
+
+    move_seconds: int = 0
+    bank_seconds: int = 0
+    increment_seconds: int = 0
+    no_show_after: int = 0
+    no_show: int = 0
+
+
+# SeatHold.holder values (table.proto ``SeatHolder``) and HostRecord.status values (its
+# ``TableStatus``; a finished game is told by its outcome, never stored as a status).
+OPEN_SEAT, PLAYER, BOT = 0, 1, 2
+TABLE_OPEN, TABLE_LIVE, TABLE_ABORTED = 1, 2, 4
+
+
+class SeatHold(msgspec.Struct, frozen=True, array_like=True):
+    """Who holds one seat. ``generation`` is that of the seat's token (service.auth): a
+    reissue raises it and every older token is refused. ``bot`` is the ``BotStrategy``
+    number of a seat held by the referee's bot."""
+
+    holder: int = OPEN_SEAT
+    name: str = ""
+    player_id: str = ""
+    generation: int = 0
+    bot: int = 0
+    forfeited: bool = False
+
+
+class TableActionRecord(msgspec.Struct, frozen=True, array_like=True):
+    """One thing done to the table (table.proto ``TableAction``; ``kind`` its number)."""
+
+    kind: int
+    version: int
+    seat: int
+    name: str
+    at: float
+    automatic: bool = False
+
+
+class HostRecord(msgspec.Struct, frozen=True):
+    """A table's hosting record, stored beside its game (``GameRecord.host``) and changed
+    only through ``host.lua``'s compare-and-set. A game stored without one is a live table
+    of players at generation 0 (see service.hosting)."""
+
+    status: int
+    seats: tuple[SeatHold, ...]
+    created_at: float
+    listed: bool = False
+    admin_generation: int = 0
+    actions: tuple[TableActionRecord, ...] = ()
 
 
 class LogEntry(msgspec.Struct, frozen=True, array_like=True):
@@ -51,3 +106,4 @@ encode = msgspec.msgpack.Encoder().encode
 meta_decoder = msgspec.msgpack.Decoder(GameMeta)
 log_decoder = msgspec.msgpack.Decoder(LogEntry)
 record_decoder = msgspec.msgpack.Decoder(MoveRecord)
+host_decoder = msgspec.msgpack.Decoder(HostRecord)
