@@ -32,8 +32,9 @@ async def _game_under_way(
     tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub,
     games: referee_pb2_grpc.RefereeServiceAsyncStub,
     tournament_id: str,
-) -> None:
-    """Until a table of round 1 has a game with a few moves and no outcome yet."""
+) -> dict[int, str]:
+    """Until a table of round 1 has a game with a few moves and no outcome yet; the games
+    of round 1's tables by then (table number -> game id)."""
     request = T.GetTournamentRequest(tournament_id=tournament_id)
     async with asyncio.timeout(15):
         while True:
@@ -46,7 +47,7 @@ async def _game_under_way(
                     ).view
                     if view.version >= 3:
                         assert not view.HasField("outcome"), "killed too late"
-                        return
+                        return {t.number: t.game_id for t in tournament.round_results[0].tables}
             await asyncio.sleep(0.05)
 
 
@@ -101,7 +102,7 @@ async def test_a_killed_director_s_tournament_is_finished_by_another_referee(
                 T.StartTournamentRequest(tournament_id=tid),
                 metadata=(("authorization", f"Bearer {created.admin_token}"),),
             )
-            await _game_under_way(b_stub, b_games, tid)
+            before = await _game_under_way(b_stub, b_games, tid)
             os.kill(a.pid, signal.SIGKILL)
             killed = time.monotonic()
             final = await _finished(b_stub, tid)
@@ -110,5 +111,9 @@ async def test_a_killed_director_s_tournament_is_finished_by_another_referee(
             assert len(final.round_results) == 2
             assert all(game_ids) and len(set(game_ids)) == len(game_ids) == 4
             assert all(table.finished for r in final.round_results for table in r.tables)
+            played = {t.number: t.game_id for t in final.round_results[0].tables}
+            assert {n: g for n, g in played.items() if before[n]} == {
+                n: g for n, g in before.items() if g
+            }, "a table's game was replaced"
             for game_id in game_ids:
                 await _played_once(b_games, game_id)

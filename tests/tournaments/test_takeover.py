@@ -16,7 +16,7 @@ from referee.client import AsyncRefereeClient
 from service.referee import Referee
 from service.tournaments import rounds
 from service.tournaments.director import Director
-from service.tournaments.host import TournamentHost
+from service.tournaments.host import ParticipantSpec, TournamentHost, TournamentSpec
 from service.tournaments.model import Format, Participant, Status, Tournament
 from service.tournaments.store import RUNNING, START_GRACE_SECONDS, TournamentStore
 from service.tournaments.takeover import Takeovers
@@ -174,3 +174,31 @@ async def test_a_process_takes_over_at_most_its_room_and_its_share_per_pass(
     await standing.close()  # its directors stop: room again
     assert standing.host.room() == 3
     assert await takeovers.take_over() == ["t4", "t3"]
+
+
+async def test_a_start_beyond_the_cap_is_left_to_a_takeover_pass(
+    store: TournamentStore, standing: Standing
+) -> None:
+    """StartTournament on a process with no room starts the tournament but directs it
+    nowhere; once its start grace is over any process's pass takes it over."""
+    host = standing.host
+    host.max_directed = 0
+    spec = TournamentSpec(
+        game="pinched",
+        seats_per_table=2,
+        options={},
+        options_proto=b"",
+        participants=[ParticipantSpec(f"bot {i}", "random") for i in range(2)],
+        format=Format.ROUND_ROBIN,
+        rounds=1,
+        seed=None,
+    )
+    created = await host.create(spec)
+    tournament_id = created.stored.tournament.tournament_id
+    started = await host.start(tournament_id, created.admin_token)
+    assert started.tournament.status is Status.RUNNING
+    assert standing.started == []
+    assert await store.lapsed(time.time() + START_GRACE_SECONDS + 1, 10) == [tournament_id]
+    host.max_directed = 1
+    await store.due(tournament_id, time.time() - 1)  # its grace is over
+    assert await Takeovers(host, every_seconds=1, per_pass=1).take_over() == [tournament_id]
