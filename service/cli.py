@@ -1,4 +1,5 @@
-"""`referee` command line: serve, verify, and the bot (`referee.bots.cli`)."""
+"""`referee` command line: serve, verify, tournaments (:mod:`service.cli_tournament`) and
+the bot (`referee.bots.cli`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import dataclasses
 import importlib
 import sys
+import time
 from pathlib import Path
 
 import grpc
@@ -14,7 +16,7 @@ from google.protobuf import json_format
 
 from referee.client.calls import HistoryPages
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import logs
+from service import cli_tournament, logs
 from service.settings import DEFAULTS, Settings, env_name
 
 
@@ -49,6 +51,11 @@ def _verify(args: argparse.Namespace) -> int:
         metadata = (("authorization", f"Bearer {args.token}"),) if args.token else ()
         with grpc.insecure_channel(args.address) as channel:
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
+            unfinished = _until_finished(stub, args.game_id, metadata, args.wait)
+            if unfinished is not None:
+                waited = f" after {args.wait:g} s" if args.wait else ""
+                print(f"not finished (version {unfinished}){waited}")
+                return NOT_FINISHED
             pages = HistoryPages(args.game_id)
             request: referee_pb2.GetHistoryRequest | None = pages.first()
             while request is not None:
@@ -62,12 +69,40 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _until_finished(
+    stub: referee_pb2_grpc.RefereeServiceStub,
+    game_id: str,
+    metadata: tuple[tuple[str, str], ...],
+    wait: float,
+) -> int | None:
+    """None once the game is over (at once, or within ``wait`` seconds, following its
+    watch); else its version when the time is up."""
+    view = stub.GetView(referee_pb2.GetViewRequest(game_id=game_id), metadata=metadata).view
+    deadline = time.monotonic() + wait
+    while not view.HasField("outcome"):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return view.version
+        watch = referee_pb2.WatchGameRequest(game_id=game_id, after_version=view.version)
+        try:
+            for update in stub.WatchGame(watch, metadata=metadata, timeout=left):
+                view = update.view
+                if view.HasField("outcome"):
+                    break
+        except grpc.RpcError as error:
+            if error.code() is not grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise
+    return None
+
+
 def _setting(field: str, what: str, default: str | None = None) -> str:
     """The help of a flag that overrides a setting: its variable and its default (from
     :data:`~service.settings.DEFAULTS`, or ``default`` said in words)."""
     shown = str(getattr(DEFAULTS, field)) if default is None else default
     return f"{what} ({env_name(field)}; default {shown})"
 
+
+NOT_FINISHED = 3  # `referee verify`'s exit code for a game that is not over (yet)
 
 # Commands with options of their own, handed their arguments whole: (module, help).
 DELEGATED = {
@@ -111,12 +146,23 @@ def main(argv: list[str] | None = None) -> int:
         help=_setting("allow_client_seeds", "accept CreateGame seeds (tests only)", "off"),
     )
     serve.set_defaults(run=_serve)
-    verify = commands.add_parser("verify", help="replay a finished game from its seed")
+    verify = commands.add_parser(
+        "verify",
+        help="replay a finished game from its seed (exit 1: it does not verify; 3: not finished)",
+    )
     verify.add_argument("--address", default=f"{DEFAULTS.host}:{DEFAULTS.port}")
     verify.add_argument("--game-id")
     verify.add_argument("--token", help="a seat token (else as a spectator)")
     verify.add_argument("--file", help="a GetHistoryResponse saved as JSON instead")
+    verify.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long for an unfinished game to end (default: answer at once)",
+    )
     verify.set_defaults(run=_verify)
+    cli_tournament.add_commands(commands, f"{DEFAULTS.host}:{DEFAULTS.port}")
     args = parser.parse_args(argv)
     if args.command == "verify" and not (args.file or args.game_id):
         parser.error("verify needs --game-id or --file")

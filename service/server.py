@@ -129,6 +129,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         tournaments.serving_on(settings.host, port)
         await server.start()
+        tournaments.start()
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         http = contextlib.AsyncExitStack()

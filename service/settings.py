@@ -128,6 +128,15 @@ class Settings:
     # Wrong seat codes one client address may try per minute, over all replicas (0: no
     # limit); good codes do not count, so a room behind one address can all claim.
     seat_code_attempts_per_minute: int = 10
+    # How often this process looks for running tournaments whose director's lease lapsed
+    # (its process died) and takes them over; well under the 6 s lease. 0: never.
+    tournament_takeover_seconds: float = 2.0
+    # Tournaments one takeover pass may take over (the others wait for the next pass, or
+    # another process's).
+    tournament_takeovers_per_pass: int = 4
+    # Tournaments this process directs at once, started here or taken over; one more
+    # started here is left to another process (the bots of each play here).
+    tournament_max_directed: int = 32
     # Processes that replay games for VerifyHistory, off the event loop (started at the
     # first call). Each replay holds one core while it runs.
     verify_workers: int = 1
@@ -189,6 +198,9 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "console_dir": ("REFEREE_CONSOLE_DIR", _path_or_none),
     "seat_code_ttl_seconds": ("REFEREE_SEAT_CODE_TTL_SECONDS", int),
     "seat_code_attempts_per_minute": ("REFEREE_SEAT_CODE_ATTEMPTS_PER_MINUTE", int),
+    "tournament_takeover_seconds": ("REFEREE_TOURNAMENT_TAKEOVER_SECONDS", float),
+    "tournament_takeovers_per_pass": ("REFEREE_TOURNAMENT_TAKEOVERS_PER_PASS", int),
+    "tournament_max_directed": ("REFEREE_TOURNAMENT_MAX_DIRECTED", int),
     "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
     "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
     "operator_keys": ("REFEREE_OPERATOR_KEYS", str),

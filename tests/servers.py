@@ -19,6 +19,10 @@ from service.settings import Settings
 ROOT = Path(__file__).resolve().parents[1]
 
 SECRET = b"test-secret-0123456789abcdef"
+# Every test's referee shares the session's Redis, where other tests leave tournaments
+# running (a human never joins, a bot was killed): a referee taking them over would play
+# them beside unrelated tests. Takeover tests turn it on.
+NO_TAKEOVERS = {"REFEREE_TOURNAMENT_TAKEOVER_SECONDS": "0"}
 
 
 def settings_for(redis_url: str, data_dir: Path) -> Settings:
@@ -31,6 +35,7 @@ def settings_for(redis_url: str, data_dir: Path) -> Settings:
         token_secret=SECRET,
         allow_client_seeds=True,
         finished_ttl_seconds=3600,
+        tournament_takeover_seconds=0,
     )
 
 
@@ -40,6 +45,7 @@ class Served:
 
     grpc: str
     http: str
+    pid: int = 0
 
 
 @contextlib.contextmanager
@@ -66,6 +72,7 @@ def referee_process(
         "REFEREE_HTTP_PORT": "0",
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
+        **NO_TAKEOVERS,
         **(env or {}),
     }
     process = subprocess.Popen(
@@ -88,7 +95,7 @@ def referee_process(
                 break
         assert set(found) == {"grpc", "http"}, "the referee did not start"
         threading.Thread(target=process.stdout.read, daemon=True).start()
-        yield Served(found["grpc"], found["http"])
+        yield Served(found["grpc"], found["http"], process.pid)
     finally:
         process.terminate()
         process.wait(10)

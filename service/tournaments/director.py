@@ -16,11 +16,15 @@ closes the round and pairs the next. The director reaches games only through the
 One director at a time: a director directs only while it holds the tournament's lease in
 Redis (taken when free, renewed every third of ``LEASE_MS``). A second process asked to
 start the tournament waits as a standby and takes over when the first stops renewing (its
-process died or stopped), so bots never play the same seats twice.
+process died or stopped), so bots never play the same seats twice. Each claim also moves
+the tournament's due time in the store's running index to the lease's end, which is how
+every referee's takeover pass (:meth:`TournamentHost.take_over
+<service.tournaments.host.TournamentHost.take_over>`) finds the tournaments nobody directs.
 
 Stopping (server shutdown) cancels the bots and the watches. A game whose bot was stopped
 simply waits for that seat's move: nothing is half-written, and a director started later
-(StartTournament again) plays on from the stored version.
+(StartTournament again, or any referee's takeover pass once the lease has lapsed) plays
+on from the stored version.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import asyncio
 import contextlib
 import hashlib
 import random
+import time
 import uuid
 from typing import Any
 
@@ -70,8 +75,13 @@ class Director:
         store: TournamentStore,
         referee: Referee,
         client: AsyncRefereeClient,
+        *,
+        standby: bool = True,
     ) -> None:
         self.tournament_id = tournament_id
+        # Wait for a held lease (StartTournament on a second process), or give up at once
+        # (a takeover: another process was quicker).
+        self.standby = standby
         self.store = store
         self.referee = referee
         self.client = client
@@ -116,20 +126,30 @@ class Director:
     async def _lease(self) -> bool:
         """Wait until this director holds the lease; False if the tournament is over."""
         while not self.stopping.is_set():
-            if await self.store.claim(self.tournament_id, self.holder, LEASE_MS):
+            if await self._claim():
                 return True
+            if not self.standby:
+                return False
             tournament = (await self.store.load(self.tournament_id)).tournament
             if tournament.status is not Status.RUNNING:
                 return False
             await asyncio.sleep(LEASE_MS / 2000)
         return False
 
+    async def _claim(self) -> bool:
+        """Take or renew the lease; held, the tournament is due for takeover at its end."""
+        if not await self.store.claim(self.tournament_id, self.holder, LEASE_MS):
+            return False
+        with contextlib.suppress(Unavailable):  # lost: a takeover pass finds the lease held
+            await self.store.due(self.tournament_id, time.time() + LEASE_MS / 1000)
+        return True
+
     async def _renew(self) -> None:
         """Keep the lease; if another director got it, stop directing (and the bots)."""
         while True:
             await asyncio.sleep(LEASE_MS / 3000)
             try:
-                held = await self.store.claim(self.tournament_id, self.holder, LEASE_MS)
+                held = await self._claim()
             except Unavailable:
                 continue  # the store is away: so is every other director's
             if not held:

@@ -136,6 +136,7 @@ class TournamentHost:
         *,
         code_ttl_seconds: int,
         code_attempts_per_minute: int,
+        max_directed: int = 32,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -144,6 +145,9 @@ class TournamentHost:
         )
         self.code_ttl_seconds = code_ttl_seconds
         self.directors: dict[str, Director] = {}
+        # This process directs at most this many tournaments at once (started here or taken
+        # over); one more started here is left to another process's takeover pass.
+        self.max_directed = max_directed
         self._address: str | None = None
         self._client: AsyncRefereeClient | None = None
         self._closed = False
@@ -270,7 +274,8 @@ class TournamentHost:
 
     async def start(self, tournament_id: str, token: str | None) -> Stored:
         """Start (admin only); idempotent. Directs the tournament from this process if no
-        director here does yet."""
+        director here does yet and this process has room (:attr:`max_directed`); else a
+        takeover pass (this process's or another's) picks it up once its start grace ends."""
         stored = await self.store.load(tournament_id)
         if token is None:
             raise Unauthenticated("TOKEN_MISSING", "send the admin token to start")
@@ -278,7 +283,10 @@ class TournamentHost:
             raise PermissionDenied("ADMIN_TOKEN_REQUIRED", "only the admin token starts it")
         stored = await self.store.update(tournament_id, rounds.start)
         if stored.tournament.status is Status.RUNNING:
-            self.direct(tournament_id)
+            if self.directs(tournament_id) or self.room() > 0:
+                self.direct(tournament_id)
+            else:
+                log.warning("directing enough", tournament_id=tournament_id, most=self.max_directed)
         return stored
 
     async def get(self, tournament_id: str, token: str | None) -> tuple[Stored, int | None]:
@@ -338,8 +346,19 @@ class TournamentHost:
 
     # --- directors -------------------------------------------------------------------------
 
-    def direct(self, tournament_id: str) -> Director:
-        """The director of this process for the tournament, started if not running."""
+    def directs(self, tournament_id: str) -> bool:
+        """Whether a director of this process runs the tournament (or stands by for it)."""
+        director = self.directors.get(tournament_id)
+        return director is not None and director.running
+
+    def room(self) -> int:
+        """How many more tournaments this process may direct; forgets the stopped ones."""
+        self.directors = {tid: d for tid, d in self.directors.items() if d.running}
+        return self.max_directed - len(self.directors)
+
+    def direct(self, tournament_id: str, *, standby: bool = True) -> Director:
+        """The director of this process for the tournament, started if not running; a
+        ``standby`` one waits for a held lease, another gives up (see Director)."""
         director = self.directors.get(tournament_id)
         if director is not None and director.running:
             return director
@@ -349,7 +368,7 @@ class TournamentHost:
             if self._address is None:
                 raise RuntimeError("connect_to(address) first: bots need the gRPC face")
             self._client = AsyncRefereeClient(self._address, timeout=30.0)
-        director = Director(tournament_id, self.store, self.referee, self._client)
+        director = Director(tournament_id, self.store, self.referee, self._client, standby=standby)
         director.start()
         self.directors[tournament_id] = director
         return director

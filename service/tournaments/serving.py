@@ -16,6 +16,7 @@ from service.tournaments.api import RPCS, TournamentApi
 from service.tournaments.grpc_api import TournamentServicer
 from service.tournaments.host import TournamentHost
 from service.tournaments.store import TournamentStore
+from service.tournaments.takeover import Takeovers
 
 SERVICE_NAME = RPCS.full_name
 
@@ -24,6 +25,7 @@ SERVICE_NAME = RPCS.full_name
 class TournamentService:
     host: TournamentHost
     api: TournamentApi
+    takeovers: Takeovers
 
     def register(self, server: grpc.aio.Server) -> None:
         TournamentServicer.register(self.api, server)
@@ -38,7 +40,13 @@ class TournamentService:
             reachable = f"[{reachable}]"
         self.host.connect_to(f"{reachable}:{port}")
 
+    def start(self) -> None:
+        """Begin taking over tournaments nobody directs (once the gRPC face serves: the
+        bots of a tournament taken over play through it)."""
+        self.takeovers.start()
+
     async def aclose(self) -> None:
+        await self.takeovers.aclose()
         await self.host.aclose()
 
 
@@ -60,5 +68,11 @@ def tournament_service(
         store,
         code_ttl_seconds=settings.seat_code_ttl_seconds,
         code_attempts_per_minute=settings.seat_code_attempts_per_minute,
+        max_directed=settings.tournament_max_directed,
     )
-    return TournamentService(host, TournamentApi(host, metrics, limits))
+    takeovers = Takeovers(
+        host,
+        every_seconds=settings.tournament_takeover_seconds,
+        per_pass=settings.tournament_takeovers_per_pass,
+    )
+    return TournamentService(host, TournamentApi(host, metrics, limits), takeovers)

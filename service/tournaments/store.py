@@ -6,7 +6,13 @@ stream with one entry ``<version>-1`` per write, which watchers block on. The so
 ``tournaments`` lists every id by the time of its last write, for ListTournaments. It is an
 index only: an id joins it before its record is created and moves up after every write,
 and ids whose records have expired are pruned (all those older than the longest TTL at
-each create, the others when a listing meets them). Each write is one
+each create, the others when a listing meets them). The sorted set ``tournaments:running``
+holds every running tournament's id by the time its director's lease lapses (each renewal
+moves it on): a referee that takes over abandoned tournaments reads only the ids due, never
+the keyspace (:meth:`TournamentStore.lapsed`). An id joins it before the record says RUNNING
+and leaves it after the record says FINISHED; what a crash leaves behind (an id whose
+record is gone, not started or finished) is dropped by the next takeover pass that meets
+it. Both indexes are single keys, so each lives in one Redis Cluster slot. Each write is one
 Lua script that compares the version, stores the record with version + 1 and appends the
 stream entry, so a change is persisted before anybody is told of it. As for games, a
 finished tournament expires after the finished TTL and any other after the idle TTL.
@@ -42,6 +48,10 @@ from service.tournaments.model import Status, Tournament, decode, encode
 
 STREAM_MAXLEN: Final = 100
 INDEX: Final = "tournaments"
+RUNNING: Final = "tournaments:running"
+# A tournament just started is due for takeover this long after its start, as if its
+# starter held a director's lease (service.tournaments.director.LEASE_MS).
+START_GRACE_SECONDS: Final = 6.0
 # A listing looks at this many ids at most (a status filter may skip most of them).
 MAX_EXAMINED: Final = 2000
 # An indexed id without a record is left alone this long: its create may be under way.
@@ -161,9 +171,12 @@ class TournamentStore:
         if result.status is CommitStatus.CONFLICT:
             self.conflicts += 1
             raise Conflict(result.version)
-        # Committed: a lost bump of the index only reorders the listing.
+        # Committed: a lost bump of the index only reorders the listing, and a lost removal
+        # from the running index is made by the next takeover pass that meets the id.
         with contextlib.suppress(redis_errors.RedisError, OSError):
             await self._client.zadd(INDEX, {tournament.tournament_id: time.time()})
+            if tournament.status is Status.FINISHED:
+                await self._client.zrem(RUNNING, tournament.tournament_id)
         return result.version
 
     async def update(
@@ -179,10 +192,17 @@ class TournamentStore:
             changed = change(stored.tournament)
             if changed is None:
                 return stored
+            starting = stored.tournament.status is not Status.RUNNING and (
+                changed.status is Status.RUNNING
+            )
+            if starting:  # in the running index before the record says so (a crash between)
+                await self.due(tournament_id, time.time() + START_GRACE_SECONDS)
             try:
                 version = await self.write(stored.version, changed)
             except Conflict:
                 continue
+            if starting:  # again: a takeover pass may have dropped it, not yet started
+                await self.due(tournament_id, time.time() + START_GRACE_SECONDS)
             return Stored(version, changed)
         raise VersionConflict(
             "CONTENTION", "the tournament kept changing under this change; try again"
@@ -248,6 +268,27 @@ class TournamentStore:
         """Give the directing lease up if ``holder`` still has it."""
         await self._release(keys=[self.lease_key(tournament_id)], args=[holder])
 
+    @_outage_is_unavailable
+    async def lease_left_ms(self, tournament_id: str) -> int:
+        """How long the directing lease has left; 0 or less: nobody holds it."""
+        return int(await self._client.pttl(self.lease_key(tournament_id)))
+
+    @_outage_is_unavailable
+    async def due(self, tournament_id: str, at: float) -> None:
+        """In the running index, due for takeover at Unix time ``at`` (when its lease lapses)."""
+        await self._client.zadd(RUNNING, {tournament_id: at})
+
+    @_outage_is_unavailable
+    async def not_running(self, tournament_id: str) -> None:
+        """Out of the running index (finished, gone, or never started)."""
+        await self._client.zrem(RUNNING, tournament_id)
+
+    @_outage_is_unavailable
+    async def lapsed(self, now: float, count: int) -> list[str]:
+        """Up to ``count`` ids of the running index due at ``now``, the longest due first."""
+        found = await self._client.zrangebyscore(RUNNING, "-inf", now, start=0, num=count)
+        return [_text(raw) for raw in cast(list[bytes], found)]
+
     @classmethod
     def lease_key(cls, tournament_id: str) -> str:
         return f"{cls.keys(tournament_id)[0]}:director"
@@ -256,6 +297,7 @@ class TournamentStore:
     async def delete(self, tournament_id: str) -> None:
         await self._client.delete(*self.keys(tournament_id), self.lease_key(tournament_id))
         await self._client.zrem(INDEX, tournament_id)
+        await self._client.zrem(RUNNING, tournament_id)
 
     async def aclose(self) -> None:
         await self._client.aclose()
