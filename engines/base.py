@@ -23,12 +23,12 @@ Rules of the contract:
   walked away: nothing that costs where the rules allow it (pass, keep, decline), else the
   cheapest forced choice. Progress: a game in which the awaited seats play nothing but
   default moves ends well within its default move limit.
-* ``awaited(state)`` (optional; ``to_act`` when not given, see :meth:`GameDefinition.
-  waiting_for`) are the seats of ``to_act`` the game is waiting for. They differ only where
-  a seat may act without having to: in The Gang every seat may always move a chip, but a
-  round waits only for the seats without one (and, with confirmation, for those that have
-  not confirmed). A phase clock that runs out plays ``default_move`` for these seats, not
-  for a seat that has done its part.
+* ``awaited(state)`` (optional; read it with :meth:`GameDefinition.waiting_for`, which
+  gives ``to_act`` when a game has none) are the seats of ``to_act`` the game is waiting
+  for. They differ only where a seat may act without having to: in The Gang every seat
+  may always move a chip, but a round waits only for the seats without one (and, with
+  confirmation, for those that have not confirmed). A phase clock that runs out plays
+  ``default_move`` for these seats, not for a seat that has done its part.
 """
 
 from __future__ import annotations
