@@ -1,5 +1,6 @@
-"""A loopback TCP proxy the tests can cut: every open connection dropped at once, and new
-ones refused (accepted and reset) while it is held."""
+"""A loopback TCP proxy the tests can cut: every open connection dropped at once, new ones
+refused (accepted and reset) while it is held, or the referee's replies kept back while it
+is stalled (requests still reach the referee: its answers are late, as over a slow link)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ class CuttableProxy:
         self.forwarded = 0  # connections that reached the upstream
         self.refused = 0  # connections reset while held
         self.holding = False
+        self._replies = asyncio.Event()  # set: replies flow; clear: stalled
+        self._replies.set()
         self._server: asyncio.Server | None = None
         self._pipes: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -61,6 +64,14 @@ class CuttableProxy:
     def release(self) -> None:
         self.holding = False
 
+    def stall(self) -> None:
+        """Keep every reply from the upstream back (buffered) until :meth:`flow`."""
+        self._replies.clear()
+
+    def flow(self) -> None:
+        """Let the replies through again, those kept back first."""
+        self._replies.set()
+
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.create_task(self._serve(reader, writer))
         self._tasks.add(task)
@@ -81,7 +92,7 @@ class CuttableProxy:
         self._pipes.add(pair)
         directions = [
             asyncio.create_task(_pipe(reader, up_writer)),
-            asyncio.create_task(_pipe(up_reader, writer)),
+            asyncio.create_task(_pipe(up_reader, writer, self._replies)),
         ]
         try:
             await asyncio.wait(directions, return_when=asyncio.FIRST_COMPLETED)
@@ -93,8 +104,12 @@ class CuttableProxy:
             up_writer.transport.abort()
 
 
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def _pipe(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, gate: asyncio.Event | None = None
+) -> None:
     with contextlib.suppress(ConnectionError, OSError):
         while data := await reader.read(65536):
+            if gate is not None:
+                await gate.wait()
             writer.write(data)
             await writer.drain()

@@ -1,13 +1,16 @@
 /**
  * The Referee client: generated messages and service (protoc-gen-es v2, from proto/), a
- * typed client factory, seat authentication and typed rejections. Transports come from
- * the "./node" (gRPC, Connect JSON) and "./web" (fetch) entries.
+ * typed client factory, seat authentication, typed rejections and retries after a
+ * transport failure (`retryingTransport`). Transports come from the "./node" (gRPC,
+ * Connect JSON) and "./web" (fetch) entries.
  */
 import {
   Code,
   ConnectError,
   createClient,
+  createContextValues,
   type Client,
+  type ContextValues,
   type Interceptor,
   type Transport,
 } from "@connectrpc/connect";
@@ -23,7 +26,26 @@ export * from "./gen/referee/v1/gang_of_four_pb.js";
 export * from "./gen/referee/v1/pinched_pb.js";
 export * from "./gen/referee/v1/tournament_pb.js";
 export { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
-export { Code, ConnectError, type Client, type Interceptor, type Transport };
+export {
+  Code,
+  ConnectError,
+  createContextValues,
+  type Client,
+  type ContextValues,
+  type Interceptor,
+  type Transport,
+};
+export {
+  DEFAULT_RETRY,
+  NO_RETRY,
+  RETRIED_METHODS,
+  newMoveId,
+  retryPolicy,
+  retryingTransport,
+  type Backoff,
+  type RetryPolicy,
+  type RetryingOptions,
+} from "./retry.js";
 // The protobuf runtime's helpers, so a frontend bundles one copy of it with the messages.
 export {
   create,

@@ -7,11 +7,14 @@
 ...     move = seat.legal_moves().moves[0]
 ...     seat.submit(move, expected_version=created.version, retry_on_conflict=2)
 
-Messages are the generated protobuf types of :mod:`referee.v1`.
+Reads and moves are sent again after a transport failure (:class:`Retry`, on by default;
+a move keeps its ``client_move_id``, so it never applies twice). Messages are the generated
+protobuf types of :mod:`referee.v1`.
 """
 
 from referee.client.aio import AsyncRefereeClient, AsyncRethink, AsyncSeat
 from referee.client.errors import (
+    DeadlineExceeded,
     GameNotFound,
     IllegalMove,
     InvalidArgument,
@@ -25,17 +28,19 @@ from referee.client.errors import (
     from_rpc_error,
 )
 from referee.client.play import AsyncPlay
-from referee.client.policy import NO_RESUME, Backoff, ConflictRetry, Resume
+from referee.client.policy import NO_RESUME, NO_RETRY, Backoff, ConflictRetry, Resume, Retry
 from referee.client.sync import RefereeClient, Rethink, Seat
 
 __all__ = [
     "NO_RESUME",
+    "NO_RETRY",
     "AsyncPlay",
     "AsyncRefereeClient",
     "AsyncRethink",
     "AsyncSeat",
     "Backoff",
     "ConflictRetry",
+    "DeadlineExceeded",
     "GameNotFound",
     "IllegalMove",
     "InvalidArgument",
@@ -45,6 +50,7 @@ __all__ = [
     "RefereeError",
     "Resume",
     "Rethink",
+    "Retry",
     "Seat",
     "Unauthenticated",
     "Unavailable",

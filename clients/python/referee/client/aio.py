@@ -6,13 +6,14 @@ import asyncio
 import inspect
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import grpc
 import grpc.aio
 
 from referee.client.calls import (
     Attempt,
+    Tries,
     WatchCursor,
     auth_metadata,
     create_request,
@@ -22,11 +23,18 @@ from referee.client.calls import (
 )
 from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
 from referee.client.play import AsyncPlay
-from referee.client.policy import ConflictRetry, Resume
+from referee.client.policy import NO_RETRY, ConflictRetry, Resume, Retry
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
 Request = TypeVar("Request")
 Response = TypeVar("Response")
+if TYPE_CHECKING:  # grpc's interceptor classes are generic only in grpc-stubs
+    AsyncInterceptor: TypeAlias = (
+        grpc.aio.UnaryUnaryClientInterceptor[Any, Any]
+        | grpc.aio.UnaryStreamClientInterceptor[Any, Any]
+        | grpc.aio.StreamUnaryClientInterceptor[Any, Any]
+        | grpc.aio.StreamStreamClientInterceptor[Any, Any]
+    )
 AsyncRethink = Callable[[game_pb2.View], game_pb2.Move | Awaitable[game_pb2.Move | None] | None]
 """Given the fresh view after a conflict: the move to send now, or None to give up.
 May be a plain function or a coroutine function."""
@@ -35,9 +43,12 @@ May be a plain function or a coroutine function."""
 class AsyncRefereeClient:
     """A connection to a referee. Use as ``async with``, or await :meth:`close`.
 
-    ``timeout`` bounds every unary call (seconds; None: no deadline). ``resume`` is how
-    often watches reconnect after a drop. ``options`` are gRPC channel options.
-    ``operator_key`` is sent as ``x-referee-key`` (creating games may need one).
+    ``timeout`` bounds every try of a unary call (seconds; None: no deadline). ``retry``
+    is how reads and moves are tried again after a transport failure (default
+    :class:`Retry`; :data:`NO_RETRY` turns it off; each call may set its own), ``resume``
+    how often watches reconnect after a drop. ``options`` are gRPC channel options,
+    ``interceptors`` gRPC client interceptors. ``operator_key`` is sent as
+    ``x-referee-key`` (creating games may need one).
     """
 
     def __init__(
@@ -48,15 +59,22 @@ class AsyncRefereeClient:
         options: Sequence[tuple[str, Any]] | None = None,
         timeout: float | None = 30.0,
         resume: Resume | None = None,
+        retry: Retry | None = None,
         operator_key: str | None = None,
+        interceptors: Sequence[AsyncInterceptor] = (),
     ) -> None:
+        # grpc-stubs leave the aio interceptor sequence untyped ("must cast or ignore").
+        chain: Any = list(interceptors) or None
         if credentials is None:
-            self.channel = grpc.aio.insecure_channel(target, options=options)
+            self.channel = grpc.aio.insecure_channel(target, options=options, interceptors=chain)
         else:
-            self.channel = grpc.aio.secure_channel(target, credentials, options=options)
+            self.channel = grpc.aio.secure_channel(
+                target, credentials, options=options, interceptors=chain
+            )
         self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
         self.timeout = timeout
         self.resume = resume or Resume()
+        self.retry = retry or Retry()
         # Sent as x-referee-key on every call: a referee beyond loopback asks for it to create.
         self.operator_key = operator_key
 
@@ -79,13 +97,23 @@ class AsyncRefereeClient:
         method: grpc.aio.UnaryUnaryMultiCallable[Request, Response],
         request: Request,
         token: str | None = None,
+        *,
+        retry: Retry = NO_RETRY,
     ) -> Response:
-        """One unary call; a rejection is raised as its typed :class:`RefereeError`."""
-        try:
-            metadata = auth_metadata(token, self.operator_key)
-            return await method(request, timeout=self.timeout, metadata=metadata)
-        except grpc.aio.AioRpcError as error:
-            raise from_rpc_error(error) from error
+        """One unary call, sent again (the same request) as ``retry`` says; a rejection is
+        raised as its typed :class:`RefereeError`. Only a call that is safe to repeat may
+        pass a retry policy."""
+        metadata = auth_metadata(token, self.operator_key)
+        tries = Tries(retry)
+        while True:
+            try:
+                return await method(request, timeout=self.timeout, metadata=metadata)
+            except grpc.aio.AioRpcError as error:
+                failure = from_rpc_error(error)
+                pause = tries.pause(failure)
+                if pause is None:
+                    raise failure from error
+            await asyncio.sleep(pause)
 
     async def create_game(
         self,
@@ -95,7 +123,13 @@ class AsyncRefereeClient:
         allow_spectators: bool = False,
         seed: bytes | None = None,
     ) -> referee_pb2.CreateGameResponse:
-        """A new table; the answer holds the game id and one token per seat."""
+        """A new table; the answer holds the game id and one token per seat.
+
+        Never retried: a create whose answer was lost (DEADLINE_EXCEEDED, or UNAVAILABLE
+        after the request left) may have made a game, and a second try would make another.
+        gRPC itself already sends again, transparently, a request that never left this
+        client; any other failure is raised for the caller to decide.
+        """
         request = create_request(game, seats, options, allow_spectators, seed)
         return await self.call(self.stub.CreateGame, request)
 
@@ -117,43 +151,54 @@ class AsyncSeat:
         self.token = token
 
     async def _call(
-        self, method: grpc.aio.UnaryUnaryMultiCallable[Request, Response], request: Request
+        self,
+        method: grpc.aio.UnaryUnaryMultiCallable[Request, Response],
+        request: Request,
+        retry: Retry | None,
     ) -> Response:
-        return await self.client.call(method, request, self.token)
+        """A call this seat may repeat: under ``retry``, else the client's policy."""
+        policy = self.client.retry if retry is None else retry
+        return await self.client.call(method, request, self.token, retry=policy)
 
-    async def view(self) -> game_pb2.View:
+    async def view(self, *, retry: Retry | None = None) -> game_pb2.View:
         """What this seat sees now, with the game's version."""
         request = referee_pb2.GetViewRequest(game_id=self.game_id)
-        return (await self._call(self.client.stub.GetView, request)).view
+        return (await self._call(self.client.stub.GetView, request, retry)).view
 
-    async def legal_moves(self) -> referee_pb2.ListLegalMovesResponse:
+    async def legal_moves(
+        self, *, retry: Retry | None = None
+    ) -> referee_pb2.ListLegalMovesResponse:
         """Every move this seat may make now, and the version they were listed at."""
         request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
-        return await self._call(self.client.stub.ListLegalMoves, request)
+        return await self._call(self.client.stub.ListLegalMoves, request, retry)
 
-    async def validate(self, move: game_pb2.Move) -> referee_pb2.ValidateMoveResponse:
+    async def validate(
+        self, move: game_pb2.Move, *, retry: Retry | None = None
+    ) -> referee_pb2.ValidateMoveResponse:
         """A dry run: would ``move`` be accepted now? A malformed move raises InvalidArgument."""
         request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
-        return await self._call(self.client.stub.ValidateMove, request)
+        return await self._call(self.client.stub.ValidateMove, request, retry)
 
-    async def history(self, *, page_size: int = 0) -> referee_pb2.GetHistoryResponse:
+    async def history(
+        self, *, page_size: int = 0, retry: Retry | None = None
+    ) -> referee_pb2.GetHistoryResponse:
         """The whole move log as this seat may see it, every page of it in one response
         (see :class:`referee.client.calls.HistoryPages`); ``page_size``: entries per call
-        (0: the referee's default)."""
+        (0: the referee's default). Each page is retried on its own."""
         return await gathered_history(
-            lambda request: self._call(self.client.stub.GetHistory, request),
+            lambda request: self._call(self.client.stub.GetHistory, request, retry),
             self.game_id,
             page_size,
         )
 
     async def history_page(
-        self, page_size: int = 0, page_token: str = ""
+        self, page_size: int = 0, page_token: str = "", *, retry: Retry | None = None
     ) -> referee_pb2.GetHistoryResponse:
         """One page of the move log: ``page_token`` from the page before (empty: the first)."""
         request = referee_pb2.GetHistoryRequest(
             game_id=self.game_id, page_size=page_size, page_token=page_token
         )
-        return await self._call(self.client.stub.GetHistory, request)
+        return await self._call(self.client.stub.GetHistory, request, retry)
 
     async def submit(
         self,
@@ -163,6 +208,7 @@ class AsyncSeat:
         expected_version: int | None = None,
         retry_on_conflict: int | ConflictRetry = 0,
         rethink: AsyncRethink | None = None,
+        retry: Retry | None = None,
     ) -> referee_pb2.SubmitMoveResponse:
         """Play ``move``; the referee applies it or raises a typed rejection.
 
@@ -174,27 +220,31 @@ class AsyncSeat:
         for retries_left in range(policy.attempts, -1, -1):
             try:
                 request = attempt.request(self.game_id)
-                return await self._call(self.client.stub.SubmitMove, request)
+                return await self._call(self.client.stub.SubmitMove, request, retry)
             except VersionConflict as conflict:
                 if retries_left == 0:
                     raise
                 await asyncio.sleep(next(delays))
-                retry = await self._rethink(attempt, conflict, rethink)
-                if retry is None:
+                again = await self._rethink(attempt, conflict, rethink, retry)
+                if again is None:
                     raise
-                attempt = retry
+                attempt = again
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _rethink(
-        self, attempt: Attempt, conflict: RefereeError, rethink: AsyncRethink | None
+        self,
+        attempt: Attempt,
+        conflict: RefereeError,
+        rethink: AsyncRethink | None,
+        retry: Retry | None,
     ) -> Attempt | None:
         """The attempt to make after ``conflict``, decided on a fresh read; None: give up."""
         if rethink is not None:
-            view = await self.view()
+            view = await self.view(retry=retry)
             decided = rethink(view)
             move = await decided if inspect.isawaitable(decided) else decided
             return None if move is None else attempt.again(move, view.version)
-        check = await self.validate(attempt.move)
+        check = await self.validate(attempt.move, retry=retry)
         if not check.legal:
             note_recheck(conflict, check)
             return None

@@ -1,6 +1,7 @@
 """What the sync and asyncio clients share: what a call sends (auth metadata, requests),
-how a retried submit carries on (:class:`Attempt`) and where a resumed watch picks up
-(:class:`WatchCursor`), so the two clients differ only in how they wait."""
+when a failed call is sent again (:class:`Tries`), how a retried submit carries on
+(:class:`Attempt`) and where a resumed watch picks up (:class:`WatchCursor`), so the two
+clients differ only in how they wait."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 import grpc
 
 from referee.client.errors import RefereeError, Unavailable
-from referee.client.policy import Resume, is_transport_failure
+from referee.client.policy import Resume, Retry, is_transport_failure
 from referee.v1 import game_pb2, referee_pb2
 
 Metadata = tuple[tuple[str, str], ...]
@@ -43,6 +44,30 @@ def create_request(
         allow_spectators=allow_spectators,
         seed=seed or b"",
     )
+
+
+class Tries:
+    """The tries of one unary call under a :class:`Retry` policy.
+
+    The caller sends the very same request every time (a move keeps its
+    ``client_move_id``), and asks :meth:`pause` after each failure how long to wait before
+    the next try, or whether to raise.
+    """
+
+    def __init__(self, policy: Retry) -> None:
+        self.policy = policy
+        self.made = 0
+        self._delays: Iterator[float] = policy.backoff.delays()
+
+    def pause(self, failure: RefereeError) -> float | None:
+        """Seconds to wait before trying again after ``failure``; None: raise it now."""
+        self.made += 1
+        if not self.policy.retries(failure):
+            return None
+        if self.made > self.policy.attempts:
+            failure.add_note(f"gave up after {self.made} tries")
+            return None
+        return next(self._delays)
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,12 @@ class Unavailable(RefereeError):
 
 
 class OtherError(RefereeError):
-    """Any other status (INTERNAL, RESOURCE_EXHAUSTED, DEADLINE_EXCEEDED, ...)."""
+    """Any other status (INTERNAL, RESOURCE_EXHAUSTED, ...)."""
+
+
+class DeadlineExceeded(OtherError):
+    """DEADLINE_EXCEEDED: no answer within the call's timeout. A move may have been applied
+    all the same: resend it with the same ``client_move_id`` to learn its result."""
 
 
 ERROR_CLASSES: dict[grpc.StatusCode, type[RefereeError]] = {
@@ -88,6 +93,7 @@ ERROR_CLASSES: dict[grpc.StatusCode, type[RefereeError]] = {
     grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
     grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
 """The class raised for each status code; every other code raises :class:`OtherError`."""
 

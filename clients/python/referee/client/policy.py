@@ -1,10 +1,13 @@
-"""How hard the clients try again: after a version conflict, and after a dropped watch."""
+"""How hard the clients try again: after a transport failure, after a version conflict,
+and after a dropped watch."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+import grpc
 
 from referee.client.errors import RefereeError, Unavailable
 
@@ -27,6 +30,42 @@ class Backoff:
         while True:
             yield random.uniform(delay / 2, delay) if self.jitter else delay
             delay = min(self.maximum, delay * self.multiplier)
+
+
+TRANSIENT_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+"""The statuses of a call that may not have reached the referee, or whose answer was lost."""
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Send a call again after a transport failure, up to ``attempts`` more times.
+
+    On by default for every read (GetView, ListLegalMoves, ValidateMove, each GetHistory
+    page) and for SubmitMove: a read changes nothing, and a move is resent under the id it
+    was first sent with, so a move whose answer was lost is answered again (``duplicate``
+    set) and never applied twice. Only statuses in ``codes`` are tried again: UNAVAILABLE (a
+    cut connection, a referee restarting or without its store, a busy verifier) and
+    DEADLINE_EXCEEDED (each try has the client's whole ``timeout``). Every other status is
+    an answer and is raised at once; when the tries run out the last failure is raised with
+    a note that counts them. A submit's conflict retries (:class:`ConflictRetry`) come on
+    top: each of those attempts is itself retried so.
+    """
+
+    attempts: int = 5
+    backoff: Backoff = Backoff(initial=0.1, maximum=2.0)
+    codes: frozenset[grpc.StatusCode] = TRANSIENT_CODES
+
+    def __post_init__(self) -> None:
+        if self.attempts < 0:
+            raise ValueError("Retry.attempts must be at least 0")
+
+    def retries(self, error: RefereeError) -> bool:
+        """Whether ``error`` is worth another try under this policy (attempts aside)."""
+        return error.code in self.codes
+
+
+NO_RETRY = Retry(attempts=0)
+"""One try: every failure is raised at once (``retry=NO_RETRY`` on a client or a call)."""
 
 
 @dataclass(frozen=True)

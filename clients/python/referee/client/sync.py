@@ -5,13 +5,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import grpc
 
 from referee.client.calls import (
     Attempt,
     HistoryPages,
+    Tries,
     WatchCursor,
     auth_metadata,
     create_request,
@@ -19,11 +20,18 @@ from referee.client.calls import (
     note_recheck,
 )
 from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
-from referee.client.policy import ConflictRetry, Resume
+from referee.client.policy import NO_RETRY, ConflictRetry, Resume, Retry
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
 Request = TypeVar("Request")
 Response = TypeVar("Response")
+if TYPE_CHECKING:  # grpc's interceptor classes are generic only in grpc-stubs
+    Interceptor: TypeAlias = (
+        grpc.UnaryUnaryClientInterceptor[Any, Any]
+        | grpc.UnaryStreamClientInterceptor[Any, Any]
+        | grpc.StreamUnaryClientInterceptor[Any, Any]
+        | grpc.StreamStreamClientInterceptor[Any, Any]
+    )
 Rethink = Callable[[game_pb2.View], game_pb2.Move | None]
 """Given the fresh view after a conflict: the move to send now, or None to give up."""
 
@@ -31,9 +39,12 @@ Rethink = Callable[[game_pb2.View], game_pb2.Move | None]
 class RefereeClient:
     """A connection to a referee. Use as a context manager, or call :meth:`close`.
 
-    ``timeout`` bounds every unary call (seconds; None: no deadline). ``resume`` is how
-    often watches reconnect after a drop. ``options`` are gRPC channel options.
-    ``operator_key`` is sent as ``x-referee-key`` (creating games may need one).
+    ``timeout`` bounds every try of a unary call (seconds; None: no deadline). ``retry``
+    is how reads and moves are tried again after a transport failure (default
+    :class:`Retry`; :data:`NO_RETRY` turns it off; each call may set its own), ``resume``
+    how often watches reconnect after a drop. ``options`` are gRPC channel options,
+    ``interceptors`` gRPC client interceptors. ``operator_key`` is sent as
+    ``x-referee-key`` (creating games may need one).
     """
 
     def __init__(
@@ -44,15 +55,19 @@ class RefereeClient:
         options: Sequence[tuple[str, Any]] | None = None,
         timeout: float | None = 30.0,
         resume: Resume | None = None,
+        retry: Retry | None = None,
         operator_key: str | None = None,
+        interceptors: Sequence[Interceptor] = (),
     ) -> None:
         if credentials is None:
             self.channel = grpc.insecure_channel(target, options=options)
         else:
             self.channel = grpc.secure_channel(target, credentials, options=options)
-        self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
+        channel = grpc.intercept_channel(self.channel, *interceptors) if interceptors else None
+        self.stub = referee_pb2_grpc.RefereeServiceStub(channel or self.channel)
         self.timeout = timeout
         self.resume = resume or Resume()
+        self.retry = retry or Retry()
         # Sent as x-referee-key on every call: a referee beyond loopback asks for it to create.
         self.operator_key = operator_key
 
@@ -75,13 +90,23 @@ class RefereeClient:
         method: grpc.UnaryUnaryMultiCallable[Request, Response],
         request: Request,
         token: str | None = None,
+        *,
+        retry: Retry = NO_RETRY,
     ) -> Response:
-        """One unary call; a rejection is raised as its typed :class:`RefereeError`."""
-        try:
-            metadata = auth_metadata(token, self.operator_key)
-            return method(request, timeout=self.timeout, metadata=metadata)
-        except grpc.RpcError as error:
-            raise from_rpc_error(error) from error
+        """One unary call, sent again (the same request) as ``retry`` says; a rejection is
+        raised as its typed :class:`RefereeError`. Only a call that is safe to repeat may
+        pass a retry policy."""
+        metadata = auth_metadata(token, self.operator_key)
+        tries = Tries(retry)
+        while True:
+            try:
+                return method(request, timeout=self.timeout, metadata=metadata)
+            except grpc.RpcError as error:
+                failure = from_rpc_error(error)
+                pause = tries.pause(failure)
+                if pause is None:
+                    raise failure from error
+            time.sleep(pause)
 
     def create_game(
         self,
@@ -91,7 +116,13 @@ class RefereeClient:
         allow_spectators: bool = False,
         seed: bytes | None = None,
     ) -> referee_pb2.CreateGameResponse:
-        """A new table; the answer holds the game id and one token per seat."""
+        """A new table; the answer holds the game id and one token per seat.
+
+        Never retried: a create whose answer was lost (DEADLINE_EXCEEDED, or UNAVAILABLE
+        after the request left) may have made a game, and a second try would make another.
+        gRPC itself already sends again, transparently, a request that never left this
+        client; any other failure is raised for the caller to decide.
+        """
         request = create_request(game, seats, options, allow_spectators, seed)
         return self.call(self.stub.CreateGame, request)
 
@@ -113,43 +144,52 @@ class Seat:
         self.token = token
 
     def _call(
-        self, method: grpc.UnaryUnaryMultiCallable[Request, Response], request: Request
+        self,
+        method: grpc.UnaryUnaryMultiCallable[Request, Response],
+        request: Request,
+        retry: Retry | None,
     ) -> Response:
-        return self.client.call(method, request, self.token)
+        """A call this seat may repeat: under ``retry``, else the client's policy."""
+        policy = self.client.retry if retry is None else retry
+        return self.client.call(method, request, self.token, retry=policy)
 
-    def view(self) -> game_pb2.View:
+    def view(self, *, retry: Retry | None = None) -> game_pb2.View:
         """What this seat sees now, with the game's version."""
         request = referee_pb2.GetViewRequest(game_id=self.game_id)
-        return self._call(self.client.stub.GetView, request).view
+        return self._call(self.client.stub.GetView, request, retry).view
 
-    def legal_moves(self) -> referee_pb2.ListLegalMovesResponse:
+    def legal_moves(self, *, retry: Retry | None = None) -> referee_pb2.ListLegalMovesResponse:
         """Every move this seat may make now, and the version they were listed at."""
         request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
-        return self._call(self.client.stub.ListLegalMoves, request)
+        return self._call(self.client.stub.ListLegalMoves, request, retry)
 
-    def validate(self, move: game_pb2.Move) -> referee_pb2.ValidateMoveResponse:
+    def validate(
+        self, move: game_pb2.Move, *, retry: Retry | None = None
+    ) -> referee_pb2.ValidateMoveResponse:
         """A dry run: would ``move`` be accepted now? A malformed move raises InvalidArgument."""
         request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
-        return self._call(self.client.stub.ValidateMove, request)
+        return self._call(self.client.stub.ValidateMove, request, retry)
 
-    def history(self, *, page_size: int = 0) -> referee_pb2.GetHistoryResponse:
+    def history(
+        self, *, page_size: int = 0, retry: Retry | None = None
+    ) -> referee_pb2.GetHistoryResponse:
         """The whole move log as this seat may see it, every page of it in one response
         (see :class:`referee.client.calls.HistoryPages`); ``page_size``: entries per call
-        (0: the referee's default)."""
+        (0: the referee's default). Each page is retried on its own."""
         pages = HistoryPages(self.game_id, page_size)
         request: referee_pb2.GetHistoryRequest | None = pages.first()
         while request is not None:
-            request = pages.next(self._call(self.client.stub.GetHistory, request))
+            request = pages.next(self._call(self.client.stub.GetHistory, request, retry))
         return pages.whole()
 
     def history_page(
-        self, page_size: int = 0, page_token: str = ""
+        self, page_size: int = 0, page_token: str = "", *, retry: Retry | None = None
     ) -> referee_pb2.GetHistoryResponse:
         """One page of the move log: ``page_token`` from the page before (empty: the first)."""
         request = referee_pb2.GetHistoryRequest(
             game_id=self.game_id, page_size=page_size, page_token=page_token
         )
-        return self._call(self.client.stub.GetHistory, request)
+        return self._call(self.client.stub.GetHistory, request, retry)
 
     def submit(
         self,
@@ -159,10 +199,14 @@ class Seat:
         expected_version: int | None = None,
         retry_on_conflict: int | ConflictRetry = 0,
         rethink: Rethink | None = None,
+        retry: Retry | None = None,
     ) -> referee_pb2.SubmitMoveResponse:
         """Play ``move``; the referee applies it or raises a typed rejection.
 
-        ``client_move_id`` (default: a fresh UUID) makes a resend safe. With
+        ``client_move_id`` (default: a fresh UUID, made once for this call) makes a resend
+        safe: after a transport failure the same request is sent again under ``retry``
+        (default: the client's :class:`Retry`), and a move that had landed is answered with
+        its first result and ``duplicate`` set, never applied twice. With
         ``retry_on_conflict`` (a count or a :class:`ConflictRetry`), a move refused with
         :class:`VersionConflict` is tried again after a short backoff: ``rethink`` gets the
         fresh view and returns the move to send (None: give up and re-raise); without it the
@@ -174,26 +218,31 @@ class Seat:
         delays = policy.backoff.delays()
         for retries_left in range(policy.attempts, -1, -1):
             try:
-                return self._call(self.client.stub.SubmitMove, attempt.request(self.game_id))
+                request = attempt.request(self.game_id)
+                return self._call(self.client.stub.SubmitMove, request, retry)
             except VersionConflict as conflict:
                 if retries_left == 0:
                     raise
                 time.sleep(next(delays))
-                retry = self._rethink(attempt, conflict, rethink)
-                if retry is None:
+                again = self._rethink(attempt, conflict, rethink, retry)
+                if again is None:
                     raise
-                attempt = retry
+                attempt = again
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _rethink(
-        self, attempt: Attempt, conflict: RefereeError, rethink: Rethink | None
+        self,
+        attempt: Attempt,
+        conflict: RefereeError,
+        rethink: Rethink | None,
+        retry: Retry | None,
     ) -> Attempt | None:
         """The attempt to make after ``conflict``, decided on a fresh read; None: give up."""
         if rethink is not None:
-            view = self.view()
+            view = self.view(retry=retry)
             move = rethink(view)
             return None if move is None else attempt.again(move, view.version)
-        check = self.validate(attempt.move)
+        check = self.validate(attempt.move, retry=retry)
         if not check.legal:
             note_recheck(conflict, check)
             return None
