@@ -16,7 +16,7 @@ from google.protobuf import json_format
 
 from referee.client.calls import HistoryPages
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import cli_tournament, logs
+from service import cli_game, cli_tournament, logs
 from service.settings import DEFAULTS, Settings, env_name
 
 
@@ -163,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     verify.set_defaults(run=_verify)
     cli_tournament.add_commands(commands, f"{DEFAULTS.host}:{DEFAULTS.port}")
+    cli_game.add_commands(commands, f"{DEFAULTS.host}:{DEFAULTS.port}")
     args = parser.parse_args(argv)
     if args.command == "verify" and not (args.file or args.game_id):
         parser.error("verify needs --game-id or --file")

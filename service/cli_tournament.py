@@ -12,21 +12,15 @@ and exits 1.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import sys
 from collections.abc import Callable, Iterator
 
-import grpc
 from google.protobuf import json_format
-from google.protobuf.message import Message
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 
-from referee.client.calls import auth_metadata
-from referee.client.errors import from_rpc_error
 from referee.v1 import game_pb2, tournament_pb2, tournament_pb2_grpc
+from service.cli_common import admin_token, common_flags, metadata, print_json, run_on_channel
 
 T = tournament_pb2
 Stub = tournament_pb2_grpc.TournamentServiceStub
@@ -51,15 +45,6 @@ def participant(text: str) -> T.ParticipantSpec:
     return T.ParticipantSpec(name=name, bot=STRATEGIES[strategy])
 
 
-def _print_json(message: Message) -> None:
-    """One JSON document on a line of its own: the message, with the .proto's field names."""
-    print(json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True)))
-
-
-def _metadata(args: argparse.Namespace, token: str | None = None) -> tuple[tuple[str, str], ...]:
-    return auth_metadata(token, args.key or os.environ.get("REFEREE_KEY") or None)
-
-
 def _create(stub: Stub, args: argparse.Namespace, out: Console) -> None:
     options = json_format.Parse(args.options, game_pb2.TableOptions()) if args.options else None
     created = stub.CreateTournament(
@@ -72,10 +57,10 @@ def _create(stub: Stub, args: argparse.Namespace, out: Console) -> None:
             bot_move_delay_ms=args.bot_move_delay_ms,
             options=options,
         ),
-        metadata=_metadata(args),
+        metadata=metadata(args),
     )
     if args.json:
-        _print_json(created)
+        print_json(created)
         return
     out.print(f"tournament {created.tournament_id}")
     out.print(f"admin token {created.admin_token}  (keep it: it starts the tournament)")
@@ -85,12 +70,12 @@ def _create(stub: Stub, args: argparse.Namespace, out: Console) -> None:
 
 
 def _start(stub: Stub, args: argparse.Namespace, out: Console) -> None:
-    token = args.token or os.environ.get("REFEREE_ADMIN_TOKEN")
+    token = admin_token(args)
     started = stub.StartTournament(
-        T.StartTournamentRequest(tournament_id=args.tournament_id), metadata=_metadata(args, token)
+        T.StartTournamentRequest(tournament_id=args.tournament_id), metadata=metadata(args, token)
     )
     if args.json:
-        _print_json(started)
+        print_json(started)
         return
     tournament = started.tournament
     out.print(f"tournament {tournament.tournament_id}: round {tournament.current_round} started")
@@ -144,7 +129,7 @@ class Bars:
 
 def _snapshots(stub: Stub, args: argparse.Namespace) -> Iterator[T.Tournament]:
     request = T.WatchTournamentRequest(tournament_id=args.tournament_id)
-    for update in stub.WatchTournament(request, metadata=_metadata(args, args.token)):
+    for update in stub.WatchTournament(request, metadata=metadata(args, args.token)):
         yield update.tournament
 
 
@@ -162,7 +147,7 @@ def _watch(stub: Stub, args: argparse.Namespace, out: Console) -> None:
     if last is None:
         return
     if args.json:
-        _print_json(last)
+        print_json(last)
         return
     out.print(f"tournament {last.tournament_id}: {STATUS_NAMES.get(last.status, 'unknown')}")
     out.print(standings(last))
@@ -173,10 +158,10 @@ def _list(stub: Stub, args: argparse.Namespace, out: Console) -> None:
         T.ListTournamentsRequest(
             limit=args.limit, status=STATUSES.get(args.status, T.TOURNAMENT_STATUS_UNSPECIFIED)
         ),
-        metadata=_metadata(args),
+        metadata=metadata(args),
     )
     if args.json:
-        _print_json(found)
+        print_json(found)
         return
     table = Table("tournament", "game", "status", "round", "participants")
     for tournament in found.tournaments:
@@ -196,21 +181,10 @@ Command = Callable[[Stub, argparse.Namespace, Console], None]
 def run(args: argparse.Namespace) -> int:
     """Run the parsed ``referee tournament`` command; 0, or 1 when the referee refused."""
     command: Command = args.tournament_run
-    out = Console(soft_wrap=True)
-    try:
-        with grpc.insecure_channel(args.address) as channel:
-            command(tournament_pb2_grpc.TournamentServiceStub(channel), args, out)
-    except grpc.RpcError as error:
-        refused = from_rpc_error(error)
-        print(f"error: {refused.code.name} {refused.reason}: {refused.message}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _common(parser: argparse.ArgumentParser, default_address: str) -> None:
-    parser.add_argument("--address", default=default_address, help="the referee's gRPC address")
-    parser.add_argument("--key", help="operator key (x-referee-key; default $REFEREE_KEY)")
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    return run_on_channel(
+        args,
+        lambda channel, out: command(tournament_pb2_grpc.TournamentServiceStub(channel), args, out),
+    )
 
 
 def add_commands(commands: argparse._SubParsersAction, default_address: str) -> None:  # type: ignore[type-arg]
@@ -245,5 +219,5 @@ def add_commands(commands: argparse._SubParsersAction, default_address: str) -> 
     listing.add_argument("--limit", type=int, default=0, help="0: 20")
     listing.set_defaults(tournament_run=_list)
     for action in (create, start, watch, listing):
-        _common(action, default_address)
+        common_flags(action, default_address)
     tournament.set_defaults(run=run)
