@@ -137,6 +137,18 @@ class Settings:
     # Tournaments this process directs at once, started here or taken over; one more
     # started here is left to another process (the bots of each play here).
     tournament_max_directed: int = 32
+    # How long a table's join code (CreateGame with open_seats) stays good, unless the
+    # table starts first.
+    join_code_ttl_seconds: int = 24 * 3600
+    # JoinGame calls one client address may make per minute, over all replicas (0: no
+    # limit); wrong join codes count apart, under seat_code_attempts_per_minute.
+    joins_per_minute: int = 30
+    # Table actions (joins, leaves, reissues, ...) one table keeps at most; past it every
+    # further one is refused (RESOURCE_EXHAUSTED TABLE_ACTIONS_EXCEEDED).
+    max_table_actions: int = 256
+    # ListGames calls per second of one caller to this process (bursts of twice that; 0:
+    # only the request rate).
+    list_games_per_second: int = 5
     # Processes that replay games for VerifyHistory, off the event loop (started at the
     # first call). Each replay holds one core while it runs.
     verify_workers: int = 1
@@ -201,6 +213,10 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "tournament_takeover_seconds": ("REFEREE_TOURNAMENT_TAKEOVER_SECONDS", float),
     "tournament_takeovers_per_pass": ("REFEREE_TOURNAMENT_TAKEOVERS_PER_PASS", int),
     "tournament_max_directed": ("REFEREE_TOURNAMENT_MAX_DIRECTED", int),
+    "join_code_ttl_seconds": ("REFEREE_JOIN_CODE_TTL_SECONDS", int),
+    "joins_per_minute": ("REFEREE_JOINS_PER_MINUTE", int),
+    "max_table_actions": ("REFEREE_MAX_TABLE_ACTIONS", int),
+    "list_games_per_second": ("REFEREE_LIST_GAMES_PER_SECOND", int),
     "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
     "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
     "operator_keys": ("REFEREE_OPERATOR_KEYS", str),
