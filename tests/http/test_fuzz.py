@@ -56,8 +56,29 @@ class Served:
         moves: list[JsonValue] = answer.get("moves", [])
         return moves
 
-    def snapshot(self) -> dict[bytes, bytes | None]:
-        return {key: self.redis.dump(key) for key in sorted(self.redis.scan_iter())}
+    def snapshot(self) -> dict[bytes, object]:
+        """Every stored key's value, except the per-address counters of wrong seat or join
+        codes and of joins, which count refused calls by design (service.seat_codes,
+        service.lobby). Hashes, sets and sorted sets by content: DUMP gives their entries in
+        the order of Redis's hash table, which a read may rehash."""
+        return {
+            key: self._value(key)
+            for key in sorted(self.redis.scan_iter())
+            if not key.startswith(COUNTERS)
+        }
+
+    def _value(self, key: bytes) -> object:
+        kind = self.redis.type(key)
+        if kind == b"hash":
+            return self.redis.hgetall(key)
+        if kind == b"set":
+            return self.redis.smembers(key)
+        if kind == b"zset":
+            return self.redis.zrange(key, 0, -1, withscores=True)
+        return self.redis.dump(key)
+
+
+COUNTERS = (b"seatcode:attempts:", b"lobby:joins:")
 
 
 @pytest.fixture(scope="module")
