@@ -30,7 +30,7 @@ from service.errors import (
 )
 from service.records import BOT, OPEN_SEAT, PLAYER, HostRecord, SeatHold, TableActionRecord
 
-MAX_NAME_CHARACTERS = 32
+MAX_NAME_CHARACTERS = 64  # as a tournament participant's name: one display name, one rule
 MAX_PLAYER_ID_CHARACTERS = 128
 # Table actions one record holds at most (a join/leave loop must not grow it unbounded).
 DEFAULT_MAX_ACTIONS = 256

@@ -209,6 +209,7 @@ class Director:
             options,
             allow_spectators=True,
             seed=seed,
+            names=tuple(tournament.participants[who].name for who in table.participants),
         )
         stored = await self.store.update(
             self.tournament_id,

@@ -27,7 +27,7 @@ from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
-from service import limits
+from service import hosting, limits
 from service.errors import (
     BadRequest,
     PermissionDenied,
@@ -50,7 +50,6 @@ log = structlog.get_logger("referee.tournaments")
 
 MAX_PARTICIPANTS = 256
 MAX_ROUNDS = 64
-MAX_NAME = 64
 MAX_BOT_DELAY_MS = 10_000
 MAX_LIST = 100
 BOTS = ("random", "heuristic")
@@ -184,8 +183,7 @@ class TournamentHost:
                 f"a tournament has {min(counts)} to {MAX_PARTICIPANTS} participants",
             )
         for participant in spec.participants:
-            if not 1 <= len(participant.name) <= MAX_NAME:
-                raise BadRequest("NAME_INVALID", f"names have 1 to {MAX_NAME} characters")
+            hosting.check_name(participant.name)
             if participant.bot and participant.bot not in BOTS:
                 raise BadRequest("BOT_UNKNOWN", f"bots: {', '.join(BOTS)}")
         count = spec.rounds or rounds.default_rounds(spec.format, players, spec.seats_per_table)
@@ -248,8 +246,8 @@ class TournamentHost:
         away), it is given back, so its holder can try again. A code whose tournament is
         gone is as invalid as an unknown one.
         """
-        if display_name and not 1 <= len(display_name) <= MAX_NAME:
-            raise BadRequest("NAME_INVALID", f"names have 1 to {MAX_NAME} characters")
+        if display_name:
+            hosting.check_name(display_name)
         redeemed = await self.codes.redeem(code, limits.current().address)
         seat = _decode_code(redeemed.payload)
         token = _new_token()

@@ -32,7 +32,7 @@ class JoinGameRequest(_message.Message):
     """Set one of the two: the table's join code, or the id of a listed table."""
     game_id: _builtins.str
     display_name: _builtins.str
-    """Your display name, public in every view and event: 1 to 32 printable characters."""
+    """Your display name, public in every view and event: 1 to 64 printable characters."""
     player_id: _builtins.str
     """Optional opaque id from your own accounts (public, like the name)."""
     def __init__(

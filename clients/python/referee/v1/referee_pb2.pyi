@@ -56,7 +56,7 @@ class CreateGameRequest(_message.Message):
     @_builtins.property
     def names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Display names of the seats whose tokens are returned, in seat order (at most
-        `seats - open_seats`; 1 to 32 printable characters each); a seat without one is
+        `seats - open_seats`; 1 to 64 printable characters each); a seat without one is
         named "Seat N".
         """
 

@@ -117,7 +117,9 @@ class ParticipantSpec(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     BOT_FIELD_NUMBER: _builtins.int
     name: _builtins.str
-    """Display name, 1 to 64 characters."""
+    """Display name, 1 to 64 printable characters without surrounding spaces; each table of
+    the tournament shows it in its seat (View.table).
+    """
     bot: Global___BotStrategy.ValueType
     """The bot that plays this participant's seats; unset: an external participant."""
     def __init__(

@@ -33,7 +33,7 @@ export type JoinGameRequest = Message<"referee.v1.JoinGameRequest"> & {
   gameId: string;
 
   /**
-   * Your display name, public in every view and event: 1 to 32 printable characters.
+   * Your display name, public in every view and event: 1 to 64 printable characters.
    *
    * @generated from field: string display_name = 3;
    */
@@ -475,7 +475,7 @@ export const LobbyService: GenService<{
    * starts. Refusals: NOT_FOUND JOIN_CODE_INVALID (unknown, expired or spent code: the
    * table started or is full), FAILED_PRECONDITION TABLE_FULL / GAME_ALREADY_STARTED,
    * PERMISSION_DENIED TABLE_NOT_LISTED (by game id, for an unlisted table),
-   * INVALID_ARGUMENT NAME_INVALID (1 to 32 printable characters) / PLAYER_ID_INVALID (at
+   * INVALID_ARGUMENT NAME_INVALID (1 to 64 printable characters) / PLAYER_ID_INVALID (at
    * most 128 printable characters). Wrong join codes from one address are limited per
    * minute (RESOURCE_EXHAUSTED JOIN_CODE_ATTEMPTS_EXCEEDED). Of concurrent joins for the
    * last seat exactly one wins.

@@ -67,7 +67,7 @@ export type CreateGameRequest = Message<"referee.v1.CreateGameRequest"> & {
 
   /**
    * Display names of the seats whose tokens are returned, in seat order (at most
-   * `seats - open_seats`; 1 to 32 printable characters each); a seat without one is
+   * `seats - open_seats`; 1 to 64 printable characters each); a seat without one is
    * named "Seat N".
    *
    * @generated from field: repeated string names = 7;

@@ -23,7 +23,8 @@ export const file_referee_v1_tournament: GenFile = /*@__PURE__*/
  */
 export type ParticipantSpec = Message<"referee.v1.ParticipantSpec"> & {
   /**
-   * Display name, 1 to 64 characters.
+   * Display name, 1 to 64 printable characters without surrounding spaces; each table of
+   * the tournament shows it in its seat (View.table).
    *
    * @generated from field: string name = 1;
    */
