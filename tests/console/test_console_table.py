@@ -9,7 +9,7 @@ table.png (REFEREE_SCREENSHOTS).
 
 Drawn from the table alone: WatchGame answered by the test with a view whose `table` it
 wrote (a bot, a forfeited seat, a clock running low, then an aborted table), so each mark
-is checked whatever the referee fills today.
+is checked whatever the referee fills today. Screenshot: table_marks.png (that made-up table).
 """
 
 from __future__ import annotations
@@ -172,35 +172,39 @@ def _envelopes(*messages: referee_pb2.WatchGameResponse) -> bytes:
     return body + struct.pack(">BI", 2, len(end)) + end
 
 
-def _hosted(view: game_pb2.View, now_ms: int) -> game_pb2.View:
-    """``view`` with a table the test wrote: Ann to act with 20 s left and a bank, Bram a
-    bot, Cleo forfeited after three clock moves, Dirk away; the table has waited 185 s."""
+# The made-up table's seats, from the seat to act on: Ann (to act, 20 s left), a bot, Cleo
+# (forfeited after three clock moves), Dirk (away).
+ROLES = ["Ann", "random bot", "Cleo", "Dirk"]
+
+
+def _hosted(view: game_pb2.View, now_ms: int) -> tuple[game_pb2.View, dict[str, int]]:
+    """``view`` with a table the test wrote (ROLES from the seat the game has to act on;
+    the table has waited 185 s), and the seat of each name."""
+    first = view.to_act[0]
+    seat_of = {name: (first + offset) % len(ROLES) for offset, name in enumerate(ROLES)}
+    seats = {
+        "Ann": table_pb2.TableSeat(
+            holder=PLAYER, present=True, deadline_unix_ms=now_ms + 20_000, bank_ms=300_000
+        ),
+        "random bot": table_pb2.TableSeat(holder=BOT, bank_ms=240_000),
+        "Cleo": table_pb2.TableSeat(holder=PLAYER, forfeited=True, clock_moves=3),
+        "Dirk": table_pb2.TableSeat(holder=PLAYER, bank_ms=60_000),
+    }
+    for name, seat in seats.items():
+        seat.seat, seat.name = seat_of[name], name
     hosted = game_pb2.View()
     hosted.CopyFrom(view)
     del hosted.to_act[:]
-    hosted.to_act.append(0)
-    seats = [
-        table_pb2.TableSeat(
-            seat=0,
-            holder=PLAYER,
-            name="Ann",
-            present=True,
-            deadline_unix_ms=now_ms + 20_000,
-            bank_ms=300_000,
-        ),
-        table_pb2.TableSeat(seat=1, holder=BOT, name="random bot", bank_ms=240_000),
-        table_pb2.TableSeat(seat=2, holder=PLAYER, name="Cleo", forfeited=True, clock_moves=3),
-        table_pb2.TableSeat(seat=3, holder=PLAYER, name="Dirk", bank_ms=60_000),
-    ]
+    hosted.to_act.append(first)
     hosted.table.CopyFrom(
         table_pb2.Table(
             status=table_pb2.TABLE_STATUS_LIVE,
-            seats=seats,
+            seats=sorted(seats.values(), key=lambda seat: seat.seat),
             clock=table_pb2.Clock(move_seconds=60, bank_seconds=300),
             waiting_since_unix_ms=now_ms - 185_000,
         )
     )
-    return hosted
+    return hosted, seat_of
 
 
 class Feed:
@@ -217,41 +221,43 @@ class Feed:
 
 
 async def test_the_table_page_draws_bots_forfeits_clocks_and_an_abort_from_the_table_alone(
-    served: Served, browser: Browser
+    served: Served, browser: Browser, tmp_path: Path
 ) -> None:
     async with AsyncRefereeClient(served.grpc) as client:
         created = await client.create_game(GAME, len(NAMES), allow_spectators=True)
         view = await client.seat(created.game_id).view()  # a spectator's
-    live = _hosted(view, int(time.time() * 1000))
+    live, seat_of = _hosted(view, int(time.time() * 1000))
     aborted = game_pb2.View()
     aborted.CopyFrom(live)
     aborted.table.status = table_pb2.TABLE_STATUS_ABORTED
     for seat in aborted.table.seats:
         seat.deadline_unix_ms = 0
     feed = Feed(referee_pb2.WatchGameResponse(version=0, view=live, snapshot=True))
-    page = await browser.new_page()
+    page = await browser.new_page(viewport={"width": 1280, "height": 860})
     try:
         await page.route("**/referee.v1.RefereeService/WatchGame", feed.answer)
         await page.goto(f"{console_url(served)}#/game/{created.game_id}")
         panel = page.get_by_test_id("table-seats")
-        await expect(panel.get_by_test_id("seat-name")).to_have_text(
-            ["Ann", "random bot", "Cleo", "Dirk"], timeout=WAIT
-        )
+        in_seat_order = sorted(ROLES, key=lambda name: seat_of[name])
+        await expect(panel.get_by_test_id("seat-name")).to_have_text(in_seat_order, timeout=WAIT)
+        await expect(page.get_by_test_id("seat-label")).to_have_text(in_seat_order)
         await expect(page.get_by_test_id("to-act")).to_have_text("waiting on Ann for 3 min")
-        row = panel.get_by_test_id("table-seat")
-        await expect(row.nth(1).get_by_test_id("seat-bot")).to_have_text("bot")
-        await expect(row.nth(1).get_by_test_id("seat-presence")).to_have_count(0)
-        await expect(row.nth(2).get_by_test_id("seat-forfeited")).to_have_text("forfeited")
-        await expect(row.nth(2).get_by_test_id("seat-clock-moves")).to_have_text("3 by clock")
-        await expect(row.nth(3).get_by_test_id("seat-presence")).to_have_text("away")
-        clock = row.nth(0).get_by_test_id("seat-clock")
-        await expect(clock).to_have_text(re.compile(r"^00:(1\d|20)$"))
+        ann, bot, cleo, dirk = (
+            panel.locator(f'[data-testid="table-seat"][data-seat="{seat_of[name]}"]')
+            for name in ROLES
+        )
+        await expect(bot.get_by_test_id("seat-bot")).to_have_text("bot")
+        await expect(bot.get_by_test_id("seat-presence")).to_have_count(0)
+        await expect(cleo.get_by_test_id("seat-forfeited")).to_have_text("forfeited")
+        await expect(cleo.get_by_test_id("seat-clock-moves")).to_have_text("3 by clock")
+        await expect(dirk.get_by_test_id("seat-presence")).to_have_text("away")
+        clock = ann.get_by_test_id("seat-clock")
+        await expect(clock).to_have_text(re.compile(r"^00:[0-2]\d$"))
         await expect(clock).to_have_class(re.compile(r"\blow\b"))
         # Ann's bank runs while she is to act; the others' stand still.
-        await expect(row.nth(0).get_by_test_id("seat-bank")).to_have_text(
-            re.compile(r"^bank 0[12]:\d\d$")
-        )
-        await expect(row.nth(3).get_by_test_id("seat-bank")).to_have_text("bank 01:00")
+        await expect(ann.get_by_test_id("seat-bank")).to_have_text(re.compile(r"^bank 0[12]:\d\d$"))
+        await expect(dirk.get_by_test_id("seat-bank")).to_have_text("bank 01:00")
+        await page.screenshot(path=str(screenshot_dir(tmp_path) / "table_marks.png"))
         # The stream ends and is called again: the table was aborted meanwhile.
         feed.message = referee_pb2.WatchGameResponse(version=0, view=aborted, snapshot=True)
         await expect(page.get_by_test_id("to-act")).to_have_text(
@@ -259,6 +265,6 @@ async def test_the_table_page_draws_bots_forfeits_clocks_and_an_abort_from_the_t
         )
         await expect(page.get_by_test_id("table-status")).to_have_text("aborted")
         await expect(panel.get_by_test_id("seat-clock")).to_have_count(0)
-        await expect(row.nth(0)).not_to_have_class(re.compile(r"\bacting\b"))
+        await expect(ann).not_to_have_class(re.compile(r"\bacting\b"))
     finally:
         await page.close()
