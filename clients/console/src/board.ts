@@ -6,6 +6,7 @@ import type { Event, Move, View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import { rendererFor } from "./games/index.js";
+import { seatNames } from "./table.js";
 import { seatName } from "./ui.js";
 
 /**
@@ -33,14 +34,6 @@ export function board(view: View): TemplateResult {
   >
     ${table(view)}
   </section>`;
-}
-
-/** Whose turn it is, as a line. */
-export function toActLine(view: View): string {
-  if (view.outcome !== undefined) return "game over";
-  if (view.toAct.length === 0) return "nobody to act";
-  if (view.toAct.length === view.seats) return "all seats to act";
-  return `to act: ${view.toAct.map((seat) => seatName(seat)).join(", ")}`;
 }
 
 /**
@@ -73,7 +66,7 @@ export function outcomeBlock(view: View, extra: TemplateResult | typeof nothing 
   const outcome = view.outcome;
   if (outcome === undefined) return nothing;
   const winners = outcome.winners.length
-    ? `won by ${outcome.winners.map((seat) => seatName(seat)).join(", ")}`
+    ? `won by ${outcome.winners.map((seat) => seatName(seat, seatNames(view))).join(", ")}`
     : "no winner";
   return html`<div class="outcome" data-testid="outcome">
     <h3>Game over</h3>

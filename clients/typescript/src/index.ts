@@ -25,6 +25,7 @@ export * from "./gen/referee/v1/the_gang_pb.js";
 export * from "./gen/referee/v1/gang_of_four_pb.js";
 export * from "./gen/referee/v1/pinched_pb.js";
 export * from "./gen/referee/v1/tournament_pb.js";
+export * from "./gen/referee/v1/table_pb.js";
 export { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
 export {
   Code,

@@ -18,6 +18,7 @@ import {
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { card, cardBack, cardKey } from "../cards.js";
+import { seatLabel } from "../table.js";
 import type { GameRenderer } from "./types.js";
 import "./gang_of_four.css";
 
@@ -142,7 +143,7 @@ function seat(view: View, g: GangOfFourView, n: number): TemplateResult {
     data-seat="${n}"
   >
     <header>
-      <span class="gof-seat-name">${cap(seatName(n))}</span>
+      <span class="gof-seat-name" data-testid="seat-label">${seatLabel(view, n)}</span>
       <span class="gof-total" title="total score (lower is better)">${g.totals[n] ?? 0} ${g.totals[n] === 1 ? "pt" : "pts"}</span>
     </header>
     <div class="gof-badges">${badges.map(([text, cls]) => html`<span class="gof-badge gof-${cls}">${text}</span>`)}</div>

@@ -25,6 +25,7 @@ import {
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { card, cardBack, cardKey } from "../cards.js";
+import { seatLabel } from "../table.js";
 import type { GameRenderer } from "./types.js";
 import "./pinched.css";
 
@@ -210,7 +211,7 @@ function stash(view: View, v: PinchedView, seat: number): TemplateResult {
   const acting = view.toAct.includes(seat) ? "pinched-acting" : "";
   return html`<section class="pinched-stash ${acting}" data-testid="stash" data-seat="${seat}">
     <header>
-      <span class="pinched-seat">${cap(seatName(seat))}</span>
+      <span class="pinched-seat" data-testid="seat-label">${seatLabel(view, seat)}</span>
       ${badges.map(([text, cls]) => html`<span class="pinched-badge pinched-${cls}">${text}</span>`)}
     </header>
     <div class="pinched-slots">

@@ -11,6 +11,7 @@ import {
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { card, cardBack, cardKey, type CardOptions } from "../cards.js";
+import { seatLabel } from "../table.js";
 import type { GameRenderer } from "./types.js";
 import "./the_gang.css";
 
@@ -159,7 +160,7 @@ function seatArea(v: View, g: TheGangView, n: number): TemplateResult {
   ];
   return html`<div class="gang-seat${toAct ? " gang-to-act" : ""}" data-testid="seat" data-seat="${n}">
     <div class="gang-seat-head">
-      <span class="gang-seat-name">Seat ${n}</span>
+      <span class="gang-seat-name" data-testid="seat-label">${seatLabel(v, n)}</span>
       ${toAct ? html`<span class="gang-badge">to act</span>` : nothing}
       ${g.confirmedSeats.includes(n) ? html`<span class="gang-badge gang-ok">ready ✓</span>` : nothing}
       ${g.guessedSeat === n ? html`<span class="gang-badge gang-warn">guessed about</span>` : nothing}

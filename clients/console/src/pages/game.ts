@@ -2,15 +2,16 @@
  * `#/game/<id>`: one table as a spectator, live from WatchGame. The first message is a
  * snapshot; every later one is one version with its events and the view after it.
  */
-import { wholeHistory, type View } from "@referee/client/web";
+import { TableStatus, wholeHistory, type View } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
 
 import { isAbort, problemOf, referee, type ApiProblem } from "../api.js";
-import { board, outcomeBlock, toActLine } from "../board.js";
+import { board, outcomeBlock } from "../board.js";
 import { follow } from "../follow.js";
 import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
 import { EventLog } from "../log.js";
+import { counting, everySecond, seatsPanel, tableState, waitingLine } from "../table.js";
 import { gameProblemNote, links, problemBox } from "../ui.js";
 
 export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): void {
@@ -20,13 +21,14 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   const log = new EventLog(() => view);
 
   const draw = () => {
+    const now = Date.now();
     const head = html`<div class="page-head">
       <h1>${view ? gameTitle(view.game) : "Game"}</h1>
       <code class="muted">${id}</code>
       ${view
-        ? html`<span class="badge ${view.outcome ? "finished" : "live"}">${view.outcome ? "finished" : "live"}</span>
+        ? html`<span class="badge ${tableState(view)}" data-testid="table-status">${tableState(view)}</span>
             <span class="muted">version <span data-testid="game-version">${String(view.version)}</span></span>
-            <span class="to-act" data-testid="to-act">${toActLine(view)}</span>`
+            <span class="to-act" data-testid="to-act">${waitingLine(view, now)}</span>`
         : nothing}
       <a class="history-nav" href="${links.history(id)}">history</a>
     </div>`;
@@ -39,7 +41,7 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
           ? html`<div class="game-layout">
               ${board(view)}
               <aside class="side">
-                ${outcomeBlock(view, history)}
+                ${outcomeBlock(view, history)} ${seatsPanel(view, now)}
                 <h3>Events</h3>
                 ${log.render()}
               </aside>
@@ -52,6 +54,11 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   };
 
   draw();
+  // The countdowns and the waiting time move on between views, while the table waits.
+  const clock = everySecond(signal, () => {
+    draw();
+    return counting(view);
+  });
 
   // The log starts with what happened before we came, from the history; the stream adds
   // the rest. Its first message is a snapshot, without events: when moves land between
@@ -115,8 +122,9 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
       if (missing()) void fill();
       problem = undefined;
       draw();
+      if (counting(view)) clock.resume();
     },
-    final: (message) => message.view?.outcome !== undefined,
+    final: (message) => message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
     problem: (next, again) => {
       problem = next;
       retrying = again;

@@ -2,12 +2,13 @@
  * The history page's drawing: step controls, the move and board at the current step, the
  * seed and the verification.
  */
-import type { GetHistoryResponse, HistoryEntry, View } from "@referee/client/web";
+import { MoveBy, type GetHistoryResponse, type HistoryEntry, type View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import type { ApiProblem } from "../api.js";
 import { board, eventLine, moveLine, outcomeBlock } from "../board.js";
 import { gameTitle } from "../games/index.js";
+import { seatNames } from "../table.js";
 import { gameProblemNote, hex, links, problemBox, retryNote, seatName } from "../ui.js";
 import { verifyResult, type VerifyState } from "../verify.js";
 
@@ -48,12 +49,19 @@ function controls(model: HistoryModel, total: number): TemplateResult {
   </div>`;
 }
 
+/** Who made a logged move when its seat's player did not: the clock or the referee's bot. */
+function byMark(by: MoveBy): TemplateResult | typeof nothing {
+  if (by === MoveBy.CLOCK) return html` <span class="tag" data-testid="step-move-by" title="the seat's time ran out">by the clock</span>`;
+  if (by === MoveBy.BOT) return html` <span class="tag" data-testid="step-move-by" title="the referee's bot holds the seat">by the bot</span>`;
+  return nothing;
+}
+
 function moveBlock(game: string, entry: HistoryEntry, view: View | undefined): TemplateResult {
   const events = entry.events.map((event) => eventLine(game, event, view)).filter(Boolean);
   return html`<div class="step-move" data-testid="step-move" data-version="${String(entry.version)}">
     <p class="move-line">
       <span class="v">move ${String(entry.version)}</span>
-      <strong>${seatName(entry.seat)}</strong>: <span data-testid="step-move-text">${moveLine(game, entry.move, view)}</span>
+      <strong>${seatName(entry.seat, seatNames(view))}</strong>${byMark(entry.by)}: <span data-testid="step-move-text">${moveLine(game, entry.move, view)}</span>
     </p>
     ${events.length
       ? html`<ul class="step-events" data-testid="step-events">
