@@ -14,6 +14,21 @@ Rules of the contract:
 * ``view(state, seat)`` is the only way state leaves the engine; ``seat=None`` is a
   spectator. ``view_event`` and ``view_move`` redact events and logged moves by the same
   rule (``None`` means the viewer must not learn that anything happened).
+* ``default_move(state, seat)`` is what a turn clock plays for a seat whose time ran out
+  (issue 17): defined for every seat in ``to_act`` of a game that is not over (else the
+  engine's :class:`~engines.errors.MoveError`: ``SEAT_OUT_OF_RANGE``, ``GAME_OVER`` or
+  ``NOT_TO_ACT``), always one of ``legal_moves(state, seat)``, pure and deterministic (a
+  choice left to chance is drawn from a child stream of the state's RNG, which it never
+  advances: :meth:`~engines.rng.Rng.child`), and the least-surprising move for a player who
+  walked away: nothing that costs where the rules allow it (pass, keep, decline), else the
+  cheapest forced choice. Progress: a game in which the awaited seats play nothing but
+  default moves ends well within its default move limit.
+* ``awaited(state)`` (optional; ``to_act`` when not given, see :meth:`GameDefinition.
+  waiting_for`) are the seats of ``to_act`` the game is waiting for. They differ only where
+  a seat may act without having to: in The Gang every seat may always move a chip, but a
+  round waits only for the seats without one (and, with confirmation, for those that have
+  not confirmed). A phase clock that runs out plays ``default_move`` for these seats, not
+  for a seat that has done its part.
 """
 
 from __future__ import annotations
@@ -94,6 +109,15 @@ class GameDefinition(Generic[C, S, M, E, V]):
     view_event: Callable[[E, Viewer], E | None]
     view_move: Callable[[M, Seat, Viewer], M | None]
     outcome: Callable[[S], Outcome | None]
+    default_move: Callable[[S, Seat], M]
+    awaited: Callable[[S], frozenset[Seat]] | None = None
+
+    def waiting_for(self, state: S) -> frozenset[Seat]:
+        """The seats the game waits for now (``awaited``, else ``to_act``): never empty
+        while the game runs, always within ``to_act``."""
+        if self.awaited is None:
+            return self.to_act(state)
+        return self.awaited(state)
 
     def is_legal(self, state: S, seat: Seat, move: M) -> bool:
         try:
@@ -139,6 +163,13 @@ def check_seat(seat: object, players: int, *, over: bool = False) -> None:
         raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
     if over:
         raise IllegalMoveError("GAME_OVER", "the game is over")
+
+
+def check_to_act(seat: Seat, acting: frozenset[Seat]) -> None:
+    """The preamble of every ``default_move`` after :func:`check_seat`: a clock plays only
+    for a seat that has something to do, else NOT_TO_ACT."""
+    if seat not in acting:
+        raise IllegalMoveError("NOT_TO_ACT", f"seat {seat} has nothing to do now")
 
 
 def may_move(seat: object, players: int, *, over: bool) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engines.base import GameDefinition
-from engines.gang_of_four import rules
+from engines.gang_of_four import defaults, rules
 from engines.gang_of_four.events import Event
 from engines.gang_of_four.model import GangOfFourConfig, GangOfFourState
 from engines.gang_of_four.moves import GiveBack, Move, Pass, Play
@@ -28,6 +28,7 @@ GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourV
         view_event=view_event,
         view_move=view_move,
         outcome=rules.outcome,
+        default_move=defaults.default_move,
     )
 )
 

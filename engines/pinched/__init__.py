@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engines.base import GameDefinition
-from engines.pinched import rules, setup
+from engines.pinched import defaults, rules, setup
 from engines.pinched.events import Event
 from engines.pinched.model import PinchedConfig, PinchedState
 from engines.pinched.moves import Move
@@ -27,6 +27,7 @@ GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = Ga
     view_event=view_event,
     view_move=view_move,
     outcome=rules.outcome,
+    default_move=defaults.default_move,
 )
 
 __all__ = ["GAME", "Event", "Move", "PinchedConfig", "PinchedState", "PinchedView"]

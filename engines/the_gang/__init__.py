@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engines.base import GameDefinition
-from engines.the_gang import rules
+from engines.the_gang import defaults, rules
 from engines.the_gang.events import Event
 from engines.the_gang.model import Colour, TheGangConfig, TheGangState
 from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
@@ -27,6 +27,8 @@ GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = Ga
     view_event=view_event,
     view_move=view_move,
     outcome=rules.outcome,
+    default_move=defaults.default_move,
+    awaited=defaults.awaited,
 )
 
 __all__ = [

@@ -126,6 +126,17 @@ def test_not_your_turn() -> None:
     rejects(after, 0, TakeFromRiver(0), ILLEGAL, "NOT_YOUR_TURN")
 
 
+def test_not_to_act() -> None:
+    """engines/base.py: ``default_move`` is defined for the seats in ``to_act``; a turn clock
+    asking it for a seat with nothing to do gets NOT_TO_ACT, and nothing changes."""
+    after = table(3, mastermind=0, **after_heist(3, 0))
+    before = msgspec.msgpack.encode(after)
+    with pytest.raises(ILLEGAL) as info:
+        GAME.default_move(after, 2)
+    assert info.value.reason == "NOT_TO_ACT"
+    assert msgspec.msgpack.encode(after) == before
+
+
 def test_field_out_of_range() -> None:
     """Seed: "Leg één kaart open op elk kaartveld van de locatietableaus en op de drie velden
     van de rivier" and "Je voorraadtableau heeft drie velden" — no field or slot beyond."""
