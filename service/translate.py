@@ -15,6 +15,7 @@ from google.rpc import code_pb2
 
 from engines.base import Outcome, rules_revision
 from referee.v1 import game_pb2, referee_pb2
+from service import clocks
 from service.codecs import CODECS
 from service.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
@@ -31,6 +32,8 @@ def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:
     if codec is None:
         return {}
     engine: dict[str, object] = codec.options_from_proto(options)
+    if options.HasField("clock"):  # validated here: CLOCK_INVALID before anything else
+        engine = {**engine, clocks.CLOCK_OPTION: clocks.spec_from_proto(options.clock)}
     if options.HasField("move_limit"):
         return {**engine, MOVE_LIMIT_OPTION: options.move_limit}
     return engine
@@ -77,6 +80,7 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
         to_act=sorted(view.to_act),
         outcome=outcome_to_proto(view.outcome) if view.outcome is not None else None,
         head=view.head,
+        table=clocks.table_to_proto(view.clock) if view.clock is not None else None,
         **body,
     )
 
@@ -156,6 +160,7 @@ def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
                 events=events_to_proto(game, item.events),
                 head=item.head,
                 log_entry=item.log_entry or b"",
+                by=item.by,  # type: ignore[arg-type]
             )
             for item in history.items
         ],

@@ -28,7 +28,7 @@ from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2
-from service import chain, records
+from service import chain, clocks, records
 from service.codecs import CODECS, DerivedCodec
 from service.errors import RefereeError, echo
 from service.referee import seat_view
@@ -212,6 +212,10 @@ def _step(
         if linked is None:
             return None
         head = linked
+    clocked = _clock_problem(game, state, entry, move)
+    if clocked is not None:
+        report.differs(version, clocked)
+        return None
     try:
         state, events = game.apply(state, entry.seat, move)
     except MoveError as error:
@@ -221,6 +225,27 @@ def _step(
         report.differs(version, "its events differ from the replay")
         return None
     return state, head
+
+
+def _clock_problem(
+    game: AnyGame, state: Any, entry: game_pb2.HistoryEntry, move: Any
+) -> str | None:
+    """What is wrong with who made ``entry`` (HistoryEntry.by), if anything: it must be
+    what its log entry's move id says, and a clock's move must be the game's default move
+    for its seat there (docs/rules/<game>.md, "Default move")."""
+    if entry.log_entry:  # readable: the chain check decoded it already
+        logged = records.log_decoder.decode(entry.log_entry)
+        if clocks.move_by(logged.client_move_id) != entry.by:
+            return "its `by` is not what its log entry's move id says"
+    if entry.by != clocks.BY_CLOCK:
+        return None
+    try:
+        expected = game.default_move(state, entry.seat)
+    except MoveError:
+        return f"the clock moved for seat {entry.seat}, which had nothing to do"
+    if expected != move:
+        return f"seat {entry.seat}'s clock move is not the game's default move"
+    return None
 
 
 def _check_view(
