@@ -17,6 +17,7 @@ from service import translate
 from service.calls import bind
 from service.encoded import Encoded
 from service.limits import Limits
+from service.lobby import Lobby
 from service.observability import Metrics
 from service.play import PlaySession, join
 from service.referee import Referee, Submitted
@@ -37,8 +38,10 @@ class RefereeApi:
         metrics: Metrics | None = None,
         verifier: Verifier | None = None,
         limits: Limits | None = None,
+        lobby: Lobby | None = None,
     ) -> None:
         self.referee = referee
+        self.lobby = lobby
         self.metrics = metrics
         self.verifier = verifier or Verifier()
         self.limits = limits or Limits.unlimited()
@@ -56,9 +59,18 @@ class RefereeApi:
             allow_spectators=request.allow_spectators,
             seed=request.seed or None,
             admit=self.limits.create_game,
+            open_seats=request.open_seats,
+            names=tuple(request.names),
+            listed=request.listed,
         )
         bind(created.game_id, version=created.version)
-        return translate.created_to_proto(created)
+        response = translate.created_to_proto(created)
+        if self.lobby is not None and created.host is not None:
+            issued = await self.lobby.opened(created.game_id, created.host)
+            if issued is not None:
+                response.join_code = issued.code
+                response.join_code_expires_at_unix_ms = int(issued.expires_at * 1000)
+        return response
 
     async def get_view(
         self, request: referee_pb2.GetViewRequest, token: str | None
@@ -97,6 +109,8 @@ class RefereeApi:
         bind(request.game_id, done.view.viewer, done.version)
         if done.view.outcome is not None and not done.duplicate:
             await self.limits.game_finished(request.game_id)
+            if self.lobby is not None and done.view.table is not None and done.view.table.listed:
+                await self.lobby.finished(done.view.game, request.game_id)
         return game, done
 
     async def validate_move(

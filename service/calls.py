@@ -20,7 +20,7 @@ import structlog
 from google.protobuf import unknown_fields
 from google.protobuf.message import Message
 
-from referee.v1 import referee_pb2
+from referee.v1 import lobby_pb2, referee_pb2
 from service.encoded import JSON, Encoded
 from service.errors import BadRequest, Internal, RefereeError, excerpt
 from service.limits import Limits, enter
@@ -104,6 +104,8 @@ def check_request(request: Message | Malformed | Encoded) -> None:
     if not verifying and (number := _misread(request)) is not None:
         raise malformed(Malformed(f"field {number} has the wrong wire type"))
     game_id = getattr(request, "game_id", None)
+    if isinstance(request, lobby_pb2.JoinGameRequest) and not game_id:
+        game_id = None  # joined by code instead
     if game_id is not None and not _GAME_ID.fullmatch(game_id):
         raise BadRequest("GAME_ID_INVALID", "game_id must be 1 to 64 letters, digits, '-' or '_'")
     if isinstance(request, referee_pb2.VerifyHistoryRequest):

@@ -266,3 +266,19 @@ def table_to_proto(view: ClockView) -> table_pb2.Table:
             for seat, clock in enumerate(view.state.seats)
         ],
     )
+
+
+def with_clock(table: table_pb2.Table | None, view: ClockView) -> table_pb2.Table:
+    """``table`` (the hosting part of a view's Table, service.hosting; None: none) with
+    the clock fields of ``view`` filled in."""
+    clocked = table_to_proto(view)
+    if table is None:
+        return clocked
+    table.waiting_since_unix_ms = clocked.waiting_since_unix_ms
+    if view.spec is not None:
+        table.clock.CopyFrom(clocked.clock)
+    for seat, shown in zip(table.seats, clocked.seats, strict=False):
+        seat.deadline_unix_ms = shown.deadline_unix_ms
+        seat.bank_ms = shown.bank_ms
+        seat.clock_moves = shown.clock_moves
+    return table

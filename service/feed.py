@@ -9,6 +9,12 @@ and events to every local subscriber. Subscribers project them for their own sea
 the stream was trimmed past the channel's version the channel reloads the stored state
 (in a task of its own, so the reader goes on) and sends a snapshot instead.
 
+A table's hosting record (seats, names, status) changes without a new version: the store
+announces it on the same stream (``host.lua``, entry ``<version>-<host version>``), and the
+channel reloads the game and publishes a snapshot carrying the new :class:`Table` (a
+table aborted so ends every watch, as a finished game does). The channel reads after its
+version and host version, so each change is read once.
+
 Each change carries the log's chain head at its version. The channel extends the chain
 itself from the entry bytes (:func:`service.chain.link`, one sha256), so the stream holds
 no copy of the head (it would cost every game up to a stream's length of 64-byte fields)
@@ -30,7 +36,7 @@ from typing import Any
 
 from service import chain, records
 from service.errors import Unavailable, shutting_down
-from service.store import RedisStore
+from service.store import HOST_CHANGE, Position, RedisStore
 from service.tables import Table, load_table
 from service.watch_reader import WatchReader
 
@@ -45,6 +51,8 @@ class Change:
     state: Any
     snapshot: bool
     head: str
+    # The game as loaded with a new hosting record (None: the record is unchanged).
+    table: Table | None = None
 
 
 @dataclass(eq=False)
@@ -61,19 +69,26 @@ class _Channel:
 
     @property
     def over(self) -> bool:
-        return self.table.game.outcome(self.state) is not None
+        aborted = self.table.hosting.status == records.TABLE_ABORTED
+        return aborted or self.table.game.outcome(self.state) is not None
 
-    def position(self) -> int | None:
-        return None if self.catching_up is not None or self.over else self.version
+    def position(self) -> Position | None:
+        if self.catching_up is not None or self.over:
+            return None
+        return (self.version, self.table.host_version)
 
     def deliver(self, items: list[tuple[int, bytes]]) -> None:
         self.feed._take(self, items)
 
 
-def _replace_with_snapshot(queue: asyncio.Queue[Change | None], change: Change) -> None:
+def _replace_with_snapshot(
+    queue: asyncio.Queue[Change | None], change: Change, table: Table
+) -> None:
+    """The queue's changes replaced by one snapshot, carrying the channel's ``table`` (a
+    host change among the dropped ones is not lost)."""
     while not queue.empty():
         queue.get_nowait()
-    queue.put_nowait(Change(change.version, [], change.state, True, change.head))
+    queue.put_nowait(Change(change.version, [], change.state, True, change.head, table))
 
 
 class Subscription:
@@ -86,12 +101,18 @@ class Subscription:
     """
 
     def __init__(
-        self, queue: asyncio.Queue[Change | None], version: int, state: Any, head: str
+        self,
+        queue: asyncio.Queue[Change | None],
+        version: int,
+        state: Any,
+        head: str,
+        table: Table | None = None,
     ) -> None:
         self._queue = queue
         self.version = version
         self.state = state
         self.head = head
+        self.table = table  # the channel's game, with the newest hosting record it has
 
     def __aiter__(self) -> Subscription:
         return self
@@ -122,7 +143,7 @@ class Feed:
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
-            yield Subscription(queue, channel.version, channel.state, channel.head)
+            yield Subscription(queue, channel.version, channel.state, channel.head, channel.table)
         finally:
             channel.subscribers.discard(queue)
             if not channel.subscribers and self._channels.get(table.game_id) is channel:
@@ -133,9 +154,11 @@ class Feed:
 
     def _publish(self, channel: _Channel, change: Change) -> None:
         channel.version, channel.state, channel.head = change.version, change.state, change.head
+        if change.table is not None:
+            channel.table = change.table
         for queue in channel.subscribers:
             if queue.qsize() >= QUEUE_LIMIT:  # far behind: one snapshot instead
-                _replace_with_snapshot(queue, change)
+                _replace_with_snapshot(queue, change, channel.table)
             else:
                 queue.put_nowait(change)
 
@@ -144,6 +167,11 @@ class Feed:
         game = channel.table.game
         for version, raw in items:
             if channel.over or channel.catching_up is not None:
+                return
+            if raw == HOST_CHANGE:  # the hosting record changed: reload, send a snapshot
+                channel.catching_up = asyncio.create_task(
+                    self._catch_up(channel), name=f"feed-host:{channel.table.game_id}"
+                )
                 return
             if version <= channel.version:
                 continue
@@ -168,8 +196,10 @@ class Feed:
                 break
             except Unavailable:  # the store is down: keep subscribers waiting, try again
                 await asyncio.sleep(RETRY_SECONDS)
-        if table.version > channel.version:
-            self._publish(channel, Change(table.version, [], table.state, True, table.head))
+        hosted = table.host_version != channel.table.host_version
+        if table.version > channel.version or hosted:
+            change = Change(table.version, [], table.state, True, table.head, table)
+            self._publish(channel, change)
         channel.catching_up = None
         if channel.over:
             self._reader.unfollow(game_id)

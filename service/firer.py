@@ -31,10 +31,11 @@ import structlog
 
 from engines.errors import MoveError
 from referee.bots import bot_for
-from service import clocks, records, translate
+from service import clocks, hosting, records, translate
 from service.deadlines import DeadlineIndex, Due
 from service.errors import GameNotFound, RefereeError
 from service.referee import Referee, project
+from service.store import CommitStatus
 from service.tables import Table, clock_deadlines, load_table
 
 log = structlog.get_logger("referee.clock")
@@ -42,36 +43,19 @@ log = structlog.get_logger("referee.clock")
 # The BotStrategy numbers (tournament.proto) of the bots a seat may be handed to.
 STRATEGIES = {1: "random", 2: "heuristic"}
 NO_SHOW_BOT_STRATEGY = 1
-KIND_FORFEITED, KIND_BOT_REPLACED = 5, 6  # TableAction.Kind
 
 
-def default_host(table: Table) -> records.HostRecord:
-    """The hosting record of a game stored without one: a live table of players."""
-    return records.HostRecord(
-        status=records.TABLE_LIVE,
-        seats=tuple(
-            records.SeatHold(holder=records.PLAYER, name=f"Seat {seat}")
-            for seat in range(table.meta.seats)
-        ),
-        created_at=table.meta.created_at,
+def no_show(table: Table, seat: int, policy: int, at: float) -> records.HostRecord:
+    """The hosting record after the no-show policy took ``seat`` (service.hosting's
+    transitions, marked automatic): forfeited, or handed to a bot (The Gang, which has no
+    forfeit, always to a bot)."""
+    when = hosting.When(table.version, at)
+    host = table.hosting
+    if policy == clocks.NO_SHOW_FORFEIT and table.game.name not in hosting.NO_FORFEIT_GAMES:
+        return hosting.forfeit(host, table.game.name, seat, table.finished, when, automatic=True)
+    return hosting.replace_by_bot(
+        host, seat, NO_SHOW_BOT_STRATEGY, table.finished, when, automatic=True
     )
-
-
-def no_show(
-    host: records.HostRecord, seat: int, policy: int, game: str, version: int, at: float
-) -> records.HostRecord:
-    """The hosting record after the no-show policy took ``seat``: handed to a bot, or
-    forfeited (The Gang, which has no forfeit, hands it to a bot). The lobby's own
-    transitions (service.hosting) do the same for its admin RPCs."""
-    hold = host.seats[seat]
-    if policy == clocks.NO_SHOW_FORFEIT and game != "the_gang":
-        changed, kind = dataclasses.replace(hold, forfeited=True), KIND_FORFEITED
-    else:
-        changed = dataclasses.replace(hold, holder=records.BOT, bot=NO_SHOW_BOT_STRATEGY)
-        kind = KIND_BOT_REPLACED
-    action = records.TableActionRecord(kind, version, seat, changed.name, at, automatic=True)
-    seats = (*host.seats[:seat], changed, *host.seats[seat + 1 :])
-    return dataclasses.replace(host, seats=seats, actions=(*host.actions, action))
 
 
 class Firer:
@@ -185,7 +169,7 @@ class Firer:
         """The seat's bot's choice from its own view and legal moves (None: it chose
         nothing, so the clock's default move is played, still as the bot's)."""
         host = table.host_record
-        strategy = STRATEGIES.get(host.seats[seat].bot if host else 0, "random")
+        strategy = STRATEGIES.get(host.seats[seat].bot, "random")
         bot = bot_for(table.game.name, strategy)
         view = project(table, table.state, table.version, seat, table.head)
         legal = table.game.legal_moves(table.state, seat)
@@ -197,19 +181,20 @@ class Firer:
 
     async def _no_show(self, table: Table, seat: int) -> Table:
         """Apply the no-show policy to ``seat`` (a host change); ``table`` unchanged when
-        the game moved on meanwhile (the next clock move tries again)."""
+        the game moved on meanwhile or the table's record refuses it (the next clock move
+        tries again)."""
         spec = table.clock_spec
         assert spec is not None
-        host = no_show(
-            table.host_record or default_host(table),
-            seat,
-            spec.no_show,
-            table.game.name,
-            table.version,
-            self.referee.now_ms() / 1000,
-        )
+        try:
+            host = no_show(table, seat, spec.no_show, self.referee.now_ms() / 1000)
+        except RefereeError as error:
+            log.warning("no-show not applied", game_id=table.game_id, reason=error.reason)
+            return table
         changed = dataclasses.replace(
-            table, host=records.encode(host), host_version=table.host_version + 1
+            table,
+            host=records.encode(host),
+            hosted=host,
+            host_version=table.host_version + 1,
         )
         await self.referee.schedule_clock(changed)
         result = await self.referee.store.change_host(
@@ -218,8 +203,9 @@ class Firer:
             expected_host_version=table.host_version,
             host=records.encode(host),
         )
-        if result.status.value != "OK":
+        if result.status is not CommitStatus.OK:
             return table
+        self.referee.forget(table.game_id)
         log.info("no-show", game_id=table.game_id, seat=seat, policy=spec.no_show)
         return changed
 

@@ -27,7 +27,8 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 
-from referee.v1 import referee_pb2_grpc
+from referee.v1 import lobby_pb2_grpc, referee_pb2_grpc
+from service import lobby_api
 from service.api import RPCS
 from service.auth import bearer_token
 from service.calls import Counted, Malformed, answering, malformed
@@ -191,3 +192,7 @@ class Servicer:
 
 class RefereeServicer(Servicer, referee_pb2_grpc.RefereeServiceServicer):
     table = RPCS
+
+
+class LobbyServicer(Servicer, lobby_pb2_grpc.LobbyServiceServicer):
+    table = lobby_api.RPCS

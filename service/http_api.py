@@ -18,12 +18,16 @@ from typing import Any, ClassVar
 from connectrpc.errors import ConnectError
 from connectrpc.request import RequestContext
 from google.protobuf.message import Message
+from starlette.routing import Mount
 
+from referee.v1.lobby_connect import LobbyService, LobbyServiceASGIApplication
 from referee.v1.referee_connect import RefereeService
+from service import lobby_api
 from service.api import RPCS
 from service.auth import bearer_token
-from service.calls import Counted, answering
+from service.calls import MAX_REQUEST_BYTES, Counted, answering
 from service.errors import BadRequest, RefereeError, to_connect_error
+from service.http_limits import BoundedGzip
 from service.limits import peer_address, sent_key
 from service.rpcs import Kind, Rpc, RpcTable, install
 
@@ -123,3 +127,19 @@ class RefereeConnect(ConnectService, RefereeService):
     """Implements the generated ``referee_connect.RefereeService`` protocol."""
 
     table = RPCS
+
+
+class LobbyConnect(ConnectService, LobbyService):
+    """Implements the generated ``lobby_connect.LobbyService`` protocol."""
+
+    table = lobby_api.RPCS
+
+
+def lobby_mount(api: lobby_api.LobbyApi) -> Mount:
+    """The route of the HTTP port that serves LobbyService."""
+    app = LobbyServiceASGIApplication(
+        LobbyConnect(api),
+        read_max_bytes=MAX_REQUEST_BYTES * 4,
+        compressions=[BoundedGzip(MAX_REQUEST_BYTES)],  # a gzip bomb inflates no further
+    )
+    return Mount(app.path, app=app)

@@ -254,8 +254,11 @@ class Limits:
         quotas: Quotas = UNLIMITED,
         loopback_quotas: Quotas = UNLIMITED,
         live_ttl_seconds: int = 0,
+        list_games_per_second: int = 0,
     ) -> None:
         self.store = store
+        self.list_games_per_second = list_games_per_second
+        self._listings = _Buckets()
         self.keys = tuple(keys)
         self.keys_required = keys_required or bool(keys)
         self.quotas = quotas
@@ -299,6 +302,7 @@ class Limits:
             quotas=settings.quotas,
             loopback_quotas=settings.loopback_quotas,
             live_ttl_seconds=settings.idle_ttl_seconds,
+            list_games_per_second=settings.list_games_per_second,
         )
 
     def quotas_of(self, caller: Caller) -> Quotas:
@@ -328,6 +332,21 @@ class Limits:
                 f"over the quota requests_per_second={rate} of this caller",
                 wait,
                 {"quota": "requests_per_second", "limit": str(rate)},
+            )
+
+    def list_games(self) -> None:
+        """One ListGames call of the current caller: its own rate, in this process, so a
+        poller cannot spend the listing's Redis reads faster than that."""
+        rate = self.list_games_per_second
+        if not rate:
+            return
+        wait = self._listings.spend(current().owner, rate)
+        if wait:
+            raise QuotaExceeded(
+                "LIST_RATE_EXCEEDED",
+                f"over list_games_per_second={rate} of this caller",
+                wait,
+                {"quota": "list_games_per_second", "limit": str(rate)},
             )
 
     def _key(self, sent: str | None) -> OperatorKey | None:

@@ -28,8 +28,8 @@ from engines.base import Outcome
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
-from service import chain, clocks, history, records
-from service.auth import TokenSigner
+from service import chain, clocks, history, hosting, presence, records
+from service.auth import SeatClaim, TokenSigner
 from service.deadlines import DeadlineIndex
 from service.errors import (
     BadRequest,
@@ -81,6 +81,8 @@ class SeatView:
     head: str
     # The table's clocks at this version (None: no clock; service.clocks).
     clock: clocks.ClockView | None = None
+    # The hosting side (service.hosting), public; None in a replayed view (the verifier's).
+    table: hosting.TableInfo | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ class Created:
     tokens: list[str]
     meta: records.GameMeta
     config: Any
+    # The table admin token and the hosting record as created (service.hosting).
+    admin_token: str = ""
+    host: records.HostRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -146,10 +151,28 @@ class History:
     seed: bytes | None
     outcome: Outcome | None
     next_page_token: str = ""
+    actions: tuple[records.TableActionRecord, ...] = ()
 
 
 def project(table: Table, state: Any, version: int, viewer: int | None, head: str) -> SeatView:
-    return seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer, head)
+    view = seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer, head)
+    host = table.hosting
+    clock = table.meta.clock if isinstance(table.meta.clock, records.ClockSpec) else None
+    info = hosting.project_table(
+        host, finished=view.outcome is not None, present=table.present, clock=clock
+    )
+    outcome = view.outcome
+    if outcome is not None:
+        outcome = hosting.adjust_outcome(outcome, hosting.forfeited(host))
+    return dataclasses.replace(view, table=info, outcome=outcome)
+
+
+def outcome_of(table: Table, state: Any) -> Outcome | None:
+    """The game's outcome with its forfeits applied (service.hosting.adjust_outcome)."""
+    outcome = table.game.outcome(state)
+    if outcome is None:
+        return None
+    return hosting.adjust_outcome(outcome, hosting.forfeited(table.hosting))
 
 
 def seat_view(
@@ -267,26 +290,51 @@ class Referee:
 
     # --- who is calling ------------------------------------------------------------------
 
-    def _viewer(self, table: Table, token: str | None) -> int | None:
-        """The caller's seat, or None for an allowed spectator."""
-        seat = self.signer.seat_for(token, table.game_id)
-        structlog.contextvars.bind_contextvars(seat=seat)
-        if seat is None:
-            if not table.meta.allow_spectators:
-                raise Unauthenticated(
-                    "TOKEN_MISSING", "this game has no spectators; send your seat token"
-                )
+    def claim(self, table: Table, token: str | None) -> SeatClaim | None:
+        """The caller's token checked against the table: its game, its seat, and its
+        generation against the hosting record loaded with the game (no round trip)."""
+        claim = self.signer.claim_for(token, table.game_id)
+        if claim is None:
             return None
-        if not 0 <= seat < table.meta.seats:
-            raise PermissionDenied("SEAT_NOT_AT_TABLE", f"there is no seat {seat} at this table")
+        if claim.seat is not None and not 0 <= claim.seat < table.meta.seats:
+            raise PermissionDenied(
+                "SEAT_NOT_AT_TABLE", f"there is no seat {claim.seat} at this table"
+            )
+        hosting.check_generation(table.hosting, claim.seat, claim.generation)
+        return claim
+
+    def _viewer(self, table: Table, token: str | None) -> int | None:
+        """The caller's seat, or None for an allowed spectator (the table admin always
+        watches as one)."""
+        claim = self.claim(table, token)
+        seat = None if claim is None else claim.seat
+        structlog.contextvars.bind_contextvars(seat=seat)
+        if claim is None and not table.meta.allow_spectators:
+            raise Unauthenticated(
+                "TOKEN_MISSING", "this game has no spectators; send your seat token"
+            )
         return seat
 
     def _seat(self, table: Table, token: str | None) -> int:
         if token is None:
             raise Unauthenticated("TOKEN_MISSING", "send your seat token to act")
         seat = self._viewer(table, token)
-        assert seat is not None
+        if seat is None:
+            raise PermissionDenied("ADMIN_HOLDS_NO_SEAT", "the table admin token holds no seat")
         return seat
+
+    @staticmethod
+    def _check_movable(table: Table, seat: int) -> None:
+        """Moves wait for the start, end at an abort, and a forfeited seat's player makes
+        none (the clock plays it)."""
+        host = table.hosting
+        hosting.check_movable(host)
+        if host.seats[seat].forfeited:
+            raise RuleViolation("SEAT_FORFEITED", f"seat {seat} has forfeited")
+
+    def forget(self, game_id: str) -> None:
+        """Drop this process's cached copy of a game (its hosting record changed here)."""
+        self._tables.pop(game_id, None)
 
     # --- creating --------------------------------------------------------------------------
 
@@ -299,9 +347,13 @@ class Referee:
         allow_spectators: bool,
         seed: bytes | None,
         admit: Callable[[str], Awaitable[None]] | None = None,
+        open_seats: int = 0,
+        names: tuple[str, ...] = (),
+        listed: bool = False,
     ) -> Created:
         """A new game; ``admit`` (the caller's quotas) is awaited with its id once the
-        request is found valid, before anything is stored, and may refuse it."""
+        request is found valid, before anything is stored, and may refuse it. The last
+        ``open_seats`` seats are left for LobbyService.JoinGame (service.lobby)."""
         game = GAMES.get(game_name)
         if game is None:
             raise BadRequest(
@@ -320,6 +372,8 @@ class Referee:
                 )
             if len(seed) > 64:
                 raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
+        created_at = time.time()
+        host = hosting.new_host(seats, open_seats, names, listed=listed, created_at=created_at)
         seed = seed or secrets.token_bytes(SEED_BYTES)
         state = game.new_game(config, seed)
         meta = records.GameMeta(
@@ -329,7 +383,7 @@ class Referee:
             allow_spectators=allow_spectators,
             seed=seed,
             seed_sha256=commitment(seed),
-            created_at=time.time(),
+            created_at=created_at,
             move_limit=move_limit,
             clock=msgspec.UNSET if clock is None else clock,
         )
@@ -337,18 +391,23 @@ class Referee:
         if admit is not None:
             await admit(game_id)
         started = None
-        if clock is not None:  # a table of players: every seat held, the clocks start now
+        if clock is not None and host.status == records.TABLE_LIVE:  # every seat held
             now = self.now_ms()
             started = clocks.at_start(clock, seats, game.waiting_for(state), now)
             due = clocks.deadlines(clock, started, clocks.Roles(), self.bot_delay_ms)
             await self._schedule(game_id, 0, 0, _earliest(due))
-        stored = records.encode(state), records.encode(meta)
-        if not await self.store.create(
-            game_id, *stored, clock=None if started is None else clocks.encode(started)
-        ):
+        stored = await self.store.create(
+            game_id,
+            records.encode(state),
+            records.encode(meta),
+            host=records.encode(host),
+            clock=None if started is None else clocks.encode(started),
+        )
+        if not stored:
             raise RefereeError("GAME_ID_TAKEN", "could not allocate a game id")
-        tokens = [self.signer.issue(game_id, seat) for seat in range(seats)]
-        return Created(game_id, 0, meta.seed_sha256, tokens, meta, config)
+        tokens = [self.signer.issue(game_id, seat) for seat in range(seats - open_seats)]
+        admin = self.signer.issue_admin(game_id)
+        return Created(game_id, 0, meta.seed_sha256, tokens, meta, config, admin, host)
 
     # --- for callers inside this process (the tournament director) ------------------------
 
@@ -365,7 +424,7 @@ class Referee:
         """How the game ended; RuleViolation ``GAME_NOT_FINISHED`` while it still runs,
         GameNotFound once it has expired."""
         table = await load_table(self.store, game_id)
-        outcome = table.game.outcome(table.state)
+        outcome = outcome_of(table, table.state)
         if outcome is None:
             raise RuleViolation("GAME_NOT_FINISHED", f"game {echo(game_id)} has not finished yet")
         return FinalResult(table.game.name, game_id, table.version, outcome)
@@ -396,6 +455,25 @@ class Referee:
         due = clock_deadlines(table, self.bot_delay_ms)
         await self._schedule(table.game_id, table.version, table.host_version, _earliest(due))
 
+    async def host_changing(self, table: Table, host: records.HostRecord) -> bytes | None:
+        """Before ``table``'s hosting record becomes ``host`` (service.lobby): the clocks
+        to store with the change (started when the table starts, OPEN to LIVE, if it has a
+        clock or a bot; else None: unchanged), and the changed table's next deadline
+        indexed first, so the clock or a bot takes over a seat that needs it."""
+        clock = None
+        changed = dataclasses.replace(
+            table, host=records.encode(host), hosted=host, host_version=table.host_version + 1
+        )
+        starting = table.hosting.status == records.TABLE_OPEN != host.status
+        if starting and (table.clock_spec is not None or clocks.roles(host).any):
+            spec = table.clock_spec or records.ClockSpec()
+            awaited = table.awaited(table.state)
+            clock = clocks.encode(clocks.at_start(spec, table.meta.seats, awaited, self.now_ms()))
+            changed = dataclasses.replace(changed, clock=clock)
+        if host.status == records.TABLE_LIVE:
+            await self.schedule_clock(changed)
+        return clock
+
     def clocked(self, view: SeatView, table: Table) -> SeatView:
         """``view`` with the table's clocks, when it is at ``table``'s version."""
         if view.version != table.version:
@@ -416,6 +494,9 @@ class Referee:
     async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
         table = await load_table(self.store, game_id)
         seat = self._seat(table, token)
+        host = table.hosting
+        if host.status != records.TABLE_LIVE or host.seats[seat].forfeited:
+            return table.game.name, table.version, []  # not started, aborted, forfeited
         if table.version >= table.move_limit:  # what SubmitMove would accept: nothing
             return table.game.name, table.version, []
         return table.game.name, table.version, table.game.legal_moves(table.state, seat)
@@ -427,6 +508,7 @@ class Referee:
         seat = self._seat(table, token)
         _check_move_game(table, move_game)
         try:
+            self._check_movable(table, seat)
             check_room(table.version, table.move_limit)
             table.game.check(table.state, seat, move)
         except MoveError as error:
@@ -446,7 +528,7 @@ class Referee:
         first = history.page_start(game_id, page_token, table.version) if page_token else 1
         last = min(table.version, first + size - 1)
         paged = await history.page_steps(self.store, table, first, last, self._checkpoints)
-        finished = table.finished
+        finished = self._public(table)
         items = []
         for logged, step in paged:
             by = clocks.move_by(logged.entry.client_move_id)
@@ -466,10 +548,16 @@ class Referee:
             config=table.config,
             version=table.version,
             items=items,
-            seed=table.meta.seed if finished else None,
-            outcome=table.game.outcome(table.state),
+            seed=table.meta.seed if self._public(table) else None,
+            outcome=outcome_of(table, table.state),
             next_page_token=history.page_token(game_id, last + 1) if last < table.version else "",
+            actions=table.hosting.actions,
         )
+
+    @staticmethod
+    def _public(table: Table) -> bool:
+        """Whether the game's history and seed are public: finished, or aborted."""
+        return table.finished or table.hosting.status == records.TABLE_ABORTED
 
     # --- moving ----------------------------------------------------------------------------
 
@@ -498,10 +586,17 @@ class Referee:
             fresh = False
             for _ in range(self.max_retries):
                 table = await self._table(game_id, fresh=fresh)
-                seat = self._seat(table, token)
+                try:
+                    seat = self._seat(table, token)
+                except Unauthenticated as error:  # a token newer than the cached record?
+                    if fresh or error.reason != "TOKEN_REVOKED":
+                        raise
+                    fresh = True
+                    continue
                 _check_move_game(table, move_game)
                 key = records.move_key(seat, client_move_id)
                 try:
+                    self._check_movable(table, seat)
                     self._check_version(table, expected_version)
                     check_room(table.version, table.move_limit)
                     state, events = table.game.apply(table.state, seat, move)
@@ -712,6 +807,18 @@ class Referee:
     async def _updates(
         self, table: Table, viewer: int | None, after_version: int | None
     ) -> AsyncIterator[Update]:
+        """The watch's updates; a seated viewer holds its seat's presence meanwhile."""
+        if viewer is None or not hosting.tracks_presence(table.hosting):
+            async for update in self._followed(table, viewer, after_version):
+                yield update
+            return
+        async with presence.holding(self.store, table.game_id, viewer):
+            async for update in self._followed(table, viewer, after_version):
+                yield update
+
+    async def _followed(
+        self, table: Table, viewer: int | None, after_version: int | None
+    ) -> AsyncIterator[Update]:
         async with self.feed.subscribe(table) as subscription:
             if subscription.version > table.version:  # moves landed since our load
                 table = dataclasses.replace(
@@ -720,6 +827,9 @@ class Referee:
                     state=subscription.state,
                     head=subscription.head,
                 )
+            newer = subscription.table
+            if newer is not None and newer.host_version > table.host_version:
+                table = _rehosted(table, newer)
             version = table.version
             if after_version is None:
                 view = project(table, table.state, version, viewer, table.head)
@@ -727,10 +837,12 @@ class Referee:
             elif after_version < version:  # the versions after the client's, then live
                 async for update in self._replayed(table, viewer, after_version, version):
                     yield update
-            if table.finished:
+            if table.finished or table.hosting.status == records.TABLE_ABORTED:
                 return
             async for change in subscription:
-                if change.version <= version:
+                if change.table is not None:
+                    table = _rehosted(table, change.table)
+                if change.version < version or (change.version == version and not change.table):
                     continue
                 if not change.snapshot and change.version > version + 1:
                     async for update in self._replayed(table, viewer, version, change.version - 1):
@@ -743,7 +855,7 @@ class Referee:
                 view = project(table, change.state, change.version, viewer, change.head)
                 yield Update(change.version, events, view, change.snapshot)
                 version = change.version
-                if view.outcome is not None:
+                if view.outcome is not None or table.hosting.status == records.TABLE_ABORTED:
                     return
 
     async def _replayed(
@@ -773,3 +885,14 @@ class Referee:
             if len(raw) < REPLAY_BATCH:
                 return
             await asyncio.sleep(0)  # the next batch after other requests had their turn
+
+
+def _rehosted(table: Table, newer: Table) -> Table:
+    """``table`` with the hosting record (and presence) of ``newer``, a later load."""
+    return dataclasses.replace(
+        table,
+        host=newer.host,
+        host_version=newer.host_version,
+        hosted=newer.hosted,
+        present=newer.present,
+    )

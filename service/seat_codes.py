@@ -185,6 +185,34 @@ class SeatCodes:
         return Redeemed(as_bytes(reply[0]), int(reply[1]))
 
     @_outage
+    async def resolve(self, code: str, address: str) -> bytes:
+        """The payload of a code that stays good for more redeemers (a table's join code:
+        one per open seat, spent with :meth:`revoke` when the table starts); wrong codes
+        count against ``address`` as for :meth:`redeem`, with its refusals."""
+        canonical = normalized(code)
+        if canonical is None:
+            raise SeatCodeInvalid()
+        counter = self.attempts_key(address)
+        if self.attempts_per_minute > 0:
+            counted, wait_ms = await self._attempt(
+                keys=[counter], args=[self.attempts_per_minute, WINDOW_MS]
+            )
+            if not int(counted):
+                raise SeatCodeAttemptsExceeded(max(1, math.ceil(int(wait_ms) / 1000)))
+        payload = await self._client.get(self.key(canonical))
+        if payload is None:
+            raise SeatCodeInvalid()
+        if self.attempts_per_minute > 0:
+            with contextlib.suppress(redis_errors.RedisError, OSError):
+                await self._forgive(keys=[counter])
+        return as_bytes(payload)
+
+    @_outage
+    async def revoke(self, key: str) -> None:
+        """Spend a code for good, by its key (:meth:`key`; its holder keeps no code)."""
+        await self._client.delete(key)
+
+    @_outage
     async def give_back(self, code: str, redeemed: Redeemed) -> bool:
         """Make a redeemed code good again for the rest of its life (the redeemer could not
         finish: its store was away). False if it had no life left or was issued anew."""

@@ -22,10 +22,15 @@ from service.deadlines import DeadlineIndex
 from service.durability import read_persistence
 from service.errors import Unavailable
 from service.firer import Firer, firing
-from service.grpc_api import RefereeServicer
+from service.grpc_api import LobbyServicer, RefereeServicer
+from service.http_api import lobby_mount
 from service.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
 from service.limits import Limits
+from service.lobby import Lobby
+from service.lobby_api import RPCS as LOBBY_RPCS
+from service.lobby_api import LobbyApi
 from service.observability import Metrics, start_tracing
+from service.redis_kit import connect
 from service.redis_server import DIR_MODE, EmbeddedRedis
 from service.redis_supervisor import Supervisor
 from service.referee import Referee
@@ -123,14 +128,33 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         )
         verifier = Verifier(settings.verify_workers, settings.verify_queue)
         stack.callback(verifier.close)  # after the server has stopped
-        api = RefereeApi(referee, metrics, verifier, limits)
+        lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
+        stack.push_async_callback(lobby_client.aclose)
+        lobby = Lobby(
+            referee,
+            lobby_client,
+            code_ttl_seconds=settings.join_code_ttl_seconds,
+            code_attempts_per_minute=settings.seat_code_attempts_per_minute,
+            joins_per_minute=settings.joins_per_minute,
+            max_actions=settings.max_table_actions,
+        )
+        api = RefereeApi(referee, metrics, verifier, limits, lobby)
         RefereeServicer.register(api, server)
+        lobby_api = LobbyApi(lobby, metrics, limits)
+        LobbyServicer.register(lobby_api, server)
         tournaments = tournament_service(referee, redis_url, settings, metrics, limits)
         tournaments.register(server)
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
         reflection.enable_server_reflection(
-            [SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME], server
+            [
+                SERVICE_NAME,
+                TOURNAMENT_SERVICE,
+                LOBBY_RPCS.full_name,
+                health.SERVICE_NAME,
+                reflection.SERVICE_NAME,
+            ],
+            server,
         )
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         tournaments.serving_on(settings.host, port)
@@ -143,7 +167,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             app = build_app(
                 api,
                 settings.cors_origins,
-                [tournaments.http_mount()],
+                [tournaments.http_mount(), lobby_mount(lobby_api)],
                 console_dir=settings.console_dir,
             )
             http_port = await http.enter_async_context(

@@ -128,6 +128,18 @@ class Settings:
     # Wrong seat codes one client address may try per minute, over all replicas (0: no
     # limit); good codes do not count, so a room behind one address can all claim.
     seat_code_attempts_per_minute: int = 10
+    # How long a table's join code (CreateGame with open_seats) stays good, unless the
+    # table starts first.
+    join_code_ttl_seconds: int = 24 * 3600
+    # JoinGame calls one client address may make per minute, over all replicas (0: no
+    # limit); wrong join codes count apart, under seat_code_attempts_per_minute.
+    joins_per_minute: int = 30
+    # Table actions (joins, leaves, reissues, ...) one table keeps at most; past it every
+    # further one is refused (RESOURCE_EXHAUSTED TABLE_ACTIONS_EXCEEDED).
+    max_table_actions: int = 256
+    # ListGames calls per second of one caller to this process (bursts of twice that; 0:
+    # only the request rate).
+    list_games_per_second: int = 5
     # Processes that replay games for VerifyHistory, off the event loop (started at the
     # first call). Each replay holds one core while it runs.
     verify_workers: int = 1
@@ -200,6 +212,10 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "console_dir": ("REFEREE_CONSOLE_DIR", _path_or_none),
     "seat_code_ttl_seconds": ("REFEREE_SEAT_CODE_TTL_SECONDS", int),
     "seat_code_attempts_per_minute": ("REFEREE_SEAT_CODE_ATTEMPTS_PER_MINUTE", int),
+    "join_code_ttl_seconds": ("REFEREE_JOIN_CODE_TTL_SECONDS", int),
+    "joins_per_minute": ("REFEREE_JOINS_PER_MINUTE", int),
+    "max_table_actions": ("REFEREE_MAX_TABLE_ACTIONS", int),
+    "list_games_per_second": ("REFEREE_LIST_GAMES_PER_SECOND", int),
     "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
     "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
     "operator_keys": ("REFEREE_OPERATOR_KEYS", str),

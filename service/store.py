@@ -47,6 +47,13 @@ DEFAULT_WAIT_TIMEOUT_MS: Final = 1000
 # a watcher extends the chain from the entry itself, one sha256, see service.feed.)
 EVENT_FIELD: Final = b"entry"
 
+# Field of a host change's stream entry (``<version>-<host version>``, see ``host.lua``):
+# it holds the new host version; :func:`_events` gives it as a :data:`HOST_CHANGE`.
+HOST_FIELD: Final = b"host"
+HOST_CHANGE: Final = b""
+# A seat's presence lease (service.presence) lasts this long unless renewed.
+PRESENCE_LEASE_MS: Final = 15_000
+
 # Field of a wake stream's entries (see :meth:`RedisStore.events_after`); a wake stream
 # keeps its last entry only, and goes away this long after its last wake.
 WAKE_FIELD: Final = b"w"
@@ -55,6 +62,17 @@ WAKE_TTL_MS: Final = 60_000
 # Events of many games as one multi-stream read gives them: game id -> (version, entry)
 # pairs, only for games that had something newer.
 Reads = dict[str, list[tuple[int, bytes]]]
+# Where a reader reads a game's stream after: a version (after its move's entry
+# ``<version>-0``), or a version and host version (after the host change of that ID).
+Position = int | tuple[int, int]
+
+
+def _stream_id(position: Position) -> str:
+    version, seq = (position, 0) if isinstance(position, int) else position
+    if version < 0 or seq < 0:
+        raise ValueError("versions must be >= 0")
+    return f"{version}-{seq}"
+
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
@@ -92,6 +110,11 @@ class GameKeys:
     moves: str
 
     @property
+    def presence(self) -> str:
+        """The hash of the seats' presence leases (service.presence)."""
+        return f"{self.game}:presence"
+
+    @property
     def all(self) -> tuple[str, str, str, str]:
         """The keys in the order the Lua scripts expect them as KEYS[1..4]."""
         return (self.game, self.log, self.events, self.moves)
@@ -104,9 +127,12 @@ def _event_version(entry_id: object) -> int:
 def _event_payload(fields: object) -> bytes:
     """The log entry of a stream entry; redis-py gives fields as a dict or a flat list."""
     if isinstance(fields, Mapping):
-        return as_bytes(fields[EVENT_FIELD])
-    flat = list(fields) if isinstance(fields, Iterable) else []
-    mapping = dict(zip(flat[::2], flat[1::2], strict=True))
+        mapping = dict(fields)
+    else:
+        flat = list(fields) if isinstance(fields, Iterable) else []
+        mapping = dict(zip(flat[::2], flat[1::2], strict=True))
+    if EVENT_FIELD not in mapping and HOST_FIELD in mapping:
+        return HOST_CHANGE
     return as_bytes(mapping[EVENT_FIELD])
 
 
@@ -293,6 +319,48 @@ class RedisStore:
         )
 
     @_outage_is_unavailable
+    async def load_with_presence(self, game_id: str) -> tuple[GameRecord | None, frozenset[int]]:
+        """:meth:`load`, and the seats with a live presence lease, in one round trip."""
+        keys = self.keys(game_id)
+        fields = ["version", "state", "meta", "head", "host", "hv", "clock"]
+        pipe = self._client.pipeline(transaction=False)
+        pipe.hmget(keys.game, fields)
+        pipe.hgetall(keys.presence)
+        (version, state, meta, head, host, host_version, clock), leases = await pipe.execute()
+        if version is None:
+            return None, frozenset()
+        record = GameRecord(
+            version=int(version),
+            state=as_bytes(state),
+            meta=as_bytes(meta),
+            head=None if head is None else as_bytes(head).decode(),
+            host=None if host is None else as_bytes(host),
+            host_version=0 if host_version is None else int(host_version),
+            clock=None if clock is None else as_bytes(clock),
+        )
+        now = time.time() * 1000
+        present = frozenset(
+            int(as_bytes(name).split(b":", 1)[0])
+            for name, expiry in leases.items()
+            if float(expiry) > now
+        )
+        return record, present
+
+    @_outage_is_unavailable
+    async def hold_presence(self, game_id: str, lease: str, expiry_ms: int) -> None:
+        """Set (or renew) one stream's presence lease (``<seat>:<nonce>``) until
+        ``expiry_ms``; the hash lives as long as its newest lease."""
+        key = self.keys(game_id).presence
+        pipe = self._client.pipeline(transaction=False)
+        pipe.hset(key, lease, str(expiry_ms))
+        pipe.pexpireat(key, expiry_ms)
+        await pipe.execute()
+
+    @_outage_is_unavailable
+    async def drop_presence(self, game_id: str, lease: str) -> None:
+        await self._client.hdel(self.keys(game_id).presence, lease)
+
+    @_outage_is_unavailable
     async def commit(
         self,
         game_id: str,
@@ -388,9 +456,17 @@ class RedisStore:
         """Replace the table's hosting record (and its clock state, if given) if the game is
         still at ``expected_version`` and its record at ``expected_host_version`` (see
         ``host.lua``). OK carries the new host version; CONFLICT the game's version."""
+        keys = self.keys(game_id)
         reply = await self._host(
-            keys=[self.keys(game_id).game],
-            args=[expected_version, expected_host_version, host, clock or b""],
+            keys=[keys.game, keys.events],
+            args=[
+                expected_version,
+                expected_host_version,
+                host,
+                clock or b"",
+                self._stream_maxlen,
+                HOST_FIELD,
+            ],
         )
         return commit_result(reply)
 
@@ -444,15 +520,13 @@ class RedisStore:
         """The cluster hash slot of every key of ``game_id`` (a plain Redis has one too)."""
         return key_slot(self.keys(game_id).events.encode())
 
-    def _streams(self, after: Mapping[str, int]) -> tuple[dict[bytes, str], dict[bytes, str]]:
+    def _streams(self, after: Mapping[str, Position]) -> tuple[dict[bytes, str], dict[bytes, str]]:
         """The game of each stream key of ``after``, and the XREAD id to read each after."""
-        if any(version < 0 for version in after.values()):
-            raise ValueError("versions must be >= 0")
         # The events key of each game as keys() spells it, without building all four keys:
         # a reader names thousands of streams per call.
         start, end = f"{self._prefix}game:{{", "}:events"
         keys = {(start + game_id + end).encode(): game_id for game_id in after}
-        return keys, {key: f"{after[game_id]}-0" for key, game_id in keys.items()}
+        return keys, {key: _stream_id(after[game_id]) for key, game_id in keys.items()}
 
     def _reads(self, games: Mapping[bytes, str], reply: object) -> Reads:
         return {
@@ -464,7 +538,7 @@ class RedisStore:
     @_outage_is_unavailable
     async def events_after(
         self,
-        after: Mapping[str, int],
+        after: Mapping[str, Position],
         *,
         count: int,
         block_ms: int,
@@ -493,7 +567,9 @@ class RedisStore:
         return self._reads(games, reply), woken
 
     @_outage_is_unavailable
-    async def events_after_each(self, groups: Sequence[Mapping[str, int]], *, count: int) -> Reads:
+    async def events_after_each(
+        self, groups: Sequence[Mapping[str, Position]], *, count: int
+    ) -> Reads:
         """One non-blocking XREAD per group, all in one pipeline (one round trip per node).
 
         Under Redis Cluster every game of a group must share a slot (:meth:`slot`): each

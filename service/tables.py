@@ -15,7 +15,7 @@ import msgspec
 
 from engines.base import GameDefinition, Step, replay
 from engines.registry import GAMES
-from service import chain, clocks, records
+from service import chain, clocks, hosting, records
 from service.errors import GameNotFound, echo
 from service.move_limits import move_limit
 from service.store import RedisStore
@@ -58,6 +58,16 @@ class Table:
     host: bytes | None = None
     host_version: int = 0
     clock: bytes | None = None
+    # The hosting record decoded (service.hosting; the default for a game stored without
+    # one), and the seats with a live stream as of the load (service.presence).
+    hosted: records.HostRecord | None = None
+    present: frozenset[int] = frozenset()
+
+    @property
+    def hosting(self) -> records.HostRecord:
+        if self.hosted is not None:
+            return self.hosted
+        return hosting.default_host(self.meta.seats, self.meta.created_at)
 
     @property
     def finished(self) -> bool:
@@ -83,13 +93,9 @@ class Table:
         return clocks.decode(self.clock)
 
     @property
-    def host_record(self) -> records.HostRecord | None:
-        """The hosting record (None: stored without one, a live table of players)."""
-        host: object = self.host
-        if host is None or isinstance(host, records.HostRecord):
-            return host
-        assert isinstance(host, bytes)
-        return records.host_decoder.decode(host)
+    def host_record(self) -> records.HostRecord:
+        """The hosting record (service.hosting's default for a game stored without)."""
+        return self.hosting
 
     def awaited(self, state: Any) -> frozenset[int]:
         """The seats the game waits for in ``state``: those whose clocks run."""
@@ -150,7 +156,7 @@ def clock_after(
 
 
 async def load_table(store: RedisStore, game_id: str) -> Table:
-    record = await store.load(game_id)
+    record, present = await store.load_with_presence(game_id)
     if record is None:
         raise GameNotFound("GAME_NOT_FOUND", f"no game {echo(game_id)} (it may have expired)")
     meta = records.meta_decoder.decode(record.meta)
@@ -172,6 +178,8 @@ async def load_table(store: RedisStore, game_id: str) -> Table:
         host=record.host,
         host_version=record.host_version,
         clock=record.clock,
+        hosted=hosting.decode(record.host, meta.seats, meta.created_at),
+        present=present,
     )
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from google.rpc import code_pb2
 
 from engines.base import Outcome, rules_revision
-from referee.v1 import game_pb2, referee_pb2
-from service import clocks
+from referee.v1 import game_pb2, referee_pb2, table_pb2
+from service import clocks, hosting, records
 from service.codecs import CODECS
 from service.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
@@ -71,6 +71,10 @@ def outcome_to_proto(outcome: Outcome) -> game_pb2.Outcome:
 def view_to_proto(view: SeatView) -> game_pb2.View:
     """The envelope and the game's own view, built in one constructor (no copies)."""
     body: dict[str, Any] = {view.game: CODECS[view.game].view_message(view.body)}
+    if view.table is not None:
+        body["table"] = table_to_proto(view.table)
+    if view.clock is not None:  # the clock fields of the same Table (service.clocks)
+        body["table"] = clocks.with_clock(body.get("table"), view.clock)
     return game_pb2.View(
         game=view.game,
         game_id=view.game_id,
@@ -80,7 +84,6 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
         to_act=sorted(view.to_act),
         outcome=outcome_to_proto(view.outcome) if view.outcome is not None else None,
         head=view.head,
-        table=clocks.table_to_proto(view.clock) if view.clock is not None else None,
         **body,
     )
 
@@ -111,6 +114,63 @@ def setup_to_proto(meta: GameMeta, config: Any) -> game_pb2.GameSetup:
     )
 
 
+# --- hosting (table.proto) ------------------------------------------------------------------
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)
+
+
+def clock_to_proto(clock: records.ClockSpec | None) -> table_pb2.Clock | None:
+    if clock is None:
+        return None
+    return table_pb2.Clock(
+        move_seconds=clock.move_seconds,
+        bank_seconds=clock.bank_seconds,
+        increment_seconds=clock.increment_seconds,
+        no_show_after=clock.no_show_after,
+        no_show=clock.no_show,  # type: ignore[arg-type]
+    )
+
+
+def table_to_proto(table: hosting.TableInfo) -> table_pb2.Table:
+    """The public hosting side of a view (clock fields stay 0 here: service.clocks)."""
+    return table_pb2.Table(
+        status=table.status,  # type: ignore[arg-type]
+        seats=[
+            table_pb2.TableSeat(
+                seat=seat.seat,
+                holder=seat.holder,  # type: ignore[arg-type]
+                name=seat.name,
+                player_id=seat.player_id,
+                present=seat.present,
+                forfeited=seat.forfeited,
+            )
+            for seat in table.seats
+        ],
+        clock=clock_to_proto(table.clock),
+        listed=table.listed,
+        created_at_unix_ms=_ms(table.created_at),
+    )
+
+
+def action_to_proto(action: records.TableActionRecord) -> table_pb2.TableAction:
+    return table_pb2.TableAction(
+        kind=action.kind,  # type: ignore[arg-type]
+        version=action.version,
+        seat=action.seat,
+        name=action.name,
+        at_unix_ms=_ms(action.at),
+        automatic=action.automatic,
+    )
+
+
+def host_to_proto(meta: GameMeta, host: records.HostRecord, *, finished: bool) -> table_pb2.Table:
+    """A table's Table message straight from its record (the lobby's answers)."""
+    clock = meta.clock if isinstance(meta.clock, records.ClockSpec) else None
+    return table_to_proto(hosting.project_table(host, finished=finished, clock=clock))
+
+
 def created_to_proto(created: Created) -> referee_pb2.CreateGameResponse:
     return referee_pb2.CreateGameResponse(
         game_id=created.game_id,
@@ -121,6 +181,8 @@ def created_to_proto(created: Created) -> referee_pb2.CreateGameResponse:
             for seat, token in enumerate(created.tokens)
         ],
         setup=setup_to_proto(created.meta, created.config),
+        admin_token=created.admin_token,
+        table=host_to_proto(created.meta, created.host, finished=False) if created.host else None,
     )
 
 
@@ -166,6 +228,7 @@ def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
         ],
         outcome=outcome_to_proto(outcome) if outcome is not None else None,
         next_page_token=history.next_page_token,
+        actions=[action_to_proto(action) for action in history.actions],
     )
 
 

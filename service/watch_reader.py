@@ -34,7 +34,7 @@ from typing import Final, Protocol
 import structlog
 
 from service.errors import Unavailable
-from service.store import Reads, RedisStore
+from service.store import Position, Reads, RedisStore
 
 log = structlog.get_logger("referee.watch")
 
@@ -49,8 +49,9 @@ RETRY_SECONDS: Final = 0.5
 class Follower(Protocol):
     """A game the reader follows for the feed."""
 
-    def position(self) -> int | None:
-        """The version to read after; None: skip it for now (catching up or over)."""
+    def position(self) -> Position | None:
+        """The version (and host version) to read after; None: skip it for now (catching
+        up or over)."""
 
     def deliver(self, items: list[tuple[int, bytes]]) -> None:
         """Entries read after :meth:`position`, oldest first (called on the loop)."""
@@ -67,7 +68,7 @@ class _Lane:
     task: asyncio.Task[None] | None = None
 
 
-def _chunks(followers: dict[str, int], size: int) -> Iterator[dict[str, int]]:
+def _chunks(followers: dict[str, Position], size: int) -> Iterator[dict[str, Position]]:
     items = list(followers.items())
     for start in range(0, len(items), size):
         yield dict(items[start : start + size])
@@ -155,9 +156,9 @@ class WatchReader:
                 log.exception("watch feed failed; game no longer followed", game_id=game_id)
                 lane.followers.pop(game_id, None)
 
-    async def _read(self, lane: _Lane, after: dict[str, int]) -> Reads:
+    async def _read(self, lane: _Lane, after: dict[str, Position]) -> Reads:
         if self._cluster:
-            slots: dict[int, dict[str, int]] = {}
+            slots: dict[int, dict[str, Position]] = {}
             for game_id, version in after.items():
                 slots.setdefault(self._store.slot(game_id), {})[game_id] = version
             groups = [c for g in slots.values() for c in _chunks(g, STREAMS_PER_CALL)]

@@ -109,7 +109,8 @@ async def test_a_table_without_a_clock_shows_none(clocked: Clocked) -> None:
         "pinched", 2, {}, allow_spectators=True, seed=b"none"
     )
     view = translate.view_to_proto(await clocked.referee.get_view(created.game_id, None))
-    assert not view.HasField("table")
+    assert not view.table.HasField("clock")
+    assert {seat.deadline_unix_ms for seat in view.table.seats} == {0}
     assert await clocked.index.pending() == 0
 
 
