@@ -171,11 +171,13 @@ class Lobby:
             for _ in range(MAX_RETRIES):
                 table = await load_table(self.store, game_id)
                 host = transition(table, hosting.When(table.version, time.time(), self.max_actions))
+                clock = await self.referee.host_changing(table, host)  # service.clocks
                 result = await self.store.change_host(
                     game_id,
                     expected_version=table.version,
                     expected_host_version=table.host_version,
                     host=records.encode(host),
+                    clock=clock,
                 )
                 if result.status is CommitStatus.OK:
                     self.referee.forget(game_id)

@@ -28,8 +28,9 @@ from engines.base import Outcome
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
-from service import chain, history, hosting, presence, records
+from service import chain, clocks, history, hosting, presence, records
 from service.auth import SeatClaim, TokenSigner
+from service.deadlines import DeadlineIndex
 from service.errors import (
     BadRequest,
     PermissionDenied,
@@ -42,12 +43,26 @@ from service.errors import (
 from service.feed import Feed
 from service.move_limits import check_room, split_move_limit
 from service.store import CommitResult, CommitStatus, RedisStore
-from service.tables import Table, load_log, load_table, replay_log
+from service.tables import (
+    Table,
+    clock_after,
+    clock_deadlines,
+    clocks_of,
+    load_log,
+    load_table,
+    replay_log,
+)
 
 MAX_MOVE_ID_LENGTH = 64
 SEED_BYTES = 32
 # Log entries a watch reads and replays per step when it catches up (see _replayed).
 REPLAY_BATCH = 200
+# How long after a bot's seat becomes awaited the firer plays it (service.firer).
+BOT_DELAY_MS = 300
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 
 @dataclass(frozen=True)
@@ -64,6 +79,8 @@ class SeatView:
     outcome: Outcome | None
     body: Any
     head: str
+    # The table's clocks at this version (None: no clock; service.clocks).
+    clock: clocks.ClockView | None = None
     # The hosting side (service.hosting), public; None in a replayed view (the verifier's).
     table: hosting.TableInfo | None = None
 
@@ -119,6 +136,8 @@ class HistoryItem:
     events: list[Any]
     head: str
     log_entry: bytes | None
+    # Who made the move (table.proto MoveBy), told by its client_move_id.
+    by: int = clocks.BY_PLAYER
 
 
 @dataclass(frozen=True)
@@ -193,6 +212,20 @@ def seen_events(table: Table, state: Any, events: list[Any], viewer: int | None)
     return redact_events(table, events, viewer)
 
 
+def _split_clock(options: dict[str, object]) -> tuple[records.ClockSpec | None, dict[str, object]]:
+    """The table's clock (validated by the edge: service.clocks.spec_from_proto) and the
+    engine's options without it."""
+    clock = options.get(clocks.CLOCK_OPTION)
+    if clock is None:
+        return None, options
+    assert isinstance(clock, records.ClockSpec)
+    return clock, {name: value for name, value in options.items() if name != clocks.CLOCK_OPTION}
+
+
+def _earliest(deadlines: dict[int, int]) -> int | None:
+    return min(deadlines.values(), default=None)
+
+
 def _rule_error(error: MoveError) -> RefereeError:
     if isinstance(error, InvalidMoveError):
         return BadRequest(error.reason, error.message)
@@ -234,8 +267,16 @@ class Referee:
         cached_tables: int = 4096,
         new_id: Callable[[], str] = lambda: secrets.token_hex(12),
         stats: MoveStats | None = None,
+        deadlines: DeadlineIndex | None = None,
+        now_ms: Callable[[], int] = wall_ms,
+        bot_delay_ms: int = BOT_DELAY_MS,
     ) -> None:
         self.store = store
+        # Where clocked moves' deadlines go (None: nowhere, no firer serves this store),
+        # the clocks' time source (tests give a fake one) and the bots' delay.
+        self.deadlines = deadlines
+        self.now_ms = now_ms
+        self.bot_delay_ms = bot_delay_ms
         self.signer = signer
         self.allow_client_seeds = allow_client_seeds
         self.max_retries = max_retries
@@ -319,6 +360,7 @@ class Referee:
                 "GAME_UNKNOWN", f"unknown game {echo(game_name)}; known: {', '.join(sorted(GAMES))}"
             )
         move_limit, options = split_move_limit(game.name, options)
+        clock, options = _split_clock(options)
         try:
             config = game.make_config(seats, options)
         except InvalidConfigError as error:
@@ -343,12 +385,23 @@ class Referee:
             seed_sha256=commitment(seed),
             created_at=created_at,
             move_limit=move_limit,
+            clock=msgspec.UNSET if clock is None else clock,
         )
         game_id = self._new_id()
         if admit is not None:
             await admit(game_id)
+        started = None
+        if clock is not None and host.status == records.TABLE_LIVE:  # every seat held
+            now = self.now_ms()
+            started = clocks.at_start(clock, seats, game.waiting_for(state), now)
+            due = clocks.deadlines(clock, started, clocks.Roles(), self.bot_delay_ms)
+            await self._schedule(game_id, 0, 0, _earliest(due))
         stored = await self.store.create(
-            game_id, records.encode(state), records.encode(meta), host=records.encode(host)
+            game_id,
+            records.encode(state),
+            records.encode(meta),
+            host=records.encode(host),
+            clock=None if started is None else clocks.encode(started),
         )
         if not stored:
             raise RefereeError("GAME_ID_TAKEN", "could not allocate a game id")
@@ -385,12 +438,58 @@ class Referee:
         self._tables.pop(game_id, None)
         await self.store.delete(game_id)
 
+    # --- clocks ----------------------------------------------------------------------------
+
+    async def _schedule(
+        self, game_id: str, version: int, host_version: int, due_ms: int | None
+    ) -> None:
+        """Index the deadline of the game's state at ``version``/``host_version`` before
+        that state is stored (service.deadlines), so a crash after the commit loses none."""
+        if due_ms is not None and self.deadlines is not None:
+            await self.deadlines.schedule(game_id, version, host_version, due_ms)
+
+    async def schedule_clock(self, table: Table) -> None:
+        """Index the next deadline of ``table`` as it is about to be stored (its version
+        and host version): for a host change (start, bot, forfeit) that leaves a clock
+        running, called before the change is committed."""
+        due = clock_deadlines(table, self.bot_delay_ms)
+        await self._schedule(table.game_id, table.version, table.host_version, _earliest(due))
+
+    async def host_changing(self, table: Table, host: records.HostRecord) -> bytes | None:
+        """Before ``table``'s hosting record becomes ``host`` (service.lobby): the clocks
+        to store with the change (started when the table starts, OPEN to LIVE, if it has a
+        clock or a bot; else None: unchanged), and the changed table's next deadline
+        indexed first, so the clock or a bot takes over a seat that needs it."""
+        clock = None
+        changed = dataclasses.replace(
+            table, host=records.encode(host), hosted=host, host_version=table.host_version + 1
+        )
+        starting = table.hosting.status == records.TABLE_OPEN != host.status
+        if starting and (table.clock_spec is not None or clocks.roles(host).any):
+            spec = table.clock_spec or records.ClockSpec()
+            awaited = table.awaited(table.state)
+            clock = clocks.encode(clocks.at_start(spec, table.meta.seats, awaited, self.now_ms()))
+            changed = dataclasses.replace(changed, clock=clock)
+        if host.status == records.TABLE_LIVE:
+            await self.schedule_clock(changed)
+        return clock
+
+    def clocked(self, view: SeatView, table: Table) -> SeatView:
+        """``view`` with the table's clocks, when it is at ``table``'s version."""
+        if view.version != table.version:
+            return view
+        due = clock_deadlines(table, self.bot_delay_ms)
+        if table.clock_spec is None and not due:
+            return view
+        shown = clocks.ClockView(table.clock_spec, clocks_of(table), due)
+        return dataclasses.replace(view, clock=shown)
+
     # --- reading ---------------------------------------------------------------------------
 
     async def get_view(self, game_id: str, token: str | None) -> SeatView:
         table = await load_table(self.store, game_id)
         viewer = self._viewer(table, token)
-        return project(table, table.state, table.version, viewer, table.head)
+        return self.clocked(project(table, table.state, table.version, viewer, table.head), table)
 
     async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
         table = await load_table(self.store, game_id)
@@ -432,15 +531,18 @@ class Referee:
         finished = self._public(table)
         items = []
         for logged, step in paged:
+            by = clocks.move_by(logged.entry.client_move_id)
             if finished:
                 events = list(step.events)
                 items.append(
-                    HistoryItem(step.version, step.seat, step.move, events, logged.head, logged.raw)
+                    HistoryItem(
+                        step.version, step.seat, step.move, events, logged.head, logged.raw, by
+                    )
                 )
                 continue
             move = table.game.view_move(step.move, step.seat, viewer)
             events = redact_events(table, step.events, viewer)
-            items.append(HistoryItem(step.version, step.seat, move, events, logged.head, None))
+            items.append(HistoryItem(step.version, step.seat, move, events, logged.head, None, by))
         return History(
             meta=table.meta,
             config=table.config,
@@ -472,12 +574,15 @@ class Referee:
             raise BadRequest(
                 "MOVE_ID_INVALID", f"client_move_id must have 1 to {MAX_MOVE_ID_LENGTH} characters"
             )
+        if client_move_id.startswith(clocks.RESERVED_PREFIX):
+            raise BadRequest(
+                "MOVE_ID_INVALID",
+                f"client_move_id must not start with {clocks.RESERVED_PREFIX!r} (the referee's "
+                "own moves: the clock's and its bots')",
+            )
         move_bytes = records.encode(move)
         digest = records.move_digest(move_bytes)
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        async with lock:
+        async with self._lock(game_id):
             fresh = False
             for _ in range(self.max_retries):
                 table = await self._table(game_id, fresh=fresh)
@@ -505,7 +610,7 @@ class Referee:
                         return earlier
                     raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
                 version = table.version + 1
-                result, head = await self._commit(
+                result, committed = await self._commit(
                     table,
                     seat,
                     state,
@@ -515,11 +620,11 @@ class Referee:
                     digest=digest,
                 )
                 if result.status is CommitStatus.OK:
-                    table = dataclasses.replace(table, version=version, state=state, head=head)
+                    table = committed
                     self._remember(table)
                     return Submitted(
                         version,
-                        project(table, state, version, seat, head),
+                        self.clocked(project(table, state, version, seat, table.head), table),
                         seen_events(table, state, events, seat),
                         duplicate=False,
                     )
@@ -549,13 +654,20 @@ class Referee:
         client_move_id: str,
         key: str,
         digest: str,
-    ) -> tuple[CommitResult, str]:
-        """Store ``seat``'s move that led to ``state`` at ``table.version + 1``, and the
-        chain head it makes: computed here from the table decided on, so the chain costs no
-        extra round trip (see :mod:`service.chain`)."""
+    ) -> tuple[CommitResult, Table]:
+        """Store ``seat``'s move that led to ``state`` at ``table.version + 1``; the table
+        as committed (used only on OK). The chain head it makes is computed here from the
+        table decided on, so the chain costs no extra round trip (see :mod:`service.chain`);
+        so are its clocks (service.clocks), their next deadline indexed first."""
         version = table.version + 1
+        now = self.now_ms()
+        clocked = clock_after(
+            table, state, seat, clocks.move_by(client_move_id), now, self.bot_delay_ms
+        )
+        clock = None if clocked.state is None else clocks.encode(clocked.state)
+        await self._schedule(table.game_id, version, table.host_version, clocked.due_ms)
         entry = records.encode(
-            records.LogEntry(version, seat, msgspec.Raw(move_bytes), client_move_id, time.time())
+            records.LogEntry(version, seat, msgspec.Raw(move_bytes), client_move_id, now / 1000)
         )
         head = chain.link(table.head, entry)
         result = await self.store.commit(
@@ -568,8 +680,51 @@ class Referee:
             move_record=records.encode(records.MoveRecord(version, digest)),
             finished=table.game.outcome(state) is not None,
             host_version=table.host_version,
+            clock=clock,
         )
-        return result, head
+        committed = dataclasses.replace(
+            table, version=version, state=state, head=head, clock=clock or table.clock
+        )
+        return result, committed
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        """This process's lock of the game's moves."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def commit_for(
+        self, table: Table, seat: int, move: Any, client_move_id: str
+    ) -> Table | None:
+        """The referee's own move for ``seat`` (the clock's default move or its bot's,
+        ``client_move_id`` from :func:`service.clocks.move_id`), decided on exactly
+        ``table``: through the same compare-and-set as a player's move, so it applies only
+        if nothing changed since (else None: a player's move or another replica came
+        first, whose commit indexed its own deadline; a repeat of this very move, by
+        another replica, is None too). The engine's error if the move is illegal there."""
+        check_room(table.version, table.move_limit)
+        state, _ = table.game.apply(table.state, seat, move)
+        move_bytes = records.encode(move)
+        digest = records.move_digest(move_bytes)
+        key = records.move_key(seat, client_move_id)
+        async with self._lock(table.game_id):
+            result, committed = await self._commit(
+                table,
+                seat,
+                state,
+                move_bytes,
+                client_move_id=client_move_id,
+                key=key,
+                digest=digest,
+            )
+        if result.status is not CommitStatus.OK:
+            self._tables.pop(table.game_id, None)
+            if result.status is CommitStatus.CONFLICT:
+                self.stats.count_conflict()
+            return None
+        self._remember(committed)
+        return committed
 
     async def _table(self, game_id: str, *, fresh: bool) -> Table:
         """The game as this process last stored or loaded it, or freshly loaded.

@@ -18,8 +18,10 @@ from grpc_reflection.v1alpha import reflection
 from service.api import RPCS, RefereeApi
 from service.auth import TokenSigner, load_or_create_secret
 from service.calls import MAX_VERIFY_BYTES
+from service.deadlines import DeadlineIndex
 from service.durability import read_persistence
 from service.errors import Unavailable
+from service.firer import Firer, firing
 from service.grpc_api import LobbyServicer, RefereeServicer
 from service.http_api import lobby_mount
 from service.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
@@ -107,11 +109,15 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             wait_timeout_ms=settings.wait_timeout_ms,
         )
         store.on_call = metrics.observe_redis
+        deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix)
+        deadlines.on_call = metrics.observe_redis
         referee = Referee(
             store,
             TokenSigner(secret),
             allow_client_seeds=settings.allow_client_seeds,
             stats=metrics,
+            deadlines=deadlines,
+            bot_delay_ms=settings.bot_move_delay_ms,
         )
         metrics.watch_streams_from(lambda: referee.feed.watchers)
         server = grpc.aio.server(
@@ -169,6 +175,9 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 serving_http(app, settings.host, settings.http_port, HttpLimits.of(settings))
             )
         watching_redis = asyncio.create_task(_follow_store(store, health_servicer, supervisor))
+        clocks = contextlib.AsyncExitStack()
+        if settings.deadline_firer:
+            await clocks.enter_async_context(firing(_firer(referee, settings, limits)))
         supervising = asyncio.create_task(supervisor.run()) if supervisor else None
         try:
             yield Running(server, referee, port, redis_url, metrics_port, http_port, tournaments)
@@ -176,6 +185,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             watching_redis.cancel()
             if supervising is not None:
                 supervising.cancel()
+            await clocks.aclose()  # no clock moves once stopping
             await tournaments.aclose()  # stop the directors' bots before the server
             # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
             # clients resume elsewhere from their last version), let in-flight moves finish.
@@ -183,6 +193,19 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             await referee.feed.aclose()
             await asyncio.gather(server.stop(grace=settings.shutdown_grace_seconds), http.aclose())
             await store.aclose()
+
+
+def _firer(referee: Referee, settings: Settings, limits: Limits) -> Firer:
+    """The deadline firer of this process (service.firer), as the settings say."""
+    return Firer(
+        referee,
+        referee.deadlines or DeadlineIndex(referee.store.client),
+        poll_seconds=settings.deadline_poll_seconds,
+        per_shard=settings.deadline_claims_per_shard,
+        concurrency=settings.deadline_concurrency,
+        lease_ms=settings.deadline_lease_ms,
+        on_finished=limits.game_finished,
+    )
 
 
 async def _report_persistence(settings: Settings, redis_url: str) -> None:

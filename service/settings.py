@@ -166,6 +166,17 @@ class Settings:
     quotas: Quotas = ANONYMOUS_QUOTAS
     loopback_quotas: Quotas = LOOPBACK_QUOTAS
     key_quotas: Quotas = KEY_QUOTAS
+    # Turn clocks (service.firer): play due deadlines in this process (every replica may;
+    # each deadline applies once), how often to look for them, how many to claim per shard
+    # of the index per look (16 shards), how many games to fire at once, how long a claim
+    # is leased (a firer that dies leaves it to another after this), and how long after a
+    # bot's seat is to act its bot moves.
+    deadline_firer: bool = True
+    deadline_poll_seconds: float = 0.25
+    deadline_claims_per_shard: int = 4
+    deadline_concurrency: int = 16
+    deadline_lease_ms: int = 10_000
+    bot_move_delay_ms: int = 300
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -225,6 +236,12 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "quotas": ("REFEREE_QUOTAS", partial(parse_quotas, base=ANONYMOUS_QUOTAS)),
     "loopback_quotas": ("REFEREE_LOOPBACK_QUOTAS", partial(parse_quotas, base=LOOPBACK_QUOTAS)),
     "key_quotas": ("REFEREE_KEY_QUOTAS", partial(parse_quotas, base=KEY_QUOTAS)),
+    "deadline_firer": ("REFEREE_DEADLINE_FIRER", _flag),
+    "deadline_poll_seconds": ("REFEREE_DEADLINE_POLL_SECONDS", float),
+    "deadline_claims_per_shard": ("REFEREE_DEADLINE_CLAIMS_PER_SHARD", int),
+    "deadline_concurrency": ("REFEREE_DEADLINE_CONCURRENCY", int),
+    "deadline_lease_ms": ("REFEREE_DEADLINE_LEASE_MS", int),
+    "bot_move_delay_ms": ("REFEREE_BOT_MOVE_DELAY_MS", int),
 }
 
 

@@ -503,6 +503,15 @@ class RedisStore:
         return _events(_xread_entries(reply))
 
     @property
+    def client(self) -> Redis | RedisCluster:
+        """The Redis client, for an index kept beside the games (service.deadlines)."""
+        return self._client
+
+    @property
+    def key_prefix(self) -> str:
+        return self._prefix
+
+    @property
     def cluster(self) -> bool:
         """Whether the store is on a Redis Cluster (an XREAD then names one slot's keys)."""
         return isinstance(self._client, RedisCluster)

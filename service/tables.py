@@ -15,7 +15,7 @@ import msgspec
 
 from engines.base import GameDefinition, Step, replay
 from engines.registry import GAMES
-from service import chain, hosting, records
+from service import chain, clocks, hosting, records
 from service.errors import GameNotFound, echo
 from service.move_limits import move_limit
 from service.store import RedisStore
@@ -80,6 +80,79 @@ class Table:
 
     def decode_move(self, raw: bytes) -> Any:
         return formats(self.game.name).move.decode(raw)
+
+    @property
+    def clock_spec(self) -> records.ClockSpec | None:
+        """The table's clock as created; None: no clock."""
+        spec = self.meta.clock
+        return None if isinstance(spec, msgspec.UnsetType) else spec
+
+    @property
+    def clock_state(self) -> clocks.ClockState | None:
+        """The clocks at this version as stored (None: no clock has run yet)."""
+        return clocks.decode(self.clock)
+
+    @property
+    def host_record(self) -> records.HostRecord:
+        """The hosting record (service.hosting's default for a game stored without)."""
+        return self.hosting
+
+    def awaited(self, state: Any) -> frozenset[int]:
+        """The seats the game waits for in ``state``: those whose clocks run."""
+        seats: frozenset[int] = self.game.waiting_for(state)
+        return seats
+
+
+@dataclass(frozen=True)
+class Clocked:
+    """A table's clocks after a move: the state to store with it (None: the table has
+    no clock and no seat the referee plays) and the next deadline (None: none)."""
+
+    state: clocks.ClockState | None
+    due_ms: int | None
+
+
+def clocks_of(table: Table) -> clocks.ClockState:
+    """The clocks at the table's version: as stored, or (stored without, e.g. a table
+    without a clock whose seat went to a bot) running since the table was created."""
+    state = table.clock_state
+    if state is not None:
+        return state
+    rules = table.clock_spec or records.ClockSpec()
+    created_ms = int(table.meta.created_at * 1000)
+    return clocks.at_start(rules, table.meta.seats, table.awaited(table.state), created_ms)
+
+
+def clock_deadlines(table: Table, bot_delay_ms: int) -> dict[int, int]:
+    """Every awaited seat's deadline at the table's version, by seat (none: nothing to
+    fire: no clock, and no seat the referee plays)."""
+    who = clocks.roles(table.host_record)
+    if table.clock_spec is None and not who.any:
+        return {}
+    return clocks.deadlines(table.clock_spec, clocks_of(table), who, bot_delay_ms)
+
+
+def clock_after(
+    table: Table, state: Any, seat: int, by: int, now_ms: int, bot_delay_ms: int
+) -> Clocked:
+    """The clocks after ``seat``'s move (made ``by`` whom, at ``now_ms``) that led from
+    ``table`` to ``state``: computed purely (service.clocks), stored with the move."""
+    spec = table.clock_spec
+    who = clocks.roles(table.host_record)
+    if spec is None and not who.any:
+        return Clocked(None, None)
+    before = clocks_of(table)
+    after = clocks.after_move(
+        spec or records.ClockSpec(),
+        before,
+        table.awaited(table.state),
+        table.awaited(state),
+        seat,
+        by,
+        now_ms,
+    )
+    found = clocks.deadlines(spec, after, who, bot_delay_ms)
+    return Clocked(after, min(found.values(), default=None))
 
 
 async def load_table(store: RedisStore, game_id: str) -> Table:

@@ -15,7 +15,7 @@ from google.rpc import code_pb2
 
 from engines.base import Outcome, rules_revision
 from referee.v1 import game_pb2, referee_pb2, table_pb2
-from service import hosting, records
+from service import clocks, hosting, records
 from service.codecs import CODECS
 from service.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
@@ -32,6 +32,8 @@ def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:
     if codec is None:
         return {}
     engine: dict[str, object] = codec.options_from_proto(options)
+    if options.HasField("clock"):  # validated here: CLOCK_INVALID before anything else
+        engine = {**engine, clocks.CLOCK_OPTION: clocks.spec_from_proto(options.clock)}
     if options.HasField("move_limit"):
         return {**engine, MOVE_LIMIT_OPTION: options.move_limit}
     return engine
@@ -71,6 +73,8 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
     body: dict[str, Any] = {view.game: CODECS[view.game].view_message(view.body)}
     if view.table is not None:
         body["table"] = table_to_proto(view.table)
+    if view.clock is not None:  # the clock fields of the same Table (service.clocks)
+        body["table"] = clocks.with_clock(body.get("table"), view.clock)
     return game_pb2.View(
         game=view.game,
         game_id=view.game_id,
@@ -218,6 +222,7 @@ def history_to_proto(history: History) -> referee_pb2.GetHistoryResponse:
                 events=events_to_proto(game, item.events),
                 head=item.head,
                 log_entry=item.log_entry or b"",
+                by=item.by,  # type: ignore[arg-type]
             )
             for item in history.items
         ],

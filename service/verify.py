@@ -29,7 +29,7 @@ from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2, table_pb2
-from service import chain, hosting, records
+from service import chain, clocks, hosting, records
 from service.codecs import CODECS, DerivedCodec
 from service.errors import RefereeError, echo
 from service.referee import seat_view
@@ -115,6 +115,9 @@ def verify_history(
             states[version] = stepped
         report.replayed = version
     outcome = game.outcome(state)
+    gone = _forfeited(history)
+    if outcome is not None and gone:  # placed last, as the referee does (service.hosting)
+        outcome = hosting.adjust_outcome(outcome, gone)
     if outcome is None:
         report.problems.append("the replayed game is not over")
     elif (list(outcome.winners), outcome.summary) != (
@@ -213,6 +216,10 @@ def _step(
         if linked is None:
             return None
         head = linked
+    clocked = _clock_problem(game, state, entry, move)
+    if clocked is not None:
+        report.differs(version, clocked)
+        return None
     try:
         state, events = game.apply(state, entry.seat, move)
     except MoveError as error:
@@ -222,6 +229,27 @@ def _step(
         report.differs(version, "its events differ from the replay")
         return None
     return state, head
+
+
+def _clock_problem(
+    game: AnyGame, state: Any, entry: game_pb2.HistoryEntry, move: Any
+) -> str | None:
+    """What is wrong with who made ``entry`` (HistoryEntry.by), if anything: it must be
+    what its log entry's move id says, and a clock's move must be the game's default move
+    for its seat there (docs/rules/<game>.md, "Default move")."""
+    if entry.log_entry:  # readable: the chain check decoded it already
+        logged = records.log_decoder.decode(entry.log_entry)
+        if clocks.move_by(logged.client_move_id) != entry.by:
+            return "its `by` is not what its log entry's move id says"
+    if entry.by != clocks.BY_CLOCK:
+        return None
+    try:
+        expected = game.default_move(state, entry.seat)
+    except MoveError:
+        return f"the clock moved for seat {entry.seat}, which had nothing to do"
+    if expected != move:
+        return f"seat {entry.seat}'s clock move is not the game's default move"
+    return None
 
 
 def _check_view(
@@ -271,12 +299,17 @@ def _replayed_view(
 ) -> game_pb2.View:
     seats = history.setup.seats
     view = seat_view(game, game_id, seats, state, version, viewer, head)
-    gone = frozenset(
-        a.seat for a in history.actions if a.kind == table_pb2.TableAction.KIND_FORFEITED
-    )
+    gone = _forfeited(history)
     if view.outcome is not None and gone:
         view = dataclasses.replace(view, outcome=hosting.adjust_outcome(view.outcome, gone))
     return view_to_proto(view)
+
+
+def _forfeited(history: referee_pb2.GetHistoryResponse) -> frozenset[int]:
+    """The seats the history's table actions forfeited."""
+    return frozenset(
+        a.seat for a in history.actions if a.kind == table_pb2.TableAction.KIND_FORFEITED
+    )
 
 
 def _without_table(view: game_pb2.View) -> game_pb2.View:

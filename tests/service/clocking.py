@@ -1,0 +1,110 @@
+"""Test-side helpers for turn clocks: a referee on the conftest Redis with a fake time
+source, its own key prefix (so its deadline index holds its own games only) and a firer
+the test steps by hand (no background loop, no real seconds waited)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from referee.v1 import referee_pb2
+from service import translate
+from service.auth import TokenSigner
+from service.deadlines import DeadlineIndex
+from service.firer import Firer
+from service.records import ClockSpec
+from service.referee import Referee
+from service.store import RedisStore
+from service.tables import load_table
+from tests.servers import SECRET
+
+T0 = 1_700_000_000_000
+
+
+@dataclass
+class FakeTime:
+    """Unix ms that move only when a test says so."""
+
+    now: int = T0
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now += ms
+
+
+@dataclass
+class Clocked:
+    referee: Referee
+    index: DeadlineIndex
+    time: FakeTime
+    prefix: str
+
+    def firer(self, **options: Any) -> Firer:
+        return Firer(self.referee, self.index, **options)
+
+    def twin(self) -> Referee:
+        """A second referee (its own locks and cache) on the same store and time: another
+        replica."""
+        return Referee(
+            self.referee.store,
+            TokenSigner(SECRET),
+            deadlines=self.index,
+            now_ms=self.time,
+            bot_delay_ms=self.referee.bot_delay_ms,
+        )
+
+
+async def clocked_referee(redis_url: str) -> AsyncIterator[Clocked]:
+    prefix = f"clk{uuid.uuid4().hex[:8]}:"
+    store = RedisStore.from_url(redis_url, key_prefix=prefix, finished_ttl_seconds=600)
+    index = DeadlineIndex(store.client, key_prefix=prefix)
+    time = FakeTime()
+    referee = Referee(
+        store, TokenSigner(SECRET), allow_client_seeds=True, deadlines=index, now_ms=time
+    )
+    try:
+        yield Clocked(referee, index, time, prefix)
+    finally:
+        await store.aclose()
+
+
+async def create(
+    clocked: Clocked, game: str, seats: int, clock: ClockSpec, seed: bytes = b"clock"
+) -> tuple[str, list[str]]:
+    created = await clocked.referee.create_game(
+        game, seats, {"clock": clock}, allow_spectators=True, seed=seed
+    )
+    return created.game_id, created.tokens
+
+
+async def full_history(referee: Referee, game_id: str) -> referee_pb2.GetHistoryResponse:
+    """Every page of the game's history, as one response (what a client gathers)."""
+    page = translate.history_to_proto(await referee.history(game_id, None))
+    whole = referee_pb2.GetHistoryResponse()
+    whole.CopyFrom(page)
+    while page.next_page_token:
+        page = translate.history_to_proto(
+            await referee.history(game_id, None, page_token=page.next_page_token)
+        )
+        whole.entries.extend(page.entries)
+    whole.next_page_token = ""
+    return whole
+
+
+async def play_others(clocked: Clocked, game_id: str, tokens: list[str], idle: int) -> bool:
+    """One player's move (its default move, as a player) by the first awaited seat other
+    than ``idle``; False when only ``idle`` is awaited (or the game is over)."""
+    table = await load_table(clocked.referee.store, game_id)
+    others = [seat for seat in sorted(table.awaited(table.state)) if seat != idle]
+    if table.finished or not others:
+        return False
+    seat = others[0]
+    move = table.game.default_move(table.state, seat)
+    await clocked.referee.submit_move(
+        game_id, tokens[seat], table.game.name, move, f"p{table.version}:{seat}", None
+    )
+    return True
