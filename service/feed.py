@@ -30,14 +30,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from service import chain, records
+from service import chain, clocks, records
 from service.errors import Unavailable, shutting_down
 from service.store import HOST_CHANGE, Position, RedisStore
-from service.tables import Table, load_table
+from service.tables import Table, clock_after, load_table
 from service.watch_reader import WatchReader
 
 QUEUE_LIMIT = 256
@@ -53,6 +54,8 @@ class Change:
     head: str
     # The game as loaded with a new hosting record (None: the record is unchanged).
     table: Table | None = None
+    # The turn clocks at ``version`` as the commit stored them (None: the table has none).
+    clock: bytes | None = None
 
 
 @dataclass(eq=False)
@@ -64,6 +67,7 @@ class _Channel:
     version: int
     state: Any
     head: str
+    clock: bytes | None = None
     subscribers: set[asyncio.Queue[Change | None]] = field(default_factory=set)
     catching_up: asyncio.Task[None] | None = None
 
@@ -88,7 +92,21 @@ def _replace_with_snapshot(
     host change among the dropped ones is not lost)."""
     while not queue.empty():
         queue.get_nowait()
-    queue.put_nowait(Change(change.version, [], change.state, True, change.head, table))
+    queue.put_nowait(
+        Change(change.version, [], change.state, True, change.head, table, change.clock)
+    )
+
+
+def _clock_after(channel: _Channel, state: Any, entry: records.LogEntry) -> bytes | None:
+    """The clocks after the move of ``entry`` (which led to ``state``), as its commit
+    computed and stored them: the same pure step (service.tables.clock_after) from the
+    clocks before, at the instant the entry records, so no stream entry carries them."""
+    before = dataclasses.replace(
+        channel.table, version=channel.version, state=channel.state, clock=channel.clock
+    )
+    by = clocks.move_by(entry.client_move_id)
+    clocked = clock_after(before, state, entry.seat, by, round(entry.at * 1000), 0)
+    return channel.clock if clocked.state is None else clocks.encode(clocked.state)
 
 
 class Subscription:
@@ -107,12 +125,14 @@ class Subscription:
         state: Any,
         head: str,
         table: Table | None = None,
+        clock: bytes | None = None,
     ) -> None:
         self._queue = queue
         self.version = version
         self.state = state
         self.head = head
         self.table = table  # the channel's game, with the newest hosting record it has
+        self.clock = clock  # the turn clocks at ``version``
 
     def __aiter__(self) -> Subscription:
         return self
@@ -137,13 +157,15 @@ class Feed:
             raise shutting_down()
         channel = self._channels.get(table.game_id)
         if channel is None:
-            channel = _Channel(self, table, table.version, table.state, table.head)
+            channel = _Channel(self, table, table.version, table.state, table.head, table.clock)
             self._channels[table.game_id] = channel
             self._reader.follow(table.game_id, channel)
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
-            yield Subscription(queue, channel.version, channel.state, channel.head, channel.table)
+            yield Subscription(
+                queue, channel.version, channel.state, channel.head, channel.table, channel.clock
+            )
         finally:
             channel.subscribers.discard(queue)
             if not channel.subscribers and self._channels.get(table.game_id) is channel:
@@ -154,6 +176,7 @@ class Feed:
 
     def _publish(self, channel: _Channel, change: Change) -> None:
         channel.version, channel.state, channel.head = change.version, change.state, change.head
+        channel.clock = change.clock
         if change.table is not None:
             channel.table = change.table
         for queue in channel.subscribers:
@@ -184,7 +207,8 @@ class Feed:
             move = channel.table.decode_move(entry.move)
             state, events = game.apply(channel.state, entry.seat, move)
             head = chain.link(channel.head, raw)
-            self._publish(channel, Change(version, events, state, False, head))
+            clock = _clock_after(channel, state, entry)
+            self._publish(channel, Change(version, events, state, False, head, clock=clock))
         if channel.over:
             self._reader.unfollow(channel.table.game_id)
 
@@ -198,7 +222,7 @@ class Feed:
                 await asyncio.sleep(RETRY_SECONDS)
         hosted = table.host_version != channel.table.host_version
         if table.version > channel.version or hosted:
-            change = Change(table.version, [], table.state, True, table.head, table)
+            change = Change(table.version, [], table.state, True, table.head, table, table.clock)
             self._publish(channel, change)
         channel.catching_up = None
         if channel.over:

@@ -826,13 +826,14 @@ class Referee:
                     version=subscription.version,
                     state=subscription.state,
                     head=subscription.head,
+                    clock=subscription.clock,
                 )
             newer = subscription.table
             if newer is not None and newer.host_version > table.host_version:
                 table = _rehosted(table, newer)
             version = table.version
             if after_version is None:
-                view = project(table, table.state, version, viewer, table.head)
+                view = self.clocked(project(table, table.state, version, viewer, table.head), table)
                 yield Update(version, [], view, True)
             elif after_version < version:  # the versions after the client's, then live
                 async for update in self._replayed(table, viewer, after_version, version):
@@ -852,7 +853,16 @@ class Referee:
                     if change.snapshot
                     else seen_events(table, change.state, change.events, viewer)
                 )
-                view = project(table, change.state, change.version, viewer, change.head)
+                at = dataclasses.replace(
+                    table,
+                    version=change.version,
+                    state=change.state,
+                    head=change.head,
+                    clock=change.clock,
+                )
+                view = self.clocked(
+                    project(at, change.state, change.version, viewer, change.head), at
+                )
                 yield Update(change.version, events, view, change.snapshot)
                 version = change.version
                 if view.outcome is not None or table.hosting.status == records.TABLE_ABORTED:

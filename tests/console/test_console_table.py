@@ -90,11 +90,6 @@ def _check_the_referee_fills_the_table(view: game_pb2.View) -> None:
     assert table.waiting_since_unix_ms > 0, "Table.waiting_since_unix_ms (branch i17-clocks)"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the referee does not fill View.table yet: names, holders and presence come with "
-    "branch i17-lobby, deadlines, banks and waiting_since with i17-clocks",
-)
 async def test_a_stalled_seat_shows_its_name_its_clock_and_how_long_it_keeps_the_table(
     served: Served, browser: Browser, tmp_path: Path
 ) -> None:

@@ -160,3 +160,29 @@ async def test_a_clocked_game_over_grpc_shows_its_clock(stub: Stub) -> None:
     assert view.table.clock.move_seconds == 60
     assert any(seat.deadline_unix_ms for seat in view.table.seats)
     assert clocks.move_by("~clock:1:0") == table_pb2.MOVE_BY_CLOCK
+
+
+async def test_watched_updates_carry_the_clocks_getview_shows_at_their_version(
+    clocked: Clocked,
+) -> None:
+    """Deadlines are "visible in every view and pushed on the streams" (issue 17): the
+    feed derives each update's clocks from its log entry as the commit stored them."""
+    spec = ClockSpec(move_seconds=30, bank_seconds=60, increment_seconds=2)
+    game_id, tokens = await create(clocked, "gang_of_four", 4, spec)
+    updates = await clocked.referee.watch(game_id, None, None)
+    snapshot = await anext(updates)
+    assert translate.view_to_proto(snapshot.view).table.seats[0].bank_ms == 60_000
+    for number in range(6):
+        clocked.time.advance(1_500)
+        table = await load_table(clocked.referee.store, game_id)
+        (seat,) = table.game.to_act(table.state)
+        move = table.game.default_move(table.state, seat)
+        await clocked.referee.submit_move(
+            game_id, tokens[seat], "gang_of_four", move, f"m{number}", None
+        )
+        pushed = translate.view_to_proto((await anext(updates)).view)
+        read = translate.view_to_proto(await clocked.referee.get_view(game_id, None))
+        assert pushed.version == read.version == number + 1
+        assert pushed.table == read.table
+        assert any(s.deadline_unix_ms for s in pushed.table.seats)
+    await updates.aclose()  # type: ignore[attr-defined]
