@@ -11,6 +11,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 
 from referee.v1 import game_pb2, referee_pb2, tournament_pb2
+from service import clocks
 from service.codecs import CODECS
 from service.errors import BadRequest, TournamentNotFound, echo
 from service.limits import Limits
@@ -129,12 +130,13 @@ def tournament_to_proto(
     """The tournament as ``caller`` (None, ADMIN or a participant index) may see it."""
     t = stored.tournament
     current = t.current
+    options = game_pb2.TableOptions.FromString(t.options)
     return tournament_pb2.Tournament(
         tournament_id=t.tournament_id,
         version=stored.version,
         game=t.game,
         seats_per_table=t.seats_per_table,
-        options=game_pb2.TableOptions.FromString(t.options),
+        options=options,
         format=FORMAT_TO_PROTO[t.format],
         rounds=t.rounds,
         status=STATUS_TO_PROTO[t.status],
@@ -154,7 +156,19 @@ def tournament_to_proto(
         final_ranking=[standing_to_proto(t, s) for s in t.final_ranking],
         seed_sha256=t.seed_sha256,
         bot_move_delay_ms=t.bot_move_delay_ms,
+        clock=options.clock if options.HasField("clock") else None,
     )
+
+
+def table_options(request: tournament_pb2.CreateTournamentRequest) -> game_pb2.TableOptions:
+    """The options of every table of the tournament: the request's, with its clock (checked
+    here: INVALID_ARGUMENT CLOCK_INVALID), which the director's tables then run by."""
+    options = game_pb2.TableOptions()
+    options.CopyFrom(request.options)
+    if request.HasField("clock"):
+        clocks.spec_from_proto(request.clock)
+        options.clock.CopyFrom(request.clock)
+    return options
 
 
 class TournamentApi:
@@ -185,12 +199,13 @@ class TournamentApi:
             raise BadRequest("FORMAT_MISSING", "format: ROUND_ROBIN or SWISS")
         if any(p.bot not in BOTS for p in request.participants):
             raise BadRequest("BOT_UNKNOWN", "unknown bot strategy")
+        options = table_options(request)
         created = await self.host.create(
             TournamentSpec(
                 game=request.game,
                 seats_per_table=request.seats_per_table,
-                options=codec.options_from_proto(request.options),
-                options_proto=request.options.SerializeToString(deterministic=True),
+                options=codec.options_from_proto(options),
+                options_proto=options.SerializeToString(deterministic=True),
                 participants=[ParticipantSpec(p.name, BOTS[p.bot]) for p in request.participants],
                 format=FORMATS[request.format],
                 rounds=request.rounds,

@@ -42,6 +42,7 @@ import structlog
 from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
 from referee.v1 import game_pb2
+from service import clocks
 from service.codecs import CODECS
 from service.errors import Unavailable
 from service.referee import Referee
@@ -198,8 +199,10 @@ class Director:
             log.info("director stopped", tournament_id=self.tournament_id)
 
     async def _create_game(self, tournament: Tournament, number: int, table: Table) -> None:
-        codec = CODECS[tournament.game]
-        options = codec.options_from_proto(game_pb2.TableOptions.FromString(tournament.options))
+        given = game_pb2.TableOptions.FromString(tournament.options)
+        options = CODECS[tournament.game].options_from_proto(given)
+        if given.HasField("clock"):  # every table runs by the tournament's clock
+            options[clocks.CLOCK_OPTION] = clocks.spec_from_proto(given.clock)
         seed = None
         if tournament.client_seeded:
             seed = derived(tournament.seed, f"game/{number}/{table.number}")

@@ -56,6 +56,7 @@ async def _create(client: AsyncRefereeClient) -> referee_pb2.CreateGameResponse:
         game=GAME,
         seats=len(NAMES),
         names=NAMES,
+        listed=True,  # a lobby table: its seats show their presence (docs/hosting.md)
         allow_spectators=True,
         options=game_pb2.TableOptions(clock=clock),
     )
