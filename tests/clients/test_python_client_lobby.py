@@ -6,6 +6,7 @@ on DEADLINE_EXCEEDED)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -51,9 +52,17 @@ async def test_the_async_client_hosts_a_table(referee_server: Running) -> None:
         first = await client.join_game(join_code=created.join_code, display_name="Cy")
         assert first.game_id == gid and first.seat == 2
         assert first.table.status == T.TABLE_STATUS_OPEN
-        listed = [g async for g in client.iter_games("pinched", T.TABLE_STATUS_OPEN, page_size=1)]
-        assert gid in {g.game_id for g in listed}
-        mine = next(g for g in listed if g.game_id == gid)
+        newer = await open_table(client)
+        # Newest first, a page of one at a time: the newer table, then this one (the listing
+        # is the whole session's, so stop there: each page is a ListGames call).
+        listed: list[Any] = []
+        async for game in client.iter_games("pinched", T.TABLE_STATUS_OPEN, page_size=1):
+            listed.append(game)
+            if game.game_id == gid or len(listed) == 6:
+                break
+        ids = [g.game_id for g in listed]
+        assert gid in ids and newer.game_id in ids and ids.index(newer.game_id) < ids.index(gid)
+        mine = listed[-1]
         assert mine.seats_taken == 3 and list(mine.names) == ["Ada", "Bo", "Cy", ""]
         with pytest.raises(PermissionDenied) as denied:
             await client.start_game(gid, first.seat_token)
@@ -101,7 +110,7 @@ async def test_the_sync_client_hosts_a_table(referee_server: Running) -> None:
             other = client.join_game(game_id=second.game_id, display_name="Di")
             left = client.leave_game(second.game_id, other.seat_token)
             assert left.seats[other.seat].holder == T.SEAT_HOLDER_UNSPECIFIED  # open
-            pages = list(client.iter_games("gang_of_four", page_size=2))
+            pages = list(itertools.islice(client.iter_games("gang_of_four", page_size=2), 6))
             assert second.game_id in {g.game_id for g in pages}
             assert len(pages) == len({g.game_id for g in pages})
             table = client.start_game(second.game_id, second.admin_token)
