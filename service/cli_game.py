@@ -129,7 +129,12 @@ def _list(channel: grpc.Channel, args: argparse.Namespace, out: Console) -> None
     if args.json:
         print_json(found)
         return
-    table = Table("game id", "game", "status", "seats", "names")
+    table = Table()
+    # The game id whole, however narrow the terminal: it is what the other commands take.
+    table.add_column("game id", no_wrap=True, min_width=24)
+    for column in ("game", "status", "seats"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("names", overflow="fold")
     for listed in found.games:
         table.add_row(
             listed.game_id,

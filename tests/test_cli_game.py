@@ -53,10 +53,11 @@ def one_document(result: tuple[int, str, str]) -> Any:
 
 async def test_create_join_list_start_and_abort_a_table(server: Running) -> None:
     address = ("--address", server.address)
+    long_name = "Ada " + "L" * 28  # 32 characters: the names column wraps, the game id never
     created = one_document(
         await referee(
             "game", "create", *address, "--json", "--game", "gang_of_four", "--seats", "4",
-            "--open-seats", "2", "--name", "Ada", "--name", "Bo", "--listed",
+            "--open-seats", "2", "--name", long_name, "--name", "Bo", "--listed",
         )
     )  # fmt: skip
     gid, admin = created["game_id"], created["admin_token"]
@@ -72,7 +73,7 @@ async def test_create_join_list_start_and_abort_a_table(server: Running) -> None
     seat = one_document(joined)
     assert seat["game_id"] == gid and seat["seat"] == 2 and seat["seat_token"].startswith("v2.")
     mine = [g for g in one_document(listed)["games"] if g["game_id"] == gid]
-    assert mine and mine[0]["names"][:2] == ["Ada", "Bo"]
+    assert mine and mine[0]["names"][:2] == [long_name, "Bo"]
     code, out, err = human
     assert code == 0 and gid in out and "open" in out, err
     code, out, err = wrong
