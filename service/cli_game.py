@@ -43,6 +43,8 @@ STATUSES = {
     "aborted": table_pb2.TABLE_STATUS_ABORTED,
 }
 STATUS_NAMES = {value: name for name, value in STATUSES.items()}
+# ListGames lists open and live tables only (a finished or aborted one leaves the listing).
+LISTED = {name: STATUSES[name] for name in ("open", "live")}
 
 
 def table_options(args: argparse.Namespace) -> game_pb2.TableOptions | None:
@@ -118,7 +120,7 @@ def _list(channel: grpc.Channel, args: argparse.Namespace, out: Console) -> None
     found = lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(
         lobby_pb2.ListGamesRequest(
             game=args.game or "",
-            status=STATUSES.get(args.status or "", table_pb2.TABLE_STATUS_UNSPECIFIED),
+            status=LISTED.get(args.status or "", table_pb2.TABLE_STATUS_UNSPECIFIED),
             page_size=args.page_size,
             page_token=args.page_token or "",
         ),
@@ -127,7 +129,12 @@ def _list(channel: grpc.Channel, args: argparse.Namespace, out: Console) -> None
     if args.json:
         print_json(found)
         return
-    table = Table("game id", "game", "status", "seats", "names")
+    table = Table()
+    # The game id whole, however narrow the terminal: it is what the other commands take.
+    table.add_column("game id", no_wrap=True, min_width=24)
+    for column in ("game", "status", "seats"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("names", overflow="fold")
     for listed in found.games:
         table.add_row(
             listed.game_id,
@@ -201,7 +208,7 @@ def add_commands(commands: argparse._SubParsersAction, default_address: str) -> 
         action.set_defaults(game_run=handler)
     listing = actions.add_parser("list", help="listed tables, newest first")
     listing.add_argument("--game")
-    listing.add_argument("--status", choices=STATUSES)
+    listing.add_argument("--status", choices=LISTED, help="default: both")
     listing.add_argument("--page-size", type=int, default=0, help="0: 50")
     listing.add_argument("--page-token")
     listing.set_defaults(game_run=_list)

@@ -15,6 +15,15 @@ channel reloads the game and publishes a snapshot carrying the new :class:`Table
 table aborted so ends every watch, as a finished game does). The channel reads after its
 version and host version, so each change is read once.
 
+Presence (which seats have a live stream, service.presence) changes without a version or
+a host change, and in any process, or with none (a crashed replica's lease lapses): each
+channel of a lobby table reads its game's presence hash every
+:data:`PRESENCE_REFRESH_SECONDS` while it has subscribers, and when the present seats
+differ from its table's it publishes a snapshot at the same version carrying them. So a
+seat's first stream opening, its last closing or its lease lapsing reaches every open
+stream within that time, coalesced to at most one push per table per interval, for one
+HGETALL per watched lobby table per interval in each process.
+
 Each change carries the log's chain head at its version. The channel extends the chain
 itself from the entry bytes (:func:`service.chain.link`, one sha256), so the stream holds
 no copy of the head (it would cost every game up to a stream's length of 64-byte fields)
@@ -35,7 +44,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from service import chain, clocks, records
+import structlog
+
+from service import chain, clocks, hosting, records
 from service.errors import Unavailable, shutting_down
 from service.store import HOST_CHANGE, Position, RedisStore
 from service.tables import Table, clock_after, load_table
@@ -43,6 +54,9 @@ from service.watch_reader import WatchReader
 
 QUEUE_LIMIT = 256
 RETRY_SECONDS = 0.5
+# How often a watched lobby table's presence is read (and a change pushed, at most once).
+PRESENCE_REFRESH_SECONDS = 1.0
+log = structlog.get_logger("referee.feed")
 
 
 @dataclass(frozen=True)
@@ -70,6 +84,7 @@ class _Channel:
     clock: bytes | None = None
     subscribers: set[asyncio.Queue[Change | None]] = field(default_factory=set)
     catching_up: asyncio.Task[None] | None = None
+    presence: asyncio.Task[None] | None = None
 
     @property
     def over(self) -> bool:
@@ -160,6 +175,7 @@ class Feed:
             channel = _Channel(self, table, table.version, table.state, table.head, table.clock)
             self._channels[table.game_id] = channel
             self._reader.follow(table.game_id, channel)
+            self._track_presence(channel)
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         channel.subscribers.add(queue)
         try:
@@ -171,14 +187,14 @@ class Feed:
             if not channel.subscribers and self._channels.get(table.game_id) is channel:
                 del self._channels[table.game_id]
                 self._reader.unfollow(table.game_id)
-                if channel.catching_up is not None:
-                    channel.catching_up.cancel()
+                _stop(channel)
 
     def _publish(self, channel: _Channel, change: Change) -> None:
         channel.version, channel.state, channel.head = change.version, change.state, change.head
         channel.clock = change.clock
         if change.table is not None:
             channel.table = change.table
+            self._track_presence(channel)  # a table joined by code shows presence from then
         for queue in channel.subscribers:
             if queue.qsize() >= QUEUE_LIMIT:  # far behind: one snapshot instead
                 _replace_with_snapshot(queue, change, channel.table)
@@ -230,6 +246,32 @@ class Feed:
         else:
             self._reader.nudge(game_id)
 
+    def _track_presence(self, channel: _Channel) -> None:
+        """Follow the channel's presence from now on, if its table shows it."""
+        if channel.presence is None and hosting.tracks_presence(channel.table.hosting):
+            channel.presence = asyncio.create_task(
+                self._follow_presence(channel), name=f"feed-presence:{channel.table.game_id}"
+            )
+
+    async def _follow_presence(self, channel: _Channel) -> None:
+        """Push the table's presence when it changes (see the module's docstring)."""
+        game_id = channel.table.game_id
+        while not channel.over:
+            await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
+            if channel.catching_up is not None:
+                continue  # its snapshot carries a fresh load's presence
+            try:
+                present = await self._store.present_seats(game_id)
+            except Unavailable:  # presence is advisory: the next round
+                log.warning("could not read presence", game_id=game_id)
+                continue
+            if present != channel.table.present and channel.catching_up is None:
+                table = dataclasses.replace(channel.table, present=present)
+                change = Change(
+                    channel.version, [], channel.state, True, channel.head, table, channel.clock
+                )
+                self._publish(channel, change)
+
     @property
     def watchers(self) -> int:
         """Open subscriptions in this process (one per WatchGame stream)."""
@@ -246,7 +288,13 @@ class Feed:
         for channel in list(self._channels.values()):
             for queue in channel.subscribers:
                 queue.put_nowait(None)
-            if channel.catching_up is not None:
-                channel.catching_up.cancel()
+            _stop(channel)
         self._channels.clear()
         await self._reader.aclose()
+
+
+def _stop(channel: _Channel) -> None:
+    """Cancel the channel's tasks (it has no subscribers left, or the feed is closing)."""
+    for task in (channel.catching_up, channel.presence):
+        if task is not None:
+            task.cancel()

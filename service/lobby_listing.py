@@ -9,7 +9,11 @@ change). A table that expired unseen is dropped the first time a page reaches it
 pipelined EXISTS per page), so nothing stays listed forever.
 
 Page tokens are ``<created ms>.<game id>`` of the last entry shown: newest first, equal
-times in reverse game-id order.
+times in reverse game-id order (the sorted set's own order: equal scores sort by member
+bytes), so ``(created ms, game id)`` is a total order and a page starts strictly after its
+cursor however many tables share the cursor's millisecond: the ones at that millisecond are
+read whole and cut at the game id (tables are created at a bounded rate, so a millisecond
+holds few), the older ones from an exclusive score bound.
 """
 
 from __future__ import annotations
@@ -108,32 +112,37 @@ class Listing:
             return [], ""
         found = await self._candidates(sources, size + 1, cursor)
         found.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        found = found[: size + 1]
-        summaries = await self._summaries(found)
-        alive = await self._alive(summaries)
-        shown = alive[:size]
         more = len(found) > size
-        last = found[size - 1] if more and size else None
+        found = found[:size]
+        shown = await self._alive(await self._summaries(found))
+        last = found[-1] if more and found else None
         return shown, f"{last[0]}.{last[1]}" if last else ""
 
     async def _candidates(
         self, sources: list[tuple[str, int]], count: int, cursor: tuple[int, str] | None
     ) -> list[tuple[int, str, str, int]]:
-        """(created ms, game id, game, status) of the newest ``count`` of each source."""
+        """(created ms, game id, game, status) of the newest ``count`` of each source that
+        come strictly after ``cursor`` in (created ms, game id) order, newest first."""
         pipe = self._client.pipeline(transaction=False)
-        top = "+inf" if cursor is None else cursor[0]
         for game, status in sources:
             index = self.keys(game, status)[0]
-            # Entries at the cursor's time come back too: the cursor's own ones are cut below.
-            pipe.zrevrangebyscore(index, top, "-inf", start=0, num=count + 8, withscores=True)
+            if cursor is None:
+                pipe.zrevrangebyscore(index, "+inf", "-inf", start=0, num=count, withscores=True)
+                continue
+            # The cursor's millisecond whole (cut at its game id below), then strictly older.
+            pipe.zrevrangebyscore(index, cursor[0], cursor[0], withscores=True)
+            pipe.zrevrangebyscore(
+                index, f"({cursor[0]}", "-inf", start=0, num=count, withscores=True
+            )
         replies: list[Any] = await pipe.execute()
+        per_source = 1 if cursor is None else 2
         found = []
-        for (game, status), reply in zip(sources, replies, strict=True):
-            for member, score in reply:
-                game_id = as_bytes(member).decode()
-                entry = (int(score), game_id, game, status)
-                if cursor is None or (entry[0], entry[1]) < cursor:
-                    found.append(entry)
+        for at, (game, status) in enumerate(sources):
+            for reply in replies[at * per_source : (at + 1) * per_source]:
+                for member, score in reply:
+                    entry = (int(score), as_bytes(member).decode(), game, status)
+                    if cursor is None or (entry[0], entry[1]) < cursor:
+                        found.append(entry)
         return found
 
     async def _summaries(self, found: list[tuple[int, str, str, int]]) -> list[Summary]:

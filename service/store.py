@@ -184,6 +184,16 @@ def _xread_streams(reply: object) -> list[tuple[bytes, list[Any]]]:
     return streams
 
 
+def _present(leases: dict[Any, Any]) -> frozenset[int]:
+    """The seats of the unexpired leases of a presence hash (``<seat>:<nonce>`` -> ms)."""
+    now = time.time() * 1000
+    return frozenset(
+        int(as_bytes(name).split(b":", 1)[0])
+        for name, expiry in leases.items()
+        if float(expiry) > now
+    )
+
+
 class RedisStore:
     """Game persistence on one asyncio Redis (or Redis Cluster) client, which it owns.
 
@@ -338,13 +348,12 @@ class RedisStore:
             host_version=0 if host_version is None else int(host_version),
             clock=None if clock is None else as_bytes(clock),
         )
-        now = time.time() * 1000
-        present = frozenset(
-            int(as_bytes(name).split(b":", 1)[0])
-            for name, expiry in leases.items()
-            if float(expiry) > now
-        )
-        return record, present
+        return record, _present(leases)
+
+    @_outage_is_unavailable
+    async def present_seats(self, game_id: str) -> frozenset[int]:
+        """The seats with a live presence lease (one HGETALL; service.feed's refresh)."""
+        return _present(await self._client.hgetall(self.keys(game_id).presence))
 
     @_outage_is_unavailable
     async def hold_presence(self, game_id: str, lease: str, expiry_ms: int) -> None:

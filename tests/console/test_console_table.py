@@ -21,7 +21,6 @@ import struct
 import time
 from pathlib import Path
 
-import pytest
 from google.protobuf import json_format
 from playwright.async_api import Browser, Route, expect
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -400,6 +400,17 @@ async def test_an_expired_table_leaves_the_listing(stubs: Stubs) -> None:
     assert created.game_id not in {g.game_id for g in listed.games}
 
 
+async def next_table(stream: Any, wanted: Callable[[T.Table], bool]) -> Any:
+    """The stream's next message whose Table is ``wanted``; the ones before it are
+    same-version snapshots (presence pushes, service.feed)."""
+    async with asyncio.timeout(10):
+        while True:
+            message = await stream.read()
+            if wanted(message.view.table):
+                return message
+            assert message.snapshot and message.version == 0
+
+
 async def test_host_changes_reach_open_streams(stubs: Stubs) -> None:
     created = await create(stubs)
     gid = created.game_id
@@ -409,17 +420,16 @@ async def test_host_changes_reach_open_streams(stubs: Stubs) -> None:
     first = await stream.read()
     assert first.view.table.status == T.TABLE_STATUS_OPEN
     await stubs.lobby.JoinGame(L.JoinGameRequest(join_code=created.join_code, display_name="Cy"))
-    pushed = await asyncio.wait_for(stream.read(), 10)
+    pushed = await next_table(stream, lambda table: table.seats[2].name == "Cy")
     assert pushed.snapshot and pushed.version == 0
-    assert pushed.view.table.seats[2].name == "Cy"
     # Presence: seat 0's stream is open, and a lobby table shows it.
     view = await stubs.referee.GetView(
         referee_pb2.GetViewRequest(game_id=gid), metadata=auth(created.seat_tokens[1].token)
     )
     assert view.view.table.seats[0].present and not view.view.table.seats[1].present
     await stubs.lobby.AbortGame(L.AbortGameRequest(game_id=gid), metadata=auth(created.admin_token))
-    ended = await asyncio.wait_for(stream.read(), 10)
-    assert ended.view.table.status == T.TABLE_STATUS_ABORTED
+    ended = await next_table(stream, lambda table: table.status == T.TABLE_STATUS_ABORTED)
+    assert ended.snapshot
     assert await asyncio.wait_for(stream.read(), 10) is grpc.aio.EOF  # type: ignore[attr-defined]
 
 

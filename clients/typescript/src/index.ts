@@ -17,6 +17,7 @@ import {
 
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 import { RefereeService, type GetHistoryResponse } from "./gen/referee/v1/referee_pb.js";
+import { LobbyService } from "./gen/referee/v1/lobby_pb.js";
 import { TournamentService } from "./gen/referee/v1/tournament_pb.js";
 
 export * from "./gen/referee/v1/referee_pb.js";
@@ -26,6 +27,7 @@ export * from "./gen/referee/v1/gang_of_four_pb.js";
 export * from "./gen/referee/v1/pinched_pb.js";
 export * from "./gen/referee/v1/tournament_pb.js";
 export * from "./gen/referee/v1/table_pb.js";
+export * from "./gen/referee/v1/lobby_pb.js";
 export { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
 export {
   Code,
@@ -164,6 +166,18 @@ export function createTournamentClient(transport: Transport, token?: string): To
     TournamentService,
     token === undefined ? transport : asSeat(transport, token),
   );
+}
+
+/** A typed client of every LobbyService method (joinGame, listGames, startGame, ...). */
+export type LobbyClient = Client<typeof LobbyService>;
+
+/**
+ * A LobbyService client on `transport`. With `token` (a seat token, or the table admin
+ * token from CreateGame) every call is made as that caller; JoinGame and ListGames need
+ * none: `createRefereeClient(transport, (await lobby.joinGame({ joinCode, displayName })).seatToken)`.
+ */
+export function createLobbyClient(transport: Transport, token?: string): LobbyClient {
+  return createClient(LobbyService, token === undefined ? transport : asSeat(transport, token));
 }
 
 /** The ErrorInfo domain of the referee's rejections. */

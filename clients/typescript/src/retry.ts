@@ -7,6 +7,7 @@ import { Code, ConnectError, createContextKey, type Transport } from "@connectrp
 import type { DescMethod, MessageInitShape } from "@bufbuild/protobuf";
 
 import { RefereeService, type SubmitMoveRequestSchema } from "./gen/referee/v1/referee_pb.js";
+import { LobbyService } from "./gen/referee/v1/lobby_pb.js";
 import { TournamentService } from "./gen/referee/v1/tournament_pb.js";
 
 /** Exponential pauses: `initialMs * multiplier ** n`, at most `maximumMs`; with `jitter`
@@ -47,8 +48,9 @@ export const retryPolicy = /*@__PURE__*/ createContextKey<RetryPolicy | undefine
 /**
  * The methods `retryingTransport` tries again: the reads, which change nothing, and
  * SubmitMove, whose `clientMoveId` makes a resend answer with the first result
- * (`duplicate` set) instead of moving twice. Never CreateGame, CreateTournament or
- * ClaimSeat: a lost answer may hide a game or tournament that exists, or a code used up.
+ * (`duplicate` set) instead of moving twice. Never CreateGame, CreateTournament,
+ * ClaimSeat or the lobby's changes (JoinGame, StartGame, ...): a lost answer may hide a
+ * game or tournament that exists, a code used up or a seat taken.
  */
 export const RETRIED_METHODS: ReadonlySet<DescMethod> = /*@__PURE__*/ new Set<DescMethod>([
   RefereeService.method.getView,
@@ -59,6 +61,7 @@ export const RETRIED_METHODS: ReadonlySet<DescMethod> = /*@__PURE__*/ new Set<De
   RefereeService.method.submitMove,
   TournamentService.method.getTournament,
   TournamentService.method.listTournaments,
+  LobbyService.method.listGames,
 ]);
 
 /** A fresh move id (32 hex digits), from `crypto.getRandomValues` (any page, any runtime). */

@@ -9,7 +9,8 @@
 
 Reads and moves are sent again after a transport failure (:class:`Retry`, on by default;
 a move keeps its ``client_move_id``, so it never applies twice). Messages are the generated
-protobuf types of :mod:`referee.v1`.
+protobuf types of :mod:`referee.v1`. Both clients also host tables (``join_game``,
+``list_games``, ``start_game``, the admin controls: :mod:`referee.client.lobby`).
 """
 
 from referee.client.aio import AsyncRefereeClient, AsyncRethink, AsyncSeat
@@ -27,6 +28,7 @@ from referee.client.errors import (
     from_rejection,
     from_rpc_error,
 )
+from referee.client.lobby import AsyncLobbyCalls, LobbyCalls
 from referee.client.play import AsyncPlay
 from referee.client.policy import NO_RESUME, NO_RETRY, Backoff, ConflictRetry, Resume, Retry
 from referee.client.sync import RefereeClient, Rethink, Seat
@@ -34,6 +36,7 @@ from referee.client.sync import RefereeClient, Rethink, Seat
 __all__ = [
     "NO_RESUME",
     "NO_RETRY",
+    "AsyncLobbyCalls",
     "AsyncPlay",
     "AsyncRefereeClient",
     "AsyncRethink",
@@ -44,6 +47,7 @@ __all__ = [
     "GameNotFound",
     "IllegalMove",
     "InvalidArgument",
+    "LobbyCalls",
     "OtherError",
     "PermissionDenied",
     "RefereeClient",

@@ -22,9 +22,10 @@ from referee.client.calls import (
     note_recheck,
 )
 from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
+from referee.client.lobby import AsyncLobbyCalls
 from referee.client.play import AsyncPlay
 from referee.client.policy import NO_RETRY, ConflictRetry, Resume, Retry
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from referee.v1 import game_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
 
 Request = TypeVar("Request")
 Response = TypeVar("Response")
@@ -40,7 +41,7 @@ AsyncRethink = Callable[[game_pb2.View], game_pb2.Move | Awaitable[game_pb2.Move
 May be a plain function or a coroutine function."""
 
 
-class AsyncRefereeClient:
+class AsyncRefereeClient(AsyncLobbyCalls):
     """A connection to a referee. Use as ``async with``, or await :meth:`close`.
 
     ``timeout`` bounds every try of a unary call (seconds; None: no deadline). ``retry``
@@ -48,7 +49,8 @@ class AsyncRefereeClient:
     :class:`Retry`; :data:`NO_RETRY` turns it off; each call may set its own), ``resume``
     how often watches reconnect after a drop. ``options`` are gRPC channel options,
     ``interceptors`` gRPC client interceptors. ``operator_key`` is sent as
-    ``x-referee-key`` (creating games may need one).
+    ``x-referee-key`` (creating games may need one). The lobby's calls (``join_game``,
+    ``list_games``, ...) come from :mod:`referee.client.lobby`.
     """
 
     def __init__(
@@ -72,6 +74,7 @@ class AsyncRefereeClient:
                 target, credentials, options=options, interceptors=chain
             )
         self.stub = referee_pb2_grpc.RefereeServiceStub(self.channel)
+        self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(self.channel)
         self.timeout = timeout
         self.resume = resume or Resume()
         self.retry = retry or Retry()
@@ -122,15 +125,23 @@ class AsyncRefereeClient:
         options: game_pb2.TableOptions | None = None,
         allow_spectators: bool = False,
         seed: bytes | None = None,
+        *,
+        open_seats: int = 0,
+        names: Sequence[str] = (),
+        listed: bool = False,
     ) -> referee_pb2.CreateGameResponse:
-        """A new table; the answer holds the game id and one token per seat.
+        """A new table; the answer holds the game id and one token per held seat, the table
+        admin token and, with ``open_seats`` (the last seats, left for ``join_game``), a join
+        code. ``names`` name the held seats; ``listed`` puts the table in ``list_games``.
 
         Never retried: a create whose answer was lost (DEADLINE_EXCEEDED, or UNAVAILABLE
         after the request left) may have made a game, and a second try would make another.
         gRPC itself already sends again, transparently, a request that never left this
         client; any other failure is raised for the caller to decide.
         """
-        request = create_request(game, seats, options, allow_spectators, seed)
+        request = create_request(
+            game, seats, options, allow_spectators, seed, open_seats, names, listed
+        )
         return await self.call(self.stub.CreateGame, request)
 
     def seat(self, game_id: str, token: str | None = None) -> AsyncSeat:

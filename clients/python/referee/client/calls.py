@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -36,6 +36,9 @@ def create_request(
     options: game_pb2.TableOptions | None,
     allow_spectators: bool,
     seed: bytes | None,
+    open_seats: int = 0,
+    names: Sequence[str] = (),
+    listed: bool = False,
 ) -> referee_pb2.CreateGameRequest:
     return referee_pb2.CreateGameRequest(
         game=game,
@@ -43,6 +46,9 @@ def create_request(
         options=options,
         allow_spectators=allow_spectators,
         seed=seed or b"",
+        open_seats=open_seats,
+        names=list(names),
+        listed=listed,
     )
 
 
