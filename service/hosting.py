@@ -301,13 +301,15 @@ def forfeit(
 def replace_by_bot(
     host: HostRecord, seat: int, bot: int, finished: bool, when: When, *, automatic: bool = False
 ) -> HostRecord:
-    """The referee's bot plays the seat from now on; the player's token is revoked."""
+    """The referee's bot plays the seat from now on; the player's token is revoked. The
+    seat keeps its player's name (its holder says a bot plays it): it is still that
+    player's seat in the standings and to everyone at the table."""
     _require_running(host, finished)
     hold = _seat(host, seat)
     if hold.holder == BOT:
         raise RuleViolation("SEAT_ALREADY_BOT", f"a bot already plays seat {seat}")
     bot = bot or BOT_RANDOM
-    name = bot_name(bot, seat)
+    name = hold.name or bot_name(bot, seat)
     replaced = msgspec.structs.replace(
         hold, holder=BOT, name=name, generation=hold.generation + 1, bot=bot
     )

@@ -36,6 +36,10 @@ def settings_for(redis_url: str, data_dir: Path) -> Settings:
         allow_client_seeds=True,
         finished_ttl_seconds=3600,
         tournament_takeover_seconds=0,
+        # Every test shares one Redis: a deadline firer would play other tests' clocked
+        # tables (as takeovers would direct their tournaments). Tests of the clock step a
+        # firer by hand or turn it on (tests.tournaments.test_no_show).
+        deadline_firer=False,
     )
 
 

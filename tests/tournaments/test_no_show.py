@@ -6,7 +6,9 @@ moves are in the table's history, and the history verifies."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -14,8 +16,9 @@ import pytest
 from referee.client import AsyncRefereeClient
 from referee.client.calls import gathered_history
 from referee.v1 import referee_pb2, table_pb2, tournament_pb2, tournament_pb2_grpc
-from service.server import Running
+from service.server import Running, running
 from service.verify import verify_history
+from tests.servers import settings_for
 
 T = tournament_pb2
 # (game, the human seat's policy after two clock moves in a row, what then plays it)
@@ -28,10 +31,18 @@ HUMAN = "Ann"
 
 
 @pytest.fixture
+async def clocked_server(redis_url: str, tmp_path: Path) -> AsyncIterator[Running]:
+    """A referee whose deadline firer runs, as every `referee serve` does."""
+    settings = dataclasses.replace(settings_for(redis_url, tmp_path), deadline_firer=True)
+    async with running(settings) as handle:
+        yield handle
+
+
+@pytest.fixture
 async def tournaments(
-    referee_server: Running,
+    clocked_server: Running,
 ) -> AsyncIterator[tournament_pb2_grpc.TournamentServiceAsyncStub]:
-    async with grpc.aio.insecure_channel(referee_server.address) as channel:
+    async with grpc.aio.insecure_channel(clocked_server.address) as channel:
         yield tournament_pb2_grpc.TournamentServiceStub(channel)
 
 
@@ -69,7 +80,7 @@ async def _played(
 
 @pytest.mark.parametrize(("game", "no_show", "then"), GAMES)
 async def test_a_tournament_with_a_human_who_never_moves_finishes_by_itself(
-    referee_server: Running,
+    clocked_server: Running,
     tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub,
     game: str,
     no_show: table_pb2.NoShow.ValueType,
@@ -78,7 +89,7 @@ async def test_a_tournament_with_a_human_who_never_moves_finishes_by_itself(
     final = await _played(tournaments, game, no_show)
     (table,) = final.round_results[0].tables
     seat = list(table.participants).index(0)  # the human's seat at the table
-    async with AsyncRefereeClient(referee_server.address) as client:
+    async with AsyncRefereeClient(clocked_server.address) as client:
         history = await gathered_history(client.stub.GetHistory, table.game_id)
         view = await client.stub.GetView(referee_pb2.GetViewRequest(game_id=table.game_id))
     marks = [entry.by for entry in history.entries if entry.seat == seat]
