@@ -24,8 +24,8 @@ from typing import Any
 from engines.registry import GAMES
 from referee.bots import bot_for
 from service.codecs import CODECS
-from service.referee import seat_view
 from service.translate import moves_to_proto, view_to_proto
+from service.views import seat_view
 
 GANG_MODES = ("basic", "advanced", "professional", "master_thief")
 PINCHED_SETUPS = {

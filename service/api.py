@@ -20,9 +20,10 @@ from service.limits import Limits
 from service.lobby import Lobby
 from service.observability import Metrics
 from service.play import PlaySession, join
-from service.referee import Referee, Submitted
+from service.referee import Referee
 from service.rpcs import RpcTable, bidi_stream, encoded_unary, server_stream, unary
 from service.verifying import Verifier
+from service.views import Submitted
 
 
 class RefereeApi:

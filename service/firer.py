@@ -34,9 +34,10 @@ from referee.bots import bot_for
 from service import clocks, hosting, records, translate
 from service.deadlines import DeadlineIndex, Due
 from service.errors import GameNotFound, RefereeError
-from service.referee import Referee, project
+from service.referee import Referee
 from service.store import CommitStatus
 from service.tables import Table, clock_deadlines, load_table
+from service.views import project
 
 log = structlog.get_logger("referee.clock")
 

@@ -14,8 +14,8 @@ from referee.v1 import referee_pb2
 from service.calls import answering, check_request
 from service.errors import BadRequest, RefereeError
 from service.observability import Metrics
-from service.referee import Submitted, Update
 from service.translate import rejection, update_to_proto
+from service.views import Submitted, Update
 
 
 class Seated(Protocol):

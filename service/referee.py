@@ -18,17 +18,15 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgspec
 import structlog
 
-from engines.base import Outcome
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
-from service import chain, clocks, history, hosting, presence, records
+from service import chain, clocks, history, hosting, records, watching
 from service.auth import SeatClaim, TokenSigner
 from service.deadlines import DeadlineIndex
 from service.errors import (
@@ -52,164 +50,28 @@ from service.tables import (
     load_table,
     replay_log,
 )
+from service.views import (
+    Created,
+    FinalResult,
+    History,
+    HistoryItem,
+    SeatView,
+    Submitted,
+    Update,
+    outcome_of,
+    project,
+    redact_events,
+    seen_events,
+)
 
 MAX_MOVE_ID_LENGTH = 64
 SEED_BYTES = 32
-# Log entries a watch reads and replays per step when it catches up (see _replayed).
-REPLAY_BATCH = 200
 # How long after a bot's seat becomes awaited the firer plays it (service.firer).
 BOT_DELAY_MS = 300
 
 
 def wall_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """One viewer's projection of a game at one version (``viewer`` None: spectator);
-    ``head`` is the log's chain head at that version (service.chain)."""
-
-    game: str
-    game_id: str
-    version: int
-    viewer: int | None
-    seats: int
-    to_act: frozenset[int]
-    outcome: Outcome | None
-    body: Any
-    head: str
-    # The table's clocks at this version (None: no clock; service.clocks).
-    clock: clocks.ClockView | None = None
-    # The hosting side (service.hosting), public; None in a replayed view (the verifier's).
-    table: hosting.TableInfo | None = None
-
-
-@dataclass(frozen=True)
-class Created:
-    game_id: str
-    version: int
-    seed_sha256: str
-    tokens: list[str]
-    meta: records.GameMeta
-    config: Any
-    # The table admin token and the hosting record as created (service.hosting).
-    admin_token: str = ""
-    host: records.HostRecord | None = None
-
-
-@dataclass(frozen=True)
-class FinalResult:
-    """How a finished game ended, for in-process callers (the tournament director): its
-    :class:`~engines.base.Outcome` carries every seat's score and placing."""
-
-    game: str
-    game_id: str
-    version: int
-    outcome: Outcome
-
-
-@dataclass(frozen=True)
-class Submitted:
-    version: int
-    view: SeatView
-    events: list[Any]
-    duplicate: bool
-
-
-@dataclass(frozen=True)
-class Update:
-    version: int
-    events: list[Any]
-    view: SeatView
-    snapshot: bool
-
-
-@dataclass(frozen=True)
-class HistoryItem:
-    """One logged move as the caller may see it; ``log_entry`` (its stored bytes) only
-    once the game is over, ``head`` the chain head it made."""
-
-    version: int
-    seat: int
-    move: Any | None
-    events: list[Any]
-    head: str
-    log_entry: bytes | None
-    # Who made the move (table.proto MoveBy), told by its client_move_id.
-    by: int = clocks.BY_PLAYER
-
-
-@dataclass(frozen=True)
-class History:
-    """One page of a game's history; ``next_page_token`` is empty on the last page."""
-
-    meta: records.GameMeta
-    config: Any
-    version: int
-    items: list[HistoryItem]
-    seed: bytes | None
-    outcome: Outcome | None
-    next_page_token: str = ""
-    actions: tuple[records.TableActionRecord, ...] = ()
-
-
-def project(table: Table, state: Any, version: int, viewer: int | None, head: str) -> SeatView:
-    view = seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer, head)
-    host = table.hosting
-    clock = table.meta.clock if isinstance(table.meta.clock, records.ClockSpec) else None
-    info = hosting.project_table(
-        host, finished=view.outcome is not None, present=table.present, clock=clock
-    )
-    outcome = view.outcome
-    if outcome is not None:
-        outcome = hosting.adjust_outcome(outcome, hosting.forfeited(host))
-    return dataclasses.replace(view, table=info, outcome=outcome)
-
-
-def outcome_of(table: Table, state: Any) -> Outcome | None:
-    """The game's outcome with its forfeits applied (service.hosting.adjust_outcome)."""
-    outcome = table.game.outcome(state)
-    if outcome is None:
-        return None
-    return hosting.adjust_outcome(outcome, hosting.forfeited(table.hosting))
-
-
-def seat_view(
-    game: Any,
-    game_id: str,
-    seats: int,
-    state: Any,
-    version: int,
-    viewer: int | None,
-    head: str,
-) -> SeatView:
-    """What ``viewer`` (a seat, or None for a spectator) sees of ``state`` at ``version``,
-    whose chain head is ``head``."""
-    return SeatView(
-        game=game.name,
-        game_id=game_id,
-        version=version,
-        viewer=viewer,
-        seats=seats,
-        to_act=game.to_act(state),
-        outcome=game.outcome(state),
-        body=game.view(state, viewer),
-        head=head,
-    )
-
-
-def redact_events(table: Table, events: list[Any], viewer: int | None) -> list[Any]:
-    seen = (table.game.view_event(event, viewer) for event in events)
-    return [event for event in seen if event is not None]
-
-
-def seen_events(table: Table, state: Any, events: list[Any], viewer: int | None) -> list[Any]:
-    """The events of the move that led to ``state``, as ``viewer`` may see them: all of
-    them once ``state`` is over (after the end everything is public), else redacted."""
-    if table.game.outcome(state) is not None:
-        return list(events)
-    return redact_events(table, events, viewer)
 
 
 def _split_clock(options: dict[str, object]) -> tuple[records.ClockSpec | None, dict[str, object]]:
@@ -802,107 +664,4 @@ class Referee:
                 "VERSION_AHEAD" if after_version > table.version else "VERSION_INVALID",
                 f"after_version must be between 0 and {table.version}",
             )
-        return self._updates(table, viewer, after_version)
-
-    async def _updates(
-        self, table: Table, viewer: int | None, after_version: int | None
-    ) -> AsyncIterator[Update]:
-        """The watch's updates; a seated viewer holds its seat's presence meanwhile."""
-        if viewer is None or not hosting.tracks_presence(table.hosting):
-            async for update in self._followed(table, viewer, after_version):
-                yield update
-            return
-        async with presence.holding(self.store, table.game_id, viewer):
-            async for update in self._followed(table, viewer, after_version):
-                yield update
-
-    async def _followed(
-        self, table: Table, viewer: int | None, after_version: int | None
-    ) -> AsyncIterator[Update]:
-        async with self.feed.subscribe(table) as subscription:
-            if subscription.version > table.version:  # moves landed since our load
-                table = dataclasses.replace(
-                    table,
-                    version=subscription.version,
-                    state=subscription.state,
-                    head=subscription.head,
-                    clock=subscription.clock,
-                )
-            newer = subscription.table
-            if newer is not None and newer.host_version > table.host_version:
-                table = _rehosted(table, newer)
-            version = table.version
-            if after_version is None:
-                view = self.clocked(project(table, table.state, version, viewer, table.head), table)
-                yield Update(version, [], view, True)
-            elif after_version < version:  # the versions after the client's, then live
-                async for update in self._replayed(table, viewer, after_version, version):
-                    yield update
-            if table.finished or table.hosting.status == records.TABLE_ABORTED:
-                return
-            async for change in subscription:
-                if change.table is not None:
-                    table = _rehosted(table, change.table)
-                if change.version < version or (change.version == version and not change.table):
-                    continue
-                if not change.snapshot and change.version > version + 1:
-                    async for update in self._replayed(table, viewer, version, change.version - 1):
-                        yield update
-                events = (
-                    []
-                    if change.snapshot
-                    else seen_events(table, change.state, change.events, viewer)
-                )
-                at = dataclasses.replace(
-                    table,
-                    version=change.version,
-                    state=change.state,
-                    head=change.head,
-                    clock=change.clock,
-                )
-                view = self.clocked(
-                    project(at, change.state, change.version, viewer, change.head), at
-                )
-                yield Update(change.version, events, view, change.snapshot)
-                version = change.version
-                if view.outcome is not None or table.hosting.status == records.TABLE_ABORTED:
-                    return
-
-    async def _replayed(
-        self, table: Table, viewer: int | None, after: int, upto: int
-    ) -> AsyncIterator[Update]:
-        """Updates for versions ``after+1..upto``, recomputed from the seed and the log.
-
-        The log is read and replayed :data:`REPLAY_BATCH` entries at a time, giving the
-        loop back between batches, so a long game (a watch from version 0 of 20,000 moves)
-        holds the loop for one batch at a time, never for the whole replay.
-
-        Replayed from a finished game (``table`` is over), every update carries every
-        event, as GetHistory does; replayed before the end, they are redacted.
-        """
-        public = table.finished
-        state = table.game.new_game(table.config, table.meta.seed)
-        head = table.meta.seed_sha256
-        for start in range(0, upto, REPLAY_BATCH):
-            raw = await self.store.log(table.game_id, start, min(start + REPLAY_BATCH, upto) - 1)
-            for version, item in enumerate(raw, start=start + 1):
-                entry = records.log_decoder.decode(item)
-                state, events = table.game.apply(state, entry.seat, table.decode_move(entry.move))
-                head = chain.link(head, item)
-                if version > after:
-                    seen = list(events) if public else redact_events(table, events, viewer)
-                    yield Update(version, seen, project(table, state, version, viewer, head), False)
-            if len(raw) < REPLAY_BATCH:
-                return
-            await asyncio.sleep(0)  # the next batch after other requests had their turn
-
-
-def _rehosted(table: Table, newer: Table) -> Table:
-    """``table`` with the hosting record (and presence) of ``newer``, a later load."""
-    return dataclasses.replace(
-        table,
-        host=newer.host,
-        host_version=newer.host_version,
-        hosted=newer.hosted,
-        present=newer.present,
-    )
+        return watching.updates(self, table, viewer, after_version)

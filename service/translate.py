@@ -21,7 +21,7 @@ from service.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
 from service.move_limits import MOVE_LIMIT_OPTION, move_limit
 from service.records import GameMeta
-from service.referee import Created, History, SeatView, Submitted, Update
+from service.views import Created, History, SeatView, Submitted, Update
 
 
 def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:

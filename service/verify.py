@@ -32,9 +32,9 @@ from referee.v1 import game_pb2, referee_pb2, table_pb2
 from service import chain, clocks, hosting, records
 from service.codecs import CODECS, DerivedCodec
 from service.errors import RefereeError, echo
-from service.referee import seat_view
 from service.tables import formats
 from service.translate import view_to_proto  # the one projection to protobuf
+from service.views import seat_view
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
 

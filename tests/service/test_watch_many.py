@@ -11,8 +11,8 @@ import pytest
 
 from referee.v1 import referee_pb2, tournament_pb2, tournament_pb2_grpc
 from service import feed as feed_module
-from service import referee as referee_module
 from service import watch_reader
+from service import watching as watching_module
 from service.server import Running
 from service.tables import load_table
 from tests.service.table import COLOURS, Stub, Table, take
@@ -125,7 +125,7 @@ async def test_a_watch_from_version_0_replays_a_long_game_in_batches(
     table = await Table.create(stub, 3)
     await _swaps(table, 40)
     whole = await asyncio.wait_for(_messages(stub, table, 0, 40), 20)  # in one batch
-    monkeypatch.setattr(referee_module, "REPLAY_BATCH", 7)
+    monkeypatch.setattr(watching_module, "REPLAY_BATCH", 7)
     batched = await asyncio.wait_for(_messages(stub, table, 0, 40), 20)
     assert [m.version for m in batched] == list(range(1, 41))
     assert batched == whole, "the same stream, whatever the batch"

@@ -1,0 +1,132 @@
+"""A watch's updates, for WatchGame and Play: a snapshot or the versions after the
+client's (replayed from the log), then every live change the feed publishes, each as the
+viewer may see it, with its clocks; a seated viewer holds its seat's presence meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+from service import chain, hosting, presence, records
+from service.feed import Feed
+from service.store import RedisStore
+from service.tables import Table
+from service.views import SeatView, Update, project, redact_events, seen_events
+
+# Log entries a watch reads and replays per step when it catches up (see _replayed).
+REPLAY_BATCH = 200
+
+
+class Watched(Protocol):
+    """What a watch needs of the referee: its store and feed, and the clocks of a view."""
+
+    store: RedisStore
+    feed: Feed
+
+    def clocked(self, view: SeatView, table: Table) -> SeatView: ...
+
+
+async def updates(
+    referee: Watched, table: Table, viewer: int | None, after_version: int | None
+) -> AsyncIterator[Update]:
+    """The watch's updates; a seated viewer holds its seat's presence meanwhile."""
+    if viewer is None or not hosting.tracks_presence(table.hosting):
+        async for update in _followed(referee, table, viewer, after_version):
+            yield update
+        return
+    async with presence.holding(referee.store, table.game_id, viewer):
+        async for update in _followed(referee, table, viewer, after_version):
+            yield update
+
+
+async def _followed(
+    referee: Watched, table: Table, viewer: int | None, after_version: int | None
+) -> AsyncIterator[Update]:
+    async with referee.feed.subscribe(table) as subscription:
+        if subscription.version > table.version:  # moves landed since our load
+            table = dataclasses.replace(
+                table,
+                version=subscription.version,
+                state=subscription.state,
+                head=subscription.head,
+                clock=subscription.clock,
+            )
+        newer = subscription.table
+        if newer is not None and newer.host_version > table.host_version:
+            table = _rehosted(table, newer)
+        version = table.version
+        if after_version is None:
+            view = referee.clocked(project(table, table.state, version, viewer, table.head), table)
+            yield Update(version, [], view, True)
+        elif after_version < version:  # the versions after the client's, then live
+            async for update in _replayed(referee, table, viewer, after_version, version):
+                yield update
+        if table.finished or table.hosting.status == records.TABLE_ABORTED:
+            return
+        async for change in subscription:
+            if change.table is not None:
+                table = _rehosted(table, change.table)
+            if change.version < version or (change.version == version and not change.table):
+                continue
+            if not change.snapshot and change.version > version + 1:
+                async for update in _replayed(referee, table, viewer, version, change.version - 1):
+                    yield update
+            events = (
+                [] if change.snapshot else seen_events(table, change.state, change.events, viewer)
+            )
+            at = dataclasses.replace(
+                table,
+                version=change.version,
+                state=change.state,
+                head=change.head,
+                clock=change.clock,
+            )
+            view = referee.clocked(
+                project(at, change.state, change.version, viewer, change.head), at
+            )
+            yield Update(change.version, events, view, change.snapshot)
+            version = change.version
+            if view.outcome is not None or table.hosting.status == records.TABLE_ABORTED:
+                return
+
+
+async def _replayed(
+    referee: Watched, table: Table, viewer: int | None, after: int, upto: int
+) -> AsyncIterator[Update]:
+    """Updates for versions ``after+1..upto``, recomputed from the seed and the log.
+
+    The log is read and replayed :data:`REPLAY_BATCH` entries at a time, giving the
+    loop back between batches, so a long game (a watch from version 0 of 20,000 moves)
+    holds the loop for one batch at a time, never for the whole replay.
+
+    Replayed from a finished game (``table`` is over), every update carries every
+    event, as GetHistory does; replayed before the end, they are redacted.
+    """
+    public = table.finished
+    state = table.game.new_game(table.config, table.meta.seed)
+    head = table.meta.seed_sha256
+    for start in range(0, upto, REPLAY_BATCH):
+        raw = await referee.store.log(table.game_id, start, min(start + REPLAY_BATCH, upto) - 1)
+        for version, item in enumerate(raw, start=start + 1):
+            entry = records.log_decoder.decode(item)
+            state, events = table.game.apply(state, entry.seat, table.decode_move(entry.move))
+            head = chain.link(head, item)
+            if version > after:
+                seen = list(events) if public else redact_events(table, events, viewer)
+                yield Update(version, seen, project(table, state, version, viewer, head), False)
+        if len(raw) < REPLAY_BATCH:
+            return
+        await asyncio.sleep(0)  # the next batch after other requests had their turn
+
+
+def _rehosted(table: Table, newer: Table) -> Table:
+    """``table`` with the hosting record (and presence) of ``newer``, a later load."""
+    return dataclasses.replace(
+        table,
+        host=newer.host,
+        host_version=newer.host_version,
+        hosted=newer.hosted,
+        present=newer.present,
+    )
