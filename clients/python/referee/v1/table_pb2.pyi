@@ -215,8 +215,10 @@ class TableSeat(_message.Message):
     so do not put secrets in it.
     """
     present: _builtins.bool
-    """Whether a Play or WatchGame stream holding this seat's token is open now (as of the
-    view; refreshed at least every few seconds while streams are open).
+    """Whether a Play or WatchGame stream holding this seat's token is open now, on a lobby
+    table (listed, or joined through a code): a change is pushed to the table's streams
+    within about a second. Tables whose creator holds every token (tournaments', bots')
+    do not track presence: false there.
     """
     deadline_unix_ms: _builtins.int
     """When this seat's clock runs out (Unix ms); 0 when it is not to act or the table has no

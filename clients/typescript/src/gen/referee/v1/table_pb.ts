@@ -100,8 +100,10 @@ export type TableSeat = Message<"referee.v1.TableSeat"> & {
   playerId: string;
 
   /**
-   * Whether a Play or WatchGame stream holding this seat's token is open now (as of the
-   * view; refreshed at least every few seconds while streams are open).
+   * Whether a Play or WatchGame stream holding this seat's token is open now, on a lobby
+   * table (listed, or joined through a code): a change is pushed to the table's streams
+   * within about a second. Tables whose creator holds every token (tournaments', bots')
+   * do not track presence: false there.
    *
    * @generated from field: bool present = 5;
    */
