@@ -209,7 +209,9 @@ class TableSeat(_message.Message):
     seat: _builtins.int
     holder: Global___SeatHolder.ValueType
     name: _builtins.str
-    """The display name the player joined with (or the bot's name); empty for an open seat."""
+    """The display name the player joined with (a bot that takes the seat over keeps it; a
+    bot started in an open seat is named after its strategy); empty for an open seat.
+    """
     player_id: _builtins.str
     """The opaque id from the frontend's own accounts given at JoinGame; public like the name,
     so do not put secrets in it.

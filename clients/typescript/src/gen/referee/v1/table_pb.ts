@@ -85,7 +85,8 @@ export type TableSeat = Message<"referee.v1.TableSeat"> & {
   holder: SeatHolder;
 
   /**
-   * The display name the player joined with (or the bot's name); empty for an open seat.
+   * The display name the player joined with (a bot that takes the seat over keeps it; a
+   * bot started in an open seat is named after its strategy); empty for an open seat.
    *
    * @generated from field: string name = 3;
    */
