@@ -26,6 +26,11 @@ processes on the machine used meanwhile, and the server CPU per answered call, w
 load disturbs much less than the rates. Everything listens on 127.0.0.1 and every child
 process is stopped when the run ends, whatever happens.
 
+``--clock`` adds a third phase to every round: the same referee workload on tables created
+with a turn clock (``Clock(move_seconds=3600)``: no deadline comes due during the run), by
+its own clients on its own games of the same seeds, so the clock machinery's cost per move
+is the difference between the two referee rows (docs/benchmarks.md, "Turn clocks").
+
 ``--py-spy FILE`` samples the referee with py-spy during its measured windows and prints the
 hotspots; ``--cprofile FILE`` runs the referee under cProfile instead (much slower: the
 figures of such a run are not comparable).
@@ -61,7 +66,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
-from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, table_pb2, the_gang_pb2
 from service.redis_server import AppendFsync, dying_with_parent
 from service.settings import DEFAULTS, env_name
 
@@ -70,6 +75,9 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[1]
 GOAL = 0.6
+# The ``--clock`` tables' clock: a move limit no seat reaches during a run, so no deadline
+# fires; what is measured is the clock state kept with each move and the deadline indexed.
+BENCH_CLOCK = table_pb2.Clock(move_seconds=3600)
 PR_SET_PDEATHSIG = 1
 READY = re.compile(r"listening on \S+:(\d+)")
 # One HTTP/2 connection per client, as separate players would have: without a local
@@ -414,15 +422,17 @@ class Group:
     seats: int
     stub: RefereeServiceAsyncStub
     slots: list[Slot | None]
+    clock: table_pb2.Clock | None = None
     created: int = 0
     finished: int = 0
 
     async def create(self) -> Slot:
         seed = f"bench-e2e-{self.index}-{self.created}".encode()
         self.created += 1
-        reply = await self.stub.CreateGame(
-            referee_pb2.CreateGameRequest(game="the_gang", seats=self.seats, seed=seed)
-        )
+        request = referee_pb2.CreateGameRequest(game="the_gang", seats=self.seats, seed=seed)
+        if self.clock is not None:
+            request.options.clock.CopyFrom(self.clock)
+        reply = await self.stub.CreateGame(request)
         metadata: list[Metadata] = [
             (("authorization", f"Bearer {t.token}"),) for t in reply.seat_tokens
         ]
@@ -486,9 +496,13 @@ def seat_worker(group: Group, seat: int, stub: RefereeServiceAsyncStub, name: st
 
 
 class RefereeLoad:
-    """The referee's clients: one connection per seat, groups of seats sharing games."""
+    """The referee's clients: one connection per seat, groups of seats sharing games (on
+    tables with ``clock``, if given)."""
 
-    def __init__(self, address: str, args: argparse.Namespace) -> None:
+    def __init__(
+        self, address: str, args: argparse.Namespace, clock: table_pb2.Clock | None = None
+    ) -> None:
+        self.clock = clock
         self.channels = [
             grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) for _ in range(args.clients)
         ]
@@ -498,13 +512,27 @@ class RefereeLoad:
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
             seat = client % args.seats
             if seat == 0:
-                self.groups.append(Group(len(self.groups), args.seats, stub, [None] * args.tables))
+                slots: list[Slot | None] = [None] * args.tables
+                self.groups.append(Group(len(self.groups), args.seats, stub, slots, clock))
             self.workers.append(seat_worker(self.groups[-1], seat, stub, f"c{client}"))
         self.request_bytes = self.response_bytes = self.sized = 0
 
     async def open(self) -> None:
         for group in self.groups:
             await group.fill()
+        if self.clock is not None:
+            await self._check_clocked()
+
+    async def _check_clocked(self) -> None:
+        """Fail unless the clocked tables' clocks run (a seat to act has a deadline)."""
+        group = self.groups[0]
+        slot = group.slots[0]
+        assert slot is not None
+        reply = await group.stub.GetView(
+            referee_pb2.GetViewRequest(game_id=slot.game_id), metadata=slot.metadata[0]
+        )
+        if not any(seat.deadline_unix_ms for seat in reply.view.table.seats):
+            raise RuntimeError(f"the clocked table {slot.game_id} has no running clock")
 
     async def close(self) -> None:
         for channel in self.channels:
@@ -568,6 +596,8 @@ class Result:
     echo: Phase
     sizes: tuple[int, int]
     games: tuple[int, int]
+    clocked: Phase | None = None  # --clock: the same workload on clocked tables
+    clocked_sizes: tuple[int, int] | None = None
 
     @property
     def ratio(self) -> float:
@@ -575,61 +605,106 @@ class Result:
 
 
 async def measure(servers: Servers, args: argparse.Namespace) -> Result:
-    """Alternate referee and echo windows, ``--rounds`` times, on long-lived servers."""
-    referee_load = RefereeLoad(servers.referee, args)
-    echo_channels = [
-        grpc.aio.insecure_channel(servers.echo, options=CHANNEL_OPTIONS)
-        for _ in range(args.clients)
-    ]
-    referee_windows: list[Window] = []
-    echo_windows: list[Window] = []
-    window_seconds = args.seconds / args.rounds
+    """Alternate referee (and, with ``--clock``, clocked referee) and echo windows,
+    ``--rounds`` times, on long-lived servers."""
+    loads = Loads(
+        RefereeLoad(servers.referee, args),
+        RefereeLoad(servers.referee, args, BENCH_CLOCK) if args.clock else None,
+        [
+            grpc.aio.insecure_channel(servers.echo, options=CHANNEL_OPTIONS)
+            for _ in range(args.clients)
+        ],
+    )
     try:
-        await referee_load.open()
+        await loads.referee.open()
+        if loads.clocked is not None:
+            await loads.clocked.open()
         for round_number in range(1, args.rounds + 1):
-            spy_file = None
-            if args.py_spy:
-                spy_file = Path(f"{args.py_spy}.{round_number}").resolve()
-
-            def during(spy: Path | None = spy_file) -> contextlib.AbstractContextManager[None]:
-                if spy is None:
-                    return contextlib.nullcontext()
-                return py_spy(servers.pids["referee"], window_seconds, spy, args.py_spy_native)
-
-            window = await run_window(
-                referee_load.workers,
-                warmup=args.warmup,
-                seconds=window_seconds,
-                pids=servers.pids,
-                during=during,
-            )
-            referee_load.account(window.stats)
-            referee_windows.append(window)
-            request_size, response_size = referee_load.sizes
-            payload = echo.request_bytes(request_size, response_size)
-            md: Metadata = (("authorization", "x" * referee_load.token_length),)
-            workers = [echo_worker(echo.method(channel), payload, md) for channel in echo_channels]
-            echo_window = await run_window(
-                workers, warmup=args.warmup, seconds=window_seconds, pids=servers.pids
-            )
-            echo_windows.append(echo_window)
-            print(
-                f"round {round_number}: referee {window.stats.ok / window.seconds:,.0f} moves/s, "
-                f"echo {echo_window.stats.ok / echo_window.seconds:,.0f} calls/s "
-                f"({len(payload)} B requests, {response_size} B responses); "
-                f"other processes used {_others(window):.0%} and {_others(echo_window):.0%} "
-                "of a core",
-                flush=True,
-            )
+            await one_round(round_number, servers, args, loads)
     finally:
-        await referee_load.close()
-        for channel in echo_channels:
-            await channel.close(grace=None)
+        await loads.close()
+    clocked = None
+    if loads.clocked is not None:
+        clocked = Phase("referee SubmitMove, clocked", loads.windows["clocked"])
     return Result(
-        referee=Phase("referee SubmitMove", referee_windows),
-        echo=Phase("echo", echo_windows),
-        sizes=referee_load.sizes,
-        games=referee_load.games,
+        referee=Phase("referee SubmitMove", loads.windows["referee"]),
+        echo=Phase("echo", loads.windows["echo"]),
+        sizes=loads.referee.sizes,
+        games=loads.referee.games,
+        clocked=clocked,
+        clocked_sizes=None if loads.clocked is None else loads.clocked.sizes,
+    )
+
+
+@dataclass
+class Loads:
+    """The clients of each phase, and the windows measured so far per phase."""
+
+    referee: RefereeLoad
+    clocked: RefereeLoad | None
+    echo_channels: list[grpc.aio.Channel]
+    windows: dict[str, list[Window]] = field(
+        default_factory=lambda: {"referee": [], "clocked": [], "echo": []}
+    )
+
+    async def close(self) -> None:
+        await self.referee.close()
+        if self.clocked is not None:
+            await self.clocked.close()
+        for channel in self.echo_channels:
+            await channel.close(grace=None)
+
+
+async def one_round(
+    round_number: int, servers: Servers, args: argparse.Namespace, loads: Loads
+) -> None:
+    """The referee window (then the clocked one, or that first in even rounds, so slow
+    drift in other load hits both alike), then the echo window; print the round."""
+    window_seconds = args.seconds / args.rounds
+    spy_file = Path(f"{args.py_spy}.{round_number}").resolve() if args.py_spy else None
+
+    def during(spy: Path | None = spy_file) -> contextlib.AbstractContextManager[None]:
+        if spy is None:
+            return contextlib.nullcontext()
+        return py_spy(servers.pids["referee"], window_seconds, spy, args.py_spy_native)
+
+    async def referee_window(load: RefereeLoad, name: str) -> Window:
+        window = await run_window(
+            load.workers,
+            warmup=args.warmup,
+            seconds=window_seconds,
+            pids=servers.pids,
+            during=during if name == "referee" else None,
+        )
+        load.account(window.stats)
+        loads.windows[name].append(window)
+        return window
+
+    order = [(loads.referee, "referee")]
+    if loads.clocked is not None:
+        order.insert(0 if round_number % 2 == 0 else 1, (loads.clocked, "clocked"))
+    measured = {name: await referee_window(load, name) for load, name in order}
+    window = measured["referee"]
+    request_size, response_size = loads.referee.sizes
+    payload = echo.request_bytes(request_size, response_size)
+    md: Metadata = (("authorization", "x" * loads.referee.token_length),)
+    workers = [echo_worker(echo.method(channel), payload, md) for channel in loads.echo_channels]
+    echo_window = await run_window(
+        workers, warmup=args.warmup, seconds=window_seconds, pids=servers.pids
+    )
+    loads.windows["echo"].append(echo_window)
+    clocked, clocked_others = "", ""
+    if "clocked" in measured:
+        timed = measured["clocked"]
+        clocked = f"clocked {timed.stats.ok / timed.seconds:,.0f} moves/s, "
+        clocked_others = f", {_others(timed):.0%} (clocked)"
+    print(
+        f"round {round_number}: referee {window.stats.ok / window.seconds:,.0f} moves/s, "
+        f"{clocked}echo {echo_window.stats.ok / echo_window.seconds:,.0f} calls/s "
+        f"({len(payload)} B requests, {response_size} B responses); "
+        f"other processes used {_others(window):.0%}{clocked_others} and "
+        f"{_others(echo_window):.0%} of a core",
+        flush=True,
     )
 
 
@@ -720,6 +795,12 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         help="the embedded Redis' appendfsync (default always, the referee's own; ignored "
         "with REDIS_URL)",
     )
+    parser.add_argument(
+        "--clock",
+        action="store_true",
+        help="also run the referee workload on tables with a turn clock (move_seconds 3600, "
+        "never due in a run) and report the clock's cost per move",
+    )
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")
     parser.add_argument("--cprofile", metavar="FILE", help="run the referee under cProfile")
@@ -747,7 +828,8 @@ def _main(args: argparse.Namespace, groups: int) -> list[Row]:
     print(
         f"{args.clients} grpc.aio clients, one connection each: {groups} groups of "
         f"{args.seats} seats x {args.tables} games = {groups * args.tables} live games; "
-        f"{args.rounds} rounds of referee then echo, {args.seconds / args.rounds:g}s measured "
+        f"{args.rounds} rounds of {'referee, clocked referee' if args.clock else 'referee'} "
+        f"then echo, {args.seconds / args.rounds:g}s measured "
         f"after {args.warmup:g}s warm-up each",
         flush=True,
     )
@@ -773,6 +855,12 @@ def _main(args: argparse.Namespace, groups: int) -> list[Row]:
         f"SubmitMove mean bytes: request {result.sizes[0]}, response {result.sizes[1]}; "
         f"games created {created}, finished {finished}"
     )
+    rows = [
+        report(referee, ["referee", "redis", "load generator"]),
+        report(baseline, ["echo", "load generator"]),
+    ]
+    if result.clocked is not None:
+        rows.insert(1, report(result.clocked, ["referee", "redis", "load generator"]))
     print_table(
         [
             "phase",
@@ -784,10 +872,7 @@ def _main(args: argparse.Namespace, groups: int) -> list[Row]:
             "errors",
             "CPU, share of one core",
         ],
-        [
-            report(referee, ["referee", "redis", "load generator"]),
-            report(baseline, ["echo", "load generator"]),
-        ],
+        rows,
     )
     for what, count in referee.errors.most_common():
         share = count / (count + referee.ok)
@@ -812,9 +897,7 @@ def _main(args: argparse.Namespace, groups: int) -> list[Row]:
         f"{referee.latency_ms(0.99):.1f} ms"
     )
 
-    def latencies(phase: Phase) -> str:
-        return " / ".join(f"{phase.latency_ms(q):.1f}" for q in (0.5, 0.95, 0.99))
-
+    clock_rows = [] if result.clocked is None else clock_cost(result, result.clocked)
     return [
         Row("e2e", "validated moves (SubmitMove OK)", referee.rate, "moves/s"),
         Row("e2e", "SubmitMove p50 / p95 / p99", latencies(referee), "ms"),
@@ -831,6 +914,51 @@ def _main(args: argparse.Namespace, groups: int) -> list[Row]:
             "e2e", "server CPU per call: referee / echo", f"{referee_ms:.2f} / {echo_ms:.2f}", "ms"
         ),
         Row("e2e", "CPU-cost ratio echo/referee", echo_ms / referee_ms),
+        *clock_rows,
+    ]
+
+
+def latencies(phase: Phase) -> str:
+    return " / ".join(f"{phase.latency_ms(q):.1f}" for q in (0.5, 0.95, 0.99))
+
+
+def clock_cost(result: Result, clocked: Phase) -> list[Row]:
+    """``--clock``: print and return what the clocked tables cost per move beside the
+    unclocked ones (rates, latency, server CPU per validated move)."""
+    plain = result.referee
+    for what, count in clocked.errors.most_common():
+        share = count / (count + clocked.ok)
+        print(f"  clocked rejected: {what}: {count:,} ({share:.1%} of SubmitMove calls)")
+    has_redis = "redis" in plain.windows[0].cpu
+    cpu = {
+        name: (
+            phase.cpu_ms_per_call("referee"),
+            phase.cpu_ms_per_call("redis") if has_redis else math.nan,
+        )
+        for name, phase in (("plain", plain), ("clocked", clocked))
+    }
+    rate_ratio = clocked.rate / plain.rate if plain.rate else math.nan
+    cpu_ratio = cpu["clocked"][0] / cpu["plain"][0]
+    sizes = result.clocked_sizes or (0, 0)
+    print(
+        f"clock: {clocked.rate:,.0f} validated moves/s on clocked tables vs {plain.rate:,.0f} "
+        f"without: ratio clocked/unclocked {rate_ratio:.2f}; referee CPU per move "
+        f"{cpu['clocked'][0]:.3f} vs {cpu['plain'][0]:.3f} ms (x{cpu_ratio:.2f}; "
+        f"+ redis {cpu['clocked'][1]:.3f} vs {cpu['plain'][1]:.3f} ms); p50/p99 "
+        f"{clocked.latency_ms(0.5):.1f}/{clocked.latency_ms(0.99):.1f} vs "
+        f"{plain.latency_ms(0.5):.1f}/{plain.latency_ms(0.99):.1f} ms; clocked SubmitMove "
+        f"mean bytes: request {sizes[0]}, response {sizes[1]}"
+    )
+    return [
+        Row("e2e", "validated moves, clocked tables", clocked.rate, "moves/s"),
+        Row("e2e", "clocked SubmitMove p50 / p95 / p99", latencies(clocked), "ms"),
+        Row("e2e", "ratio clocked/unclocked moves/s", rate_ratio),
+        Row(
+            "e2e",
+            "referee CPU per move: clocked / unclocked",
+            f"{cpu['clocked'][0]:.3f} / {cpu['plain'][0]:.3f}",
+            "ms",
+        ),
     ]
 
 
