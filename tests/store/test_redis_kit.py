@@ -27,6 +27,8 @@ STORES = (
     SERVICE / "tournaments" / "store.py",
     SERVICE / "limits.py",  # the quota counters
     SERVICE / "seat_codes.py",
+    SERVICE / "deadlines.py",  # the clocks' deadline index (EVAL in one pipeline per pass)
+    SERVICE / "lobby.py",  # the joins counter
 )
 
 
