@@ -32,8 +32,11 @@ HUMAN = "Ann"
 
 @pytest.fixture
 async def clocked_server(redis_url: str, tmp_path: Path) -> AsyncIterator[Running]:
-    """A referee whose deadline firer runs, as every `referee serve` does."""
-    settings = dataclasses.replace(settings_for(redis_url, tmp_path), deadline_firer=True)
+    """A referee whose deadline firer runs, as every `referee serve` does; its bots (the
+    seats the no-show policy hands over) move at once."""
+    settings = dataclasses.replace(
+        settings_for(redis_url, tmp_path), deadline_firer=True, bot_move_delay_ms=0
+    )
     async with running(settings) as handle:
         yield handle
 
