@@ -185,12 +185,14 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             watching_redis.cancel()
             if supervising is not None:
                 supervising.cancel()
-            await clocks.aclose()  # no clock moves once stopping
-            await tournaments.aclose()  # stop the directors' bots before the server
-            # Graceful shutdown: stop advertising, end watch streams with UNAVAILABLE (their
-            # clients resume elsewhere from their last version), let in-flight moves finish.
+            # Graceful shutdown: stop advertising and end watch streams with UNAVAILABLE at
+            # once (their clients resume elsewhere from their last version), whatever the
+            # rest of the shutdown takes; then no clock moves, no directors or bots, and
+            # in-flight moves finish.
             await health_servicer.enter_graceful_shutdown()
             await referee.feed.aclose()
+            await clocks.aclose()
+            await tournaments.aclose()  # the directors' bots stop before the server
             await asyncio.gather(server.stop(grace=settings.shutdown_grace_seconds), http.aclose())
             await store.aclose()
 

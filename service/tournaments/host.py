@@ -55,6 +55,8 @@ MAX_LIST = 100
 BOTS = ("random", "heuristic")
 WATCH_BLOCK_MS = 1000
 ADMIN = -1  # the caller role of the admin token
+# How long shutdown waits for the bots' channel to close (their calls have ended by then).
+CLOSE_SECONDS = 2.0
 CODE_KIND = "tournament-seat"
 
 
@@ -377,6 +379,7 @@ class TournamentHost:
             return
         self._closed = True
         await asyncio.gather(*(director.stop() for director in self.directors.values()))
-        if self._client is not None:
-            await self._client.close()
+        if self._client is not None:  # its calls are over: never wait on the close for long
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._client.close(), CLOSE_SECONDS)
         await self.store.aclose()
