@@ -1,14 +1,17 @@
 /**
- * The console's only way to the referee: the generated Connect clients over fetch, always
- * without a token. The page is a spectator, so every answer it gets is public: it cannot
- * draw a hidden card because it never receives one.
+ * The console's only way to the referee: the generated Connect clients over fetch. The
+ * spectator pages call without a token, so every answer they get is public: they cannot
+ * draw a hidden card because they never receive one. The seat and admin pages make
+ * clients of their own with `withToken`, which sends the token as `authorization` only.
  */
 import {
   Code,
   createRefereeClient,
   createRefereeWebTransport,
+  createLobbyClient,
   createTournamentClient,
   refereeError,
+  type LobbyClient,
   type RefereeClient,
   type TournamentClient,
 } from "@referee/client/web";
@@ -23,6 +26,22 @@ const transport = createRefereeWebTransport(apiBase);
 
 export const referee: RefereeClient = createRefereeClient(transport);
 export const tournaments: TournamentClient = createTournamentClient(transport);
+export const lobby: LobbyClient = createLobbyClient(transport);
+
+/** The clients of one token's holder (a seat, a table or tournament admin). */
+export interface TokenClients {
+  referee: RefereeClient;
+  lobby: LobbyClient;
+  tournaments: TournamentClient;
+}
+
+export function withToken(token: string): TokenClients {
+  return {
+    referee: createRefereeClient(transport, token),
+    lobby: createLobbyClient(transport, token),
+    tournaments: createTournamentClient(transport, token),
+  };
+}
 
 /**
  * The same service with binary protobuf bodies, for VerifyHistory: a whole game's history

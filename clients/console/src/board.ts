@@ -6,6 +6,7 @@ import type { Event, Move, View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import { rendererFor } from "./games/index.js";
+import type { SeatControls } from "./games/types.js";
 import { seatNames } from "./table.js";
 import { seatName } from "./ui.js";
 
@@ -34,6 +35,47 @@ export function board(view: View): TemplateResult {
   >
     ${table(view)}
   </section>`;
+}
+
+/**
+ * A seat's own table with its moves: the renderer's `seat` drawing, else its `table` with
+ * one button per legal move. The same `game-view` section as `board`, with the seat on it.
+ */
+export function seatBoard(view: View, controls: SeatControls): TemplateResult {
+  const renderer = rendererFor(view.game);
+  let drawn: TemplateResult;
+  try {
+    drawn = renderer?.seat ? renderer.seat(view, controls) : html`${table(view)} ${moveButtons(view, controls)}`;
+  } catch (error) {
+    console.error("renderer failed", error);
+    drawn = html`<p class="problem">The drawing failed: ${String(error)}</p> ${moveButtons(view, controls)}`;
+  }
+  return html`<section
+    class="game-view felt seat-view"
+    data-testid="game-view"
+    data-game="${view.game}"
+    data-seat="${controls.seat}"
+    data-version="${String(view.version)}"
+  >
+    ${drawn}
+  </section>`;
+}
+
+/** Every legal move as a button labelled as the log would say it: the plainest controls. */
+export function moveButtons(view: View, controls: SeatControls): TemplateResult | typeof nothing {
+  if (controls.legal.length === 0) return nothing;
+  return html`<div class="move-buttons" data-testid="legal-moves">
+    ${controls.legal.map(
+      (move) => html`<button
+        type="button"
+        data-testid="move"
+        ?disabled=${controls.busy}
+        @click=${() => controls.submit(move)}
+      >
+        ${moveLine(view.game, move, view)}
+      </button>`,
+    )}
+  </div>`;
 }
 
 /**

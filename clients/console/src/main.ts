@@ -10,7 +10,10 @@ import { html, render } from "lit-html";
 import { apiBase } from "./api.js";
 import { mountGame } from "./pages/game.js";
 import { mountHistory } from "./pages/history.js";
+import { mountJoin, mountLobby, mountNewTable, mountTableAdmin } from "./pages/lobby.js";
+import { mountPlay } from "./pages/play.js";
 import { mountTournament } from "./pages/tournament.js";
+import { mountClaim, mountNewTournament, mountTournamentAdmin } from "./pages/tournament_admin.js";
 import { mountTournaments } from "./pages/tournaments.js";
 import { parseRoute, type Route } from "./router.js";
 import { links } from "./ui.js";
@@ -20,7 +23,10 @@ const app = document.getElementById("app") ?? document.body;
 render(
   html`<header class="top">
       <a class="brand" href="${links.home()}"><span class="logo">♠</span> Referee console</a>
-      <nav><a href="${links.home()}">Tournaments</a></nav>
+      <nav>
+        <a href="${links.home()}">Tables</a>
+        <a href="${links.tournaments()}">Tournaments</a>
+      </nav>
       <span class="api muted" title="the referee this page asks">${apiBase}</span>
     </header>
     <main id="page"></main>`,
@@ -32,6 +38,22 @@ let current: AbortController | undefined;
 
 function mount(route: Route, root: HTMLElement, signal: AbortSignal): void {
   switch (route.page) {
+    case "lobby":
+      return mountLobby(root, signal);
+    case "new-table":
+      return mountNewTable(root, signal);
+    case "join":
+      return mountJoin(root, signal, route.id, route.code);
+    case "play":
+      return mountPlay(root, signal, route.id, route.token);
+    case "table-admin":
+      return mountTableAdmin(root, signal, route.id);
+    case "new-tournament":
+      return mountNewTournament(root, signal);
+    case "tournament-admin":
+      return mountTournamentAdmin(root, signal, route.id);
+    case "claim":
+      return mountClaim(root, signal, route.id, route.code);
     case "tournaments":
       return mountTournaments(root, signal);
     case "tournament":
@@ -41,7 +63,7 @@ function mount(route: Route, root: HTMLElement, signal: AbortSignal): void {
     case "history":
       return mountHistory(root, signal, route.id);
     case "unknown":
-      render(html`<p>Nothing here. <a href="${links.home()}">Back to the tournaments</a>.</p>`, root);
+      render(html`<p>Nothing here. <a href="${links.home()}">Back to the tables</a>.</p>`, root);
   }
 }
 

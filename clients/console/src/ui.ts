@@ -33,11 +33,24 @@ export function gameProblemNote(problem: ApiProblem | undefined, retrying = fals
 }
 
 /** `#/game/<id>` and friends, with the id escaped. */
+const at = (...parts: string[]): string => `#/${parts.map(encodeURIComponent).join("/")}`;
+
+/** The console's routes (router.ts), built. */
 export const links = {
   home: () => "#/",
-  tournament: (id: string) => `#/tournament/${encodeURIComponent(id)}`,
-  game: (id: string) => `#/game/${encodeURIComponent(id)}`,
-  history: (id: string) => `#/game/${encodeURIComponent(id)}/history`,
+  newTable: () => "#/new",
+  join: (id: string, code?: string) => (code ? at("join", id, code) : at("join", id)),
+  play: (id: string) => at("play", id),
+  /** A seat link: opening it (on another device, say) plays the seat. Keep it secret. */
+  seatLink: (id: string, token: string) => at("play", id, token),
+  tableAdmin: (id: string) => at("table", id, "admin"),
+  tournaments: () => "#/tournaments",
+  newTournament: () => "#/tournaments/new",
+  tournament: (id: string) => at("tournament", id),
+  tournamentAdmin: (id: string) => at("tournament", id, "admin"),
+  claim: (id: string, code?: string) => (code ? at("claim", id, code) : at("claim", id)),
+  game: (id: string) => at("game", id),
+  history: (id: string) => at("game", id, "history"),
 };
 
 /** Points as standings show them: whole numbers plain, halves with one decimal. */

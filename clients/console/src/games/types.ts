@@ -6,6 +6,31 @@
 import type { Event, Move, View } from "@referee/client/web";
 import type { TemplateResult } from "lit-html";
 
+/**
+ * What the seat page hands a renderer to draw a seat's own table with its moves on it.
+ * The page never works out a legal move: `legal` is what ListLegalMoves answered at
+ * `version`, and `submit` takes one of those moves (the renderer may let the player pick
+ * it in steps, e.g. cards one by one, but what it submits is always an entry of `legal`).
+ */
+export interface SeatControls {
+  /** The seat this page plays. */
+  readonly seat: number;
+  /** The version `legal` was listed at; the drawing is of the view at this version. */
+  readonly version: bigint;
+  /** The seat's legal moves now; empty while it cannot act (or while they load). */
+  readonly legal: readonly Move[];
+  /** True while a move is on its way: controls are drawn disabled. */
+  readonly busy: boolean;
+  /** Submit `move` (an entry of `legal`) with a fresh, stable move id. */
+  submit(move: Move): void;
+  /**
+   * The renderer's own state between redraws (cards picked so far, an open dialog), kept
+   * by the page until the version changes; `redraw` draws again after a change.
+   */
+  readonly picked: Map<string, unknown>;
+  redraw(): void;
+}
+
 export interface GameRenderer {
   /** The game's published name: "the_gang", "gang_of_four" or "pinched". */
   readonly game: string;
@@ -24,4 +49,12 @@ export interface GameRenderer {
   move(move: Move | undefined, view?: View): string;
   /** One readable line for an event, or "" to leave it out of the log; `view` as for `move`. */
   event(event: Event, view?: View): string;
+  /**
+   * The seat's own table with its legal moves made clickable, in the game's own terms
+   * (take a chip, pick cards that form a combination, choose a location). Optional: the
+   * seat page falls back to `table` plus one button per legal move, labelled by `move`.
+   * Every card it draws carries `data-testid="card"` and `data-card` as `table` does, and
+   * it draws exactly what `view` shows.
+   */
+  seat?(view: View, controls: SeatControls): TemplateResult;
 }
