@@ -44,21 +44,37 @@ export function board(view: View): TemplateResult {
 export function seatBoard(view: View, controls: SeatControls): TemplateResult {
   const renderer = rendererFor(view.game);
   let drawn: TemplateResult;
+  let own = renderer?.seat !== undefined;
   try {
-    drawn = renderer?.seat ? renderer.seat(view, controls) : html`${table(view)} ${moveButtons(view, controls)}`;
+    drawn = renderer?.seat ? renderer.seat(view, controls) : table(view);
   } catch (error) {
     console.error("renderer failed", error);
-    drawn = html`<p class="problem">The drawing failed: ${String(error)}</p> ${moveButtons(view, controls)}`;
+    drawn = html`<p class="problem">The drawing failed: ${String(error)}</p>`;
+    own = false;
   }
   return html`<section
-    class="game-view felt seat-view"
-    data-testid="game-view"
-    data-game="${view.game}"
-    data-seat="${controls.seat}"
-    data-version="${String(view.version)}"
-  >
-    ${drawn}
-  </section>`;
+      class="game-view felt seat-view"
+      data-testid="game-view"
+      data-game="${view.game}"
+      data-seat="${controls.seat}"
+      data-version="${String(view.version)}"
+    >
+      ${drawn}
+    </section>
+    ${own ? allMoves(view, controls) : moveButtons(view, controls)}`;
+}
+
+/**
+ * Every legal move in a list, folded away under the game's own controls: a debug panel
+ * for frontend authors (what ListLegalMoves said, word for word) and a way to make any
+ * move when the drawing offers no better one.
+ */
+function allMoves(view: View, controls: SeatControls): TemplateResult | typeof nothing {
+  if (controls.legal.length === 0) return nothing;
+  return html`<details class="all-moves" data-testid="all-moves">
+    <summary>All legal moves (${controls.legal.length})</summary>
+    ${moveButtons(view, controls)}
+  </details>`;
 }
 
 /** Every legal move as a button labelled as the log would say it: the plainest controls. */
