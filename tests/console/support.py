@@ -13,6 +13,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from playwright.async_api import Page
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner
@@ -120,3 +121,52 @@ async def hidden_cards(
 
 def grpc_channel(served: Served) -> grpc.aio.Channel:
     return grpc.aio.insecure_channel(served.grpc)
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SMALLEST_TAP_PX = 40
+SMALLEST_TEXT_PX = 13
+
+# What a phone needs of the page as drawn now: no horizontal scroll, every visible control
+# at least SMALLEST_TAP_PX tall and wide, and no visible text smaller than SMALLEST_TEXT_PX.
+# Returns the offenders, described, so a failure says what to fix.
+_PHONE_PROBLEMS = """([tap, text]) => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth) {
+    problems.push(`horizontal scroll: ${root.scrollWidth} px wide in ${window.innerWidth}`);
+  }
+  const shown = (el) => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const name = (el) => {
+    const id = el.dataset.testid ? `[${el.dataset.testid}]` : '';
+    const words = (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${id} "${words}"`;
+  };
+  const controls = 'a[href], button, input, select, textarea, summary, [role=button]';
+  for (const el of document.querySelectorAll(controls)) {
+    if (!shown(el) || el.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.height < tap || box.width < tap) {
+      problems.push(`tap target ${Math.round(box.width)}x${Math.round(box.height)}: ${name(el)}`);
+    }
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !node.textContent.trim() || !shown(el) || el.closest('.sr-only')) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < text) problems.push(`text ${size} px: ${name(el)}`);
+  }
+  return [...new Set(problems)];
+}"""
+
+
+async def phone_problems(page: Page) -> list[str]:
+    """What keeps the page, as drawn now, from being usable on a phone (empty: nothing)."""
+    found = await page.evaluate(_PHONE_PROBLEMS, [SMALLEST_TAP_PX, SMALLEST_TEXT_PX])
+    assert isinstance(found, list)
+    return [str(problem) for problem in found]
