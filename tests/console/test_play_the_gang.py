@@ -1,0 +1,394 @@
+"""The Gang's seat page end to end: `referee serve`, headless chromium, one seat by clicks.
+
+Three tables, seat 0 played only by clicks on its seat page (`#/play/<id>/<token>`), the
+other seats by the test through the API with their own tokens (so it can steer each heist
+to the specialist or challenge it needs; it reads every pocket to order the red chips):
+
+- Advanced, played to its end: three failed heists, the Informant (propose, withdraw,
+  accept, show a card) and the Hacker (propose, discard; the red round then waits for
+  every seat's confirmation), chips taken from the middle and from a seat, and returned;
+- Advanced with `confirm_round_end`: every round confirmed, then the Coordinator's pass;
+- Master Thief with Retina Scan and Fingerprint Scan: both guesses proposed by clicks.
+
+Every move kind of TheGangMove is clicked at least once; at every version the page shows,
+its cards are exactly those of seat 0's own view; the page sends only seat 0's token, and
+only as `authorization`. Screenshots at 1280x800 and 390x844 (no horizontal scroll there).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import redis
+from playwright.async_api import Browser, BrowserContext, Page, Request, ViewportSize, expect
+
+from engines.cards import Card
+from engines.poker.evaluator import rank_value
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from referee.v1 import the_gang_pb2 as tg
+from tests.console.support import (
+    CONSOLE_DB,
+    DESKTOP,
+    PHONE,
+    SMALLEST_TAP_PX,
+    cards_in,
+    console_url,
+    grpc_channel,
+    screenshot_dir,
+    view_at,
+)
+from tests.servers import Served, referee_process
+
+ME = 0
+NAMES = ["Ada", "Bram", "Cleo"]
+WAIT_MS = 15_000
+MOVE_KINDS = {
+    re.sub(r"_(\w)", lambda m: m.group(1).upper(), f.name)
+    for f in tg.TheGangMove.DESCRIPTOR.oneofs_by_name["action"].fields
+}
+
+# The page as drawn, in one go, so that the version and the cards belong together.
+DRAWN = """() => {
+  const view = document.querySelector('[data-testid="game-view"]');
+  if (!view) return null;
+  return {
+    version: Number(view.getAttribute('data-version')),
+    cards: [...view.querySelectorAll('[data-testid="card"]')].map(c => c.getAttribute('data-card')),
+  };
+}"""
+# The seat's own controls on a phone: each at least SMALLEST_TAP_PX both ways.
+SMALL_CONTROLS = """(tap) => [...document.querySelectorAll('[data-testid="game-view"] button')]
+  .filter(b => b.getBoundingClientRect().width > 0)
+  .filter(b => b.getBoundingClientRect().width < tap || b.getBoundingClientRect().height < tap)
+  .map(b => b.dataset.testid)"""
+
+
+@pytest.fixture(scope="module")
+def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`referee serve` as the console tests have it, taking the seeds the test picks."""
+    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{CONSOLE_DB}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    seeds = {"REFEREE_ALLOW_CLIENT_SEEDS": "1"}
+    try:
+        with referee_process(url, tmp_path_factory.mktemp("seat"), seeds) as process:
+            yield process
+    finally:
+        client.flushdb()
+        client.close()
+
+
+def _viewport(size: dict[str, int]) -> ViewportSize:
+    return {"width": size["width"], "height": size["height"]}
+
+
+def _auth(token: str) -> tuple[tuple[str, str]]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def _drawn(card: tg.PlayingCard) -> str:
+    """A selector of the card drawn (its key has double quotes, never single ones)."""
+    (key,) = cards_in(card)
+    return f"[data-card='{key}']"
+
+
+@dataclass
+class Requests:
+    """Every request the page sends: its URL and its authorization header."""
+
+    seen: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def record(self, request: Request) -> None:
+        self.seen.append((request.url, request.headers.get("authorization")))
+
+    def check(self, tokens: list[str]) -> None:
+        sent = {auth for _, auth in self.seen if auth is not None}
+        assert sent == {f"Bearer {tokens[ME]}"}, f"the page sent {sent}"
+        for url, _ in self.seen:
+            assert not any(token in url for token in tokens), f"a token in the URL {url}"
+
+
+@dataclass
+class Table:
+    """One table: seat 0 on the page, the others moved by the test."""
+
+    page: Page
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub
+    game_id: str
+    tokens: list[str]
+    clicked: set[str]
+    version: int = 0
+    requests: Requests = field(default_factory=Requests)
+
+    async def check(self) -> None:
+        """The page is at our version and draws exactly seat 0's cards of it."""
+        view = self.page.get_by_test_id("game-view")
+        await expect(view).to_have_attribute("data-version", str(self.version), timeout=WAIT_MS)
+        drawn = await self.page.evaluate(DRAWN)
+        assert drawn is not None and drawn["version"] == self.version
+        own = await self.own_view()
+        assert Counter(drawn["cards"]) == cards_in(own), f"at version {self.version}"
+
+    async def own_view(self) -> game_pb2.View:
+        """Seat 0's view at our version (the deal, version 0, has no version before it)."""
+        if self.version > 0:
+            return await view_at(self.stub, self.game_id, self.version, self.tokens[ME])
+        reply = await self.stub.GetView(
+            referee_pb2.GetViewRequest(game_id=self.game_id), metadata=_auth(self.tokens[ME])
+        )
+        assert reply.view.version == 0
+        return reply.view
+
+    async def gang(self, seat: int = ME) -> tg.TheGangView:
+        reply = await self.stub.GetView(
+            referee_pb2.GetViewRequest(game_id=self.game_id), metadata=_auth(self.tokens[seat])
+        )
+        return reply.view.the_gang
+
+    async def api(self, seat: int, **action: object) -> None:
+        move = game_pb2.Move(the_gang=tg.TheGangMove(**action))  # type: ignore[arg-type]
+        reply = await self.stub.SubmitMove(
+            referee_pb2.SubmitMoveRequest(
+                game_id=self.game_id, move=move, client_move_id=uuid.uuid4().hex
+            ),
+            metadata=_auth(self.tokens[seat]),
+        )
+        assert reply.version == self.version + 1
+        self.version = reply.version
+        await self.check()
+
+    async def pick(self, selector: str) -> None:
+        """A step of a pick on the page: no move yet."""
+        await self.page.locator(selector).click(timeout=WAIT_MS)
+
+    async def click(self, selector: str) -> None:
+        """A click that makes a move; its kind is recorded."""
+        button = self.page.locator(selector)
+        kind = await button.get_attribute("data-move-kind", timeout=WAIT_MS)
+        assert kind in MOVE_KINDS, f"{selector}: {kind}"
+        await button.click(timeout=WAIT_MS)
+        self.version += 1
+        await self.check()
+        self.clicked.add(kind)
+
+    async def take(self, seat: int, stars: int) -> None:
+        if seat == ME:
+            await self.click(f'[data-testid="take-chip"][data-from="middle"][data-stars="{stars}"]')
+        else:
+            colour = (await self.gang(seat)).round
+            await self.api(seat, take_chip=tg.TheGangMove.TakeChip(colour=colour, stars=stars))
+
+    async def confirm_all(self) -> None:
+        for seat in (1, 2, ME):
+            if seat == ME:
+                await self.click('[data-testid="confirm-round-end"]')
+            else:
+                await self.api(seat, confirm_round_end=tg.TheGangMove.ConfirmRoundEnd())
+
+    async def chips(self, stars: dict[int, int]) -> None:
+        """One round: each seat takes its chip from the middle (the page last), then every
+        seat confirms when the round waits for it."""
+        before = await self.gang()
+        for seat in (1, 2, ME):
+            await self.take(seat, stars[seat])
+        after = await self.gang()
+        if after.round_needs_confirmation and (after.heist, after.round) == (
+            before.heist,
+            before.round,
+        ):
+            await self.confirm_all()
+
+    async def red_order(self, fail: bool) -> dict[int, int]:
+        """The red stars that put the hands in order (or, to fail, strongest first)."""
+        board = list((await self.gang()).board)
+        strength = {}
+        for seat in range(len(self.tokens)):
+            pocket = list((await self.gang(seat)).pocket)
+            strength[seat] = rank_value([Card.parse(c.code) for c in pocket + board])
+        assert not fail or len(set(strength.values())) > 1, "equal hands cannot fail"
+        order = sorted(strength, key=strength.__getitem__, reverse=fail)
+        return {seat: place + 1 for place, seat in enumerate(order)}
+
+    async def heist(self, fail: bool = True, before_red: bool = False) -> None:
+        """The rounds of a heist from where it is: seat s takes s+1 stars, the red chips
+        as `red_order` says."""
+        start = (await self.gang()).heist
+        while (g := await self.gang()).heist == start:
+            if g.round == tg.CHIP_COLOUR_RED:
+                await self.chips(await self.red_order(fail))
+                return
+            await self.chips({0: 1, 1: 2, 2: 3})
+
+    async def proposal_id(self) -> int:
+        (open_one,) = (await self.gang()).proposals
+        return open_one.id
+
+
+async def _open(
+    context: BrowserContext,
+    served: Served,
+    stub: referee_pb2_grpc.RefereeServiceAsyncStub,
+    options: tg.TheGangOptions,
+    seed: bytes,
+    clicked: set[str],
+) -> Table:
+    created = await stub.CreateGame(
+        referee_pb2.CreateGameRequest(
+            game="the_gang",
+            seats=3,
+            options=game_pb2.TableOptions(the_gang=options),
+            seed=seed,
+            names=NAMES,
+        )
+    )
+    tokens = [seat.token for seat in created.seat_tokens]
+    page = await context.new_page()
+    table = Table(page, stub, created.game_id, tokens, clicked)
+    page.on("request", table.requests.record)
+    await page.goto(f"{console_url(served)}#/play/{created.game_id}/{tokens[ME]}")
+    await table.check()
+    return table
+
+
+async def _first_table(table: Table) -> None:
+    """Advanced, to its end: three alarms; the Informant and the Hacker on the way."""
+    # Heist 1, white: take from the middle, from a seat, give back, take again.
+    await table.take(1, 1)
+    await table.click('[data-testid="take-chip"][data-from="seat"][data-stars="1"]')
+    await table.take(1, 2)
+    await table.click('[data-testid="return-chip"][data-stars="1"]')
+    await table.take(ME, 1)
+    await table.take(2, 3)
+    await table.heist(fail=True)
+    # Heist 2, the Informant: a proposal withdrawn, another accepted, a card shown.
+    assert (await table.gang()).specialist == tg.SPECIALIST_CARD_INFORMANT
+    await table.pick('[data-testid="use-seat"][data-seat="1"]')
+    await table.click('[data-testid="propose-use"][data-viewer="2"]')
+    await table.click('[data-testid="withdraw"]')
+    use = tg.UseSpecialist(seat=ME, viewer=1)
+    await table.api(1, propose=tg.TheGangMove.Propose(use_specialist=use))
+    await table.click('[data-testid="accept"]')
+    await table.api(2, accept=tg.TheGangMove.Accept(proposal=await table.proposal_id()))
+    shown = (await table.gang()).pocket[0]
+    await table.pick(f'[data-testid="pocket-pick"]:has({_drawn(shown)})')
+    await table.click('[data-testid="card-action"][data-move-kind="showCard"]')
+    await table.heist(fail=True)
+    # Heist 3, the Hacker, used in the red round (which then waits for confirmations).
+    assert (await table.gang()).specialist == tg.SPECIALIST_CARD_HACKER
+    while (await table.gang()).round != tg.CHIP_COLOUR_RED:
+        await table.chips({0: 1, 1: 2, 2: 3})
+    await table.click(f'[data-testid="propose-use"][data-seat="{ME}"]')
+    for seat in (1, 2):
+        await table.api(seat, accept=tg.TheGangMove.Accept(proposal=await table.proposal_id()))
+    dropped = (await table.gang()).pocket[-1]
+    await table.pick(f'[data-testid="pocket-pick"]:has({_drawn(dropped)})')
+    await table.click('[data-testid="card-action"][data-move-kind="discardCard"]')
+    await table.chips(await table.red_order(fail=True))
+    await expect(table.page.get_by_test_id("outcome")).to_be_visible(timeout=WAIT_MS)
+    assert (await table.gang()).alarms == 3
+
+
+async def _second_table(table: Table) -> None:
+    """Advanced with `confirm_round_end`: a heist of confirmed rounds, then the pass."""
+    await table.heist(fail=True)
+    assert (await table.gang()).specialist == tg.SPECIALIST_CARD_COORDINATOR
+    passed = (await table.gang()).pocket[0]
+    await table.pick(f'[data-testid="pocket-pick"]:has({_drawn(passed)})')
+    await table.click('[data-testid="card-action"][data-move-kind="passCard"]')
+    for seat in (1, 2):
+        card = (await table.gang(seat)).pocket[0]
+        await table.api(seat, pass_card=tg.TheGangMove.PassCard(card=card))
+    assert passed in (await table.gang(1)).pocket
+
+
+async def _third_table(table: Table, shots: Path) -> None:
+    """Master Thief, Retina Scan and Fingerprint Scan: the page proposes both guesses."""
+    while (await table.gang()).round != tg.CHIP_COLOUR_RED:
+        await table.chips({0: 1, 1: 2, 2: 3})
+    await table.chips({0: 1, 1: 2, 2: 3})  # seat 2 holds the top red chip
+    assert (await table.gang()).awaiting_guesses
+    await table.page.screenshot(path=str(shots / "seat-the_gang.png"), full_page=True)
+    await _on_a_phone(table.page, shots)
+    await table.click('[data-testid="propose-guess"][data-decision="guessRank"][data-value="14"]')
+    await table.api(1, accept=tg.TheGangMove.Accept(proposal=await table.proposal_id()))
+    await table.click('[data-testid="propose-guess"][data-decision="guessHand"][data-value="2"]')
+    await table.api(1, accept=tg.TheGangMove.Accept(proposal=await table.proposal_id()))
+    assert (await table.gang()).heist == 2
+
+
+async def _on_a_phone(page: Page, shots: Path) -> None:
+    await page.set_viewport_size(_viewport(PHONE))
+    width = await page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"horizontal scroll at 390 px: {width}"
+    assert await page.evaluate(SMALL_CONTROLS, SMALLEST_TAP_PX) == []
+    await page.screenshot(path=str(shots / "seat-the_gang-phone.png"), full_page=True)
+    await page.set_viewport_size(_viewport(DESKTOP))
+
+
+def _options(**more: object) -> tg.TheGangOptions:
+    return tg.TheGangOptions(**more)  # type: ignore[arg-type]
+
+
+async def test_the_gang_is_played_by_clicks_on_the_seat_page(
+    served: Served, browser: Browser, tmp_path: Path
+) -> None:
+    shots = screenshot_dir(tmp_path)
+    clicked: set[str] = set()
+    context = await browser.new_context(viewport=_viewport(DESKTOP))
+    async with grpc_channel(served) as channel:
+        stub = referee_pb2_grpc.RefereeServiceStub(channel)
+        advanced = tg.THE_GANG_MODE_ADVANCED
+        tables = [
+            await _open(
+                context,
+                served,
+                stub,
+                _options(
+                    mode=advanced,
+                    specialist_pile=tg.PileStart(cards=[1, 5, 2, 3, 4, 6, 7, 8, 9, 10]),
+                ),
+                b"the gang seat 1",
+                clicked,
+            ),
+        ]
+        await _first_table(tables[0])
+        tables.append(
+            await _open(
+                context,
+                served,
+                stub,
+                _options(
+                    mode=advanced,
+                    confirm_round_end=True,
+                    specialist_pile=tg.PileStart(cards=[6, 1, 2, 3, 4, 5, 7, 8, 9, 10]),
+                ),
+                b"the gang seat 2",
+                clicked,
+            )
+        )
+        await _second_table(tables[1])
+        tables.append(
+            await _open(
+                context,
+                served,
+                stub,
+                _options(
+                    mode=tg.THE_GANG_MODE_MASTER_THIEF,
+                    ordered_challenges=True,
+                    challenge_pile=tg.PileStart(cards=[4, 9, 2, 3, 5, 6, 7, 8, 10]),
+                ),
+                b"the gang seat 3",
+                clicked,
+            )
+        )
+        await _third_table(tables[2], shots)
+    await context.close()
+    assert clicked == MOVE_KINDS, f"never clicked: {MOVE_KINDS - clicked}"
+    for table in tables:
+        table.requests.check(table.tokens)
