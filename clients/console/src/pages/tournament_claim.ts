@@ -22,6 +22,14 @@ const CLAIM_WORDS: Record<string, string> = {
   NAME_INVALID: "A name has 1 to 64 printable characters.",
 };
 
+/** What the claim form holds while the participant fills it in. */
+interface Claiming {
+  code: string;
+  name: string;
+  sending: boolean;
+  problem?: ApiProblem;
+}
+
 export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, routeCode: string): void {
   if (routeCode) hideSecret(links.claim(id));
   const token = tokenOf("participant", id);
@@ -29,60 +37,18 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
     new GamesView(root, signal, id, token).start();
     return;
   }
-  let code = routeCode;
-  let name = "";
-  let sending = false;
-  let problem: ApiProblem | undefined;
+  const state: Claiming = { code: routeCode, name: "", sending: false };
   const draw = (): void => {
-    if (signal.aborted) return;
-    render(
-      html`<div class="tadmin">
-        <div class="page-head"><h1>Your tournament seat</h1></div>
-        <form class="tadmin-form" data-testid="claim-form" @submit=${submit}>
-          <fieldset>
-            <legend>Claim your seat</legend>
-            <label
-              >Seat code
-              <input
-                data-testid="claim-code"
-                autocomplete="off"
-                required
-                .value=${code}
-                @input=${(e: Event) => (code = (e.target as HTMLInputElement).value)}
-            /></label>
-            <label
-              >Your name (empty: the name the admin gave you)
-              <input
-                data-testid="claim-name"
-                maxlength="64"
-                .value=${name}
-                @input=${(e: Event) => (name = (e.target as HTMLInputElement).value)}
-            /></label>
-          </fieldset>
-          <div class="tadmin-actions">
-            <button type="submit" class="primary" data-testid="claim-submit" ?disabled=${sending}>
-              ${sending ? "Claiming…" : "Claim my seat"}
-            </button>
-          </div>
-        </form>
-        ${problem
-          ? html`<div class="refusal problem" data-testid="claim-refusal" data-reason=${problem.reason} role="alert">
-              <strong>${CLAIM_WORDS[problem.reason] ?? problem.message}</strong>
-              <code>${problem.reason || problem.code}</code>
-            </div>`
-          : nothing}
-      </div>`,
-      root,
-    );
+    if (!signal.aborted) render(claimForm(state, submit), root);
   };
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
-    if (sending) return;
-    sending = true;
-    problem = undefined;
+    if (state.sending) return;
+    state.sending = true;
+    state.problem = undefined;
     draw();
     try {
-      const claimed = await api.claimSeat({ code, displayName: name.trim() }, { signal });
+      const claimed = await api.claimSeat({ code: state.code, displayName: state.name.trim() }, { signal });
       keepToken("participant", claimed.tournamentId, claimed.participantToken);
       if (claimed.tournamentId !== id) {
         location.hash = links.claim(claimed.tournamentId);
@@ -92,12 +58,52 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
       return;
     } catch (error) {
       if (signal.aborted) return;
-      problem = problemOf(error);
+      state.problem = problemOf(error);
     }
-    sending = false;
+    state.sending = false;
     draw();
   };
   draw();
+}
+
+function claimForm(state: Claiming, submit: (event: Event) => void): TemplateResult {
+  const problem = state.problem;
+  return html`<div class="tadmin">
+    <div class="page-head"><h1>Your tournament seat</h1></div>
+    <form class="tadmin-form" data-testid="claim-form" @submit=${submit}>
+      <fieldset>
+        <legend>Claim your seat</legend>
+        <label
+          >Seat code
+          <input
+            data-testid="claim-code"
+            autocomplete="off"
+            required
+            .value=${state.code}
+            @input=${(e: Event) => (state.code = (e.target as HTMLInputElement).value)}
+        /></label>
+        <label
+          >Your name (empty: the name the admin gave you)
+          <input
+            data-testid="claim-name"
+            maxlength="64"
+            .value=${state.name}
+            @input=${(e: Event) => (state.name = (e.target as HTMLInputElement).value)}
+        /></label>
+      </fieldset>
+      <div class="tadmin-actions">
+        <button type="submit" class="primary" data-testid="claim-submit" ?disabled=${state.sending}>
+          ${state.sending ? "Claiming…" : "Claim my seat"}
+        </button>
+      </div>
+    </form>
+    ${problem
+      ? html`<div class="refusal problem" data-testid="claim-refusal" data-reason=${problem.reason} role="alert">
+          <strong>${CLAIM_WORDS[problem.reason] ?? problem.message}</strong>
+          <code>${problem.reason || problem.code}</code>
+        </div>`
+      : nothing}
+  </div>`;
 }
 
 /** One of the participant's tables, with its seat token. */
