@@ -142,7 +142,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         RefereeServicer.register(api, server)
         lobby_api = LobbyApi(lobby, metrics, limits)
         LobbyServicer.register(lobby_api, server)
-        tournaments = tournament_service(referee, redis_url, settings, metrics, limits)
+        tournaments = tournament_service(referee, redis_url, settings, metrics, limits, lobby=lobby)
         tournaments.register(server)
         health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

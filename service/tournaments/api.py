@@ -10,11 +10,13 @@ import functools
 import re
 from collections.abc import AsyncIterator, Callable
 
-from referee.v1 import game_pb2, referee_pb2, tournament_pb2
-from service import clocks
+from referee.v1 import game_pb2, referee_pb2, table_pb2, tournament_pb2
+from service import clocks, translate
+from service.calls import bind
 from service.codecs import CODECS
 from service.errors import BadRequest, TournamentNotFound, echo
 from service.limits import Limits
+from service.lobby import Hosted, Lobby
 from service.observability import Metrics
 from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
@@ -28,6 +30,7 @@ from service.tournaments.model import (
     Tournament,
 )
 from service.tournaments.store import Stored
+from service.tournaments.tables import TableHand
 
 SeatTokens = Callable[[str, int], str]
 """Issues the token of a seat of a game (``Referee.seat_token``)."""
@@ -171,15 +174,26 @@ def table_options(request: tournament_pb2.CreateTournamentRequest) -> game_pb2.T
     return options
 
 
+def _table(hosted: Hosted) -> table_pb2.Table:
+    return translate.host_to_proto(hosted.meta, hosted.host, finished=hosted.finished)
+
+
 class TournamentApi:
-    """Every RPC of ``referee.v1.TournamentService``; ``token`` as the face read it."""
+    """Every RPC of ``referee.v1.TournamentService``; ``token`` as the face read it. The
+    admin's table actions go through ``lobby`` (service.tournaments.tables)."""
 
     def __init__(
-        self, host: TournamentHost, metrics: Metrics | None = None, limits: Limits | None = None
+        self,
+        host: TournamentHost,
+        metrics: Metrics | None = None,
+        limits: Limits | None = None,
+        *,
+        lobby: Lobby,
     ) -> None:
         self.host = host
         self.metrics = metrics
         self.limits = limits or Limits.unlimited()
+        self.tables = TableHand(host, lobby)
 
     @property
     def seat_token(self) -> SeatTokens:
@@ -296,6 +310,30 @@ class TournamentApi:
                     tournament=tournament_to_proto(stored, caller, self.seat_token)
                 )
 
+    async def forfeit_table_seat(
+        self, request: tournament_pb2.ForfeitTableSeatRequest, token: str | None
+    ) -> tournament_pb2.ForfeitTableSeatResponse:
+        """The admin token; bounded like any table action (the table's action cap)."""
+        _check_id(request.tournament_id)
+        bind(request.game_id, request.seat)
+        hosted = await self.tables.forfeit(
+            request.tournament_id, token, request.game_id, request.seat
+        )
+        return tournament_pb2.ForfeitTableSeatResponse(table=_table(hosted))
+
+    async def replace_table_seat_by_bot(
+        self, request: tournament_pb2.ReplaceTableSeatByBotRequest, token: str | None
+    ) -> tournament_pb2.ReplaceTableSeatByBotResponse:
+        """The admin token; bounded like any table action (the table's action cap)."""
+        _check_id(request.tournament_id)
+        if request.bot not in BOTS:
+            raise BadRequest("BOT_UNKNOWN", "unknown bot strategy")
+        bind(request.game_id, request.seat)
+        hosted = await self.tables.replace_by_bot(
+            request.tournament_id, token, request.game_id, request.seat, request.bot
+        )
+        return tournament_pb2.ReplaceTableSeatByBotResponse(table=_table(hosted))
+
 
 RPCS = RpcTable(
     tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"],
@@ -306,6 +344,8 @@ RPCS = RpcTable(
         unary("ListTournaments", TournamentApi.list_tournaments),
         server_stream("WatchTournament", TournamentApi.watch_tournament),
         unary("ClaimSeat", TournamentApi.claim_seat),
+        unary("ForfeitTableSeat", TournamentApi.forfeit_table_seat),
+        unary("ReplaceTableSeatByBot", TournamentApi.replace_table_seat_by_bot),
     ),
 )
 """Every RPC of ``referee.v1.TournamentService``: both faces serve exactly these."""

@@ -8,6 +8,7 @@ import grpc
 from starlette.routing import Mount
 
 from service.limits import Limits
+from service.lobby import Lobby
 from service.observability import Metrics
 from service.referee import Referee
 from service.settings import Settings
@@ -56,6 +57,8 @@ def tournament_service(
     settings: Settings,
     metrics: Metrics | None,
     limits: Limits | None = None,
+    *,
+    lobby: Lobby,
 ) -> TournamentService:
     store = TournamentStore.from_url(
         redis_url,
@@ -75,4 +78,4 @@ def tournament_service(
         every_seconds=settings.tournament_takeover_seconds,
         per_pass=settings.tournament_takeovers_per_pass,
     )
-    return TournamentService(host, TournamentApi(host, metrics, limits), takeovers)
+    return TournamentService(host, TournamentApi(host, metrics, limits, lobby=lobby), takeovers)

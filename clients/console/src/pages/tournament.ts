@@ -9,6 +9,7 @@ import { tournaments as api, type ApiProblem } from "../api.js";
 import { follow } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { standingsTable } from "../standings.js";
+import { tokenOf } from "../tokens.js";
 import { formatName, links, points, problemBox, retryNote, statusLine, statusName } from "../ui.js";
 
 function names(tournament: Tournament): Map<number, string> {
@@ -76,6 +77,9 @@ function view(tournament: Tournament) {
         >${statusLine(tournament.status, tournament.currentRound, tournament.rounds)}</span
       >
       <span class="muted">version <span data-testid="tournament-version">${String(tournament.version)}</span></span>
+      ${tokenOf("tournament-admin", tournament.tournamentId) !== undefined
+        ? html`<a data-testid="tournament-admin-link" href="${links.tournamentAdmin(tournament.tournamentId)}">admin</a>`
+        : nothing}
     </div>
     <p class="facts muted">
       ${formatName(tournament.format)} · ${tournament.participants.length} participants · up to

@@ -1,20 +1,306 @@
 /**
- * A tournament's admin pages: creating one, its admin page, and redeeming a seat code.
+ * `#/tournament/<id>/admin`: a tournament's admin page, with the admin token this tab kept
+ * when it created the tournament. It starts the tournament (StartTournament), follows it
+ * (WatchTournament with the admin token: whether and when each participant claimed its
+ * seat), and at a live table forfeits an external participant's seat or hands it to the
+ * referee's bot (ForfeitTableSeat, ReplaceTableSeatByBot). The page judges none of it: it
+ * offers the actions and shows the referee's refusal in words.
+ *
+ * Creating a tournament and redeeming a seat code are their own modules, re-exported here.
  */
-import { html, render } from "lit-html";
+import {
+  SeatHolder,
+  TournamentStatus,
+  type Table,
+  type Tournament,
+  type TournamentParticipant,
+  type TournamentTable,
+} from "@referee/client/web";
+import { html, nothing, render, type TemplateResult } from "lit-html";
 
-function notYet(root: HTMLElement, what: string): void {
-  render(html`<p class="muted">${what}: not built yet.</p>`, root);
+import { isAbort, problemOf, referee, withToken, type ApiProblem } from "../api.js";
+import { follow } from "../follow.js";
+import { gameTitle } from "../games/index.js";
+import { tokenOf } from "../tokens.js";
+import { botName, links, problemBox, retryNote, statusLine, statusName } from "../ui.js";
+import { refusalWords } from "./refusals.js";
+import "./tournament_admin.css";
+
+export { mountNewTournament } from "./tournament_new.js";
+export { mountClaim } from "./tournament_claim.js";
+
+/** The admin's actions, with the sentence a refusal of them gets. */
+const WORDS: Record<string, string> = {
+  SEAT_PLAYED_BY_BOT: "That seat is a bot participant's: the tournament's bot plays it.",
+  SEAT_ALREADY_BOT: "A bot already plays that seat.",
+  SEAT_FORFEITED: "That seat has already forfeited.",
+  FORFEIT_NOT_IN_GAME: "The Gang is cooperative: nobody loses alone. Hand the seat to a bot instead.",
+  TABLE_NOT_IN_TOURNAMENT: "That table is not one of this tournament's.",
+  ADMIN_TOKEN_REQUIRED: "Only the tournament's admin token may do that.",
+  GAME_OVER: "That table's game is over.",
+  TABLE_ACTIONS_EXCEEDED: "That table has had all the table actions it may have.",
+};
+
+function words(problem: ApiProblem): string {
+  return WORDS[problem.reason] ?? refusalWords(problem);
 }
 
-export function mountNewTournament(root: HTMLElement, _signal: AbortSignal): void {
-  notYet(root, "Creating a tournament");
+type Action = "forfeit" | "bot";
+
+interface Refusal {
+  where: string;
+  problem: ApiProblem;
 }
 
-export function mountTournamentAdmin(root: HTMLElement, _signal: AbortSignal, _id: string): void {
-  notYet(root, "A tournament's admin page");
+export function mountTournamentAdmin(root: HTMLElement, signal: AbortSignal, id: string): void {
+  const token = tokenOf("tournament-admin", id);
+  if (token === undefined) {
+    render(
+      html`<div class="tadmin">
+        <div class="page-head"><h1>No admin token here</h1></div>
+        <p data-testid="no-admin-token">
+          This tab holds no admin token for tournament <code>${id}</code>: only the tab that created it does.
+        </p>
+        <p><a href=${links.tournament(id)}>Watch the tournament</a></p>
+      </div>`,
+      root,
+    );
+    return;
+  }
+  new AdminPage(root, signal, id, token).start();
 }
 
-export function mountClaim(root: HTMLElement, _signal: AbortSignal, _id: string, _code: string): void {
-  notYet(root, "Redeeming a seat code");
+class AdminPage {
+  private tournament: Tournament | undefined;
+  private problem: ApiProblem | undefined;
+  private retrying = false;
+  private starting = false;
+  private startProblem: ApiProblem | undefined;
+  /** The table as last seen (a spectator view, or an action's answer), by game id. */
+  private readonly tables = new Map<string, Table>();
+  private readonly asked = new Set<string>();
+  private busy = "";
+  private refusal: Refusal | undefined;
+  private done: string | undefined;
+  private readonly clients;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly signal: AbortSignal,
+    private readonly id: string,
+    token: string,
+  ) {
+    this.clients = withToken(token);
+  }
+
+  start(): void {
+    this.draw();
+    void follow({
+      signal: this.signal,
+      open: (afterVersion, callSignal) =>
+        this.clients.tournaments.watchTournament({ tournamentId: this.id, afterVersion }, { signal: callSignal }),
+      version: (message) => message.tournament?.version ?? 0n,
+      message: (message) => {
+        if (message.tournament) this.tournament = message.tournament;
+        this.problem = undefined;
+        this.lookAtTables();
+        this.draw();
+      },
+      final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
+      problem: (next, again) => {
+        this.problem = next;
+        this.retrying = again;
+        this.draw();
+      },
+    });
+  }
+
+  /** The seats of each live table we have not seen yet, from its public view. */
+  private lookAtTables(): void {
+    for (const table of liveTables(this.tournament)) {
+      if (this.asked.has(table.gameId)) continue;
+      this.asked.add(table.gameId);
+      void this.look(table.gameId);
+    }
+  }
+
+  private async look(gameId: string): Promise<void> {
+    try {
+      const answer = await referee.getView({ gameId }, { signal: this.signal });
+      if (answer.view?.table && !this.tables.has(gameId)) this.tables.set(gameId, answer.view.table);
+      this.draw();
+    } catch (error) {
+      if (!isAbort(error, this.signal)) this.asked.delete(gameId); // looked at again next time
+    }
+  }
+
+  private async startTournament(): Promise<void> {
+    this.starting = true;
+    this.startProblem = undefined;
+    this.draw();
+    try {
+      const answer = await this.clients.tournaments.startTournament({ tournamentId: this.id }, { signal: this.signal });
+      if (answer.tournament && (this.tournament === undefined || answer.tournament.version > this.tournament.version)) {
+        this.tournament = answer.tournament;
+      }
+    } catch (error) {
+      if (isAbort(error, this.signal)) return;
+      this.startProblem = problemOf(error);
+    }
+    this.starting = false;
+    this.lookAtTables();
+    this.draw();
+  }
+
+  private async act(action: Action, gameId: string, seat: number, who: string): Promise<void> {
+    if (this.busy) return;
+    this.busy = `${gameId}/${seat}`;
+    this.refusal = undefined;
+    this.done = undefined;
+    this.draw();
+    const request = { tournamentId: this.id, gameId, seat };
+    try {
+      const answer =
+        action === "forfeit"
+          ? await this.clients.tournaments.forfeitTableSeat(request, { signal: this.signal })
+          : await this.clients.tournaments.replaceTableSeatByBot(request, { signal: this.signal });
+      if (answer.table) this.tables.set(gameId, answer.table);
+      this.done = action === "forfeit" ? `${who} forfeited.` : `A bot plays for ${who} now.`;
+    } catch (error) {
+      if (isAbort(error, this.signal)) return;
+      this.refusal = { where: `${gameId}/${seat}`, problem: problemOf(error) };
+    }
+    this.busy = "";
+    this.draw();
+  }
+
+  private draw(): void {
+    if (this.signal.aborted) return;
+    const t = this.tournament;
+    render(
+      html`<div class="tadmin">
+        <div class="page-head">
+          <h1>${t ? `${gameTitle(t.game)} tournament` : "Tournament"}: admin</h1>
+          ${t
+            ? html`<span class="badge ${statusName(t.status)}" data-testid="admin-status" data-status=${statusName(t.status)}
+                >${statusLine(t.status, t.currentRound, t.rounds)}</span
+              >`
+            : nothing}
+          <a href=${links.tournament(this.id)}>tournament page</a>
+        </div>
+        ${problemBox(this.problem, retryNote(this.retrying))}
+        ${t ? this.body(t) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
+      </div>`,
+      this.root,
+    );
+  }
+
+  private body(t: Tournament): TemplateResult {
+    return html`${t.status === TournamentStatus.CREATED
+        ? html`<div class="tadmin-actions">
+            <button
+              type="button"
+              class="primary"
+              data-testid="start-tournament"
+              ?disabled=${this.starting}
+              @click=${() => void this.startTournament()}
+            >
+              ${this.starting ? "Starting…" : "Start the tournament"}
+            </button>
+          </div>`
+        : nothing}
+      ${problemBox(this.startProblem)}
+      <div class="tadmin-body">
+        <section class="tadmin-panel">
+          <h2>Participants</h2>
+          <ul class="tadmin-people" data-testid="admin-participants">
+            ${t.participants.map((p) => participantRow(p))}
+          </ul>
+        </section>
+        <section class="tadmin-panel">
+          <h2>Live tables</h2>
+          ${this.outcomeLine()}
+          ${liveTables(t).length
+            ? html`<ul class="tadmin-tables">
+                ${liveTables(t).map((table) => this.tableCard(t, table))}
+              </ul>`
+            : html`<p class="muted" data-testid="no-live-tables">No table is being played now.</p>`}
+        </section>
+      </div>`;
+  }
+
+  private outcomeLine(): TemplateResult | typeof nothing {
+    if (this.refusal) {
+      const problem = this.refusal.problem;
+      return html`<div class="refusal problem" data-testid="admin-refusal" data-reason=${problem.reason} role="alert">
+        <strong>${words(problem)}</strong> <code>${problem.reason || problem.code}</code>
+      </div>`;
+    }
+    return this.done ? html`<p class="tadmin-done" data-testid="admin-done" role="status">${this.done}</p>` : nothing;
+  }
+
+  private tableCard(t: Tournament, table: TournamentTable): TemplateResult {
+    const seen = this.tables.get(table.gameId);
+    return html`<li class="table-card live" data-testid="admin-table" data-game-id=${table.gameId}>
+      <div class="headline">
+        <strong>Round ${t.currentRound}, table ${table.number}</strong>
+        <a href=${links.game(table.gameId)}>watch</a>
+      </div>
+      <ol class="tadmin-seats" start="0">
+        ${table.participants.map((index, seat) => {
+          const who = t.participants[index];
+          const name = who?.name ?? `#${index}`;
+          const shown = seen?.seats[seat];
+          const marks = [
+            shown?.forfeited ? "forfeited" : "",
+            shown?.holder === SeatHolder.BOT && who && !who.bot ? "a bot plays it" : "",
+          ].filter(Boolean);
+          const key = `${table.gameId}/${seat}`;
+          return html`<li data-testid="admin-seat" data-seat=${seat} data-participant=${index}>
+            <span class="seat-no">${seat}</span>
+            <span class="tadmin-name">${name}</span>
+            ${who?.bot ? html`<span class="tag">${botName(who.bot)}</span>` : nothing}
+            ${marks.map((mark) => html`<span class="tag" data-testid="admin-seat-mark">${mark}</span>`)}
+            ${who && !who.bot
+              ? html`<span class="tadmin-seat-actions">
+                  <button
+                    type="button"
+                    data-testid="forfeit-seat"
+                    ?disabled=${this.busy === key}
+                    @click=${() => void this.act("forfeit", table.gameId, seat, name)}
+                  >
+                    Forfeit
+                  </button>
+                  <button
+                    type="button"
+                    data-testid="bot-seat"
+                    ?disabled=${this.busy === key}
+                    @click=${() => void this.act("bot", table.gameId, seat, name)}
+                  >
+                    Hand to a bot
+                  </button>
+                </span>`
+              : nothing}
+          </li>`;
+        })}
+      </ol>
+    </li>`;
+  }
+}
+
+function liveTables(t: Tournament | undefined): TournamentTable[] {
+  const current = t?.roundResults[t.roundResults.length - 1];
+  return current ? current.tables.filter((table) => table.gameId && !table.finished) : [];
+}
+
+function participantRow(p: TournamentParticipant): TemplateResult {
+  const when = p.claimedAtUnixMs ? new Date(Number(p.claimedAtUnixMs)).toLocaleTimeString() : "";
+  return html`<li data-testid="admin-participant" data-participant=${p.index} data-claimed=${p.bot ? "bot" : String(p.claimed)}>
+    <span class="tadmin-name">${p.name}</span>
+    ${p.bot
+      ? html`<span class="tag">${botName(p.bot)}</span>`
+      : p.claimed
+        ? html`<span class="badge finished" data-testid="claimed">claimed ${when}</span>`
+        : html`<span class="badge waiting" data-testid="unclaimed">not claimed yet</span>`}
+  </li>`;
 }

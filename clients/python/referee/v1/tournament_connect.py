@@ -35,6 +35,12 @@ class TournamentService(Protocol):
     async def claim_seat(self, request: referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def forfeit_table_seat(self, request: referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def replace_table_seat_by_bot(self, request: referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class TournamentServiceASGIApplication(ConnectASGIApplication[TournamentService]):
     def __init__(self, service: TournamentService | AsyncGenerator[TournamentService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -100,6 +106,26 @@ class TournamentServiceASGIApplication(ConnectASGIApplication[TournamentService]
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.claim_seat,
+                ),
+                "/referee.v1.TournamentService/ForfeitTableSeat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ForfeitTableSeat",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.forfeit_table_seat,
+                ),
+                "/referee.v1.TournamentService/ReplaceTableSeatByBot": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ReplaceTableSeatByBot",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.replace_table_seat_by_bot,
                 ),
             },
             interceptors=interceptors,
@@ -234,6 +260,46 @@ class TournamentServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def forfeit_table_seat(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ForfeitTableSeat",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def replace_table_seat_by_bot(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReplaceTableSeatByBot",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class TournamentServiceSync(Protocol):
     def create_tournament(self, request: referee_dot_v1_dot_tournament__pb2.CreateTournamentRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.CreateTournamentResponse:
@@ -247,6 +313,10 @@ class TournamentServiceSync(Protocol):
     def list_tournaments(self, request: referee_dot_v1_dot_tournament__pb2.ListTournamentsRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ListTournamentsResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def claim_seat(self, request: referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def forfeit_table_seat(self, request: referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def replace_table_seat_by_bot(self, request: referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest, ctx: RequestContext) -> referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -313,6 +383,26 @@ class TournamentServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.claim_seat,
+                ),
+                "/referee.v1.TournamentService/ForfeitTableSeat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ForfeitTableSeat",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.forfeit_table_seat,
+                ),
+                "/referee.v1.TournamentService/ReplaceTableSeatByBot": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ReplaceTableSeatByBot",
+                        service_name="referee.v1.TournamentService",
+                        input=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest,
+                        output=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.replace_table_seat_by_bot,
                 ),
             },
             interceptors=interceptors,
@@ -441,6 +531,46 @@ class TournamentServiceClientSync(ConnectClientSync):
                 service_name="referee.v1.TournamentService",
                 input=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest,
                 output=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def forfeit_table_seat(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ForfeitTableSeat",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def replace_table_seat_by_bot(
+        self,
+        request: referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ReplaceTableSeatByBot",
+                service_name="referee.v1.TournamentService",
+                input=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest,
+                output=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -891,3 +891,103 @@ class Standing(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Standing: _TypeAlias = Standing  # noqa: Y015
+
+@_typing.final
+class ForfeitTableSeatRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    game_id: _builtins.str
+    """The table's game (TournamentTable.game_id), in any round of the tournament."""
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        game_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "seat", b"seat", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ForfeitTableSeatRequest: _TypeAlias = ForfeitTableSeatRequest  # noqa: Y015
+
+@_typing.final
+class ForfeitTableSeatResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def table(self) -> _table_pb2.Table:
+        """The table after the forfeit."""
+
+    def __init__(
+        self,
+        *,
+        table: _table_pb2.Table | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ForfeitTableSeatResponse: _TypeAlias = ForfeitTableSeatResponse  # noqa: Y015
+
+@_typing.final
+class ReplaceTableSeatByBotRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    GAME_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    game_id: _builtins.str
+    """The table's game (TournamentTable.game_id), in any round of the tournament."""
+    seat: _builtins.int
+    bot: Global___BotStrategy.ValueType
+    """Unset: BOT_STRATEGY_RANDOM."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        game_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        bot: Global___BotStrategy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "game_id", b"game_id", "seat", b"seat", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReplaceTableSeatByBotRequest: _TypeAlias = ReplaceTableSeatByBotRequest  # noqa: Y015
+
+@_typing.final
+class ReplaceTableSeatByBotResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def table(self) -> _table_pb2.Table:
+        """The table after the change."""
+
+    def __init__(
+        self,
+        *,
+        table: _table_pb2.Table | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReplaceTableSeatByBotResponse: _TypeAlias = ReplaceTableSeatByBotResponse  # noqa: Y015

@@ -96,6 +96,16 @@ class TournamentServiceStub:
                 request_serializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest.SerializeToString,
                 response_deserializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse.FromString,
                 _registered_method=True)
+        self.ForfeitTableSeat = channel.unary_unary(
+                '/referee.v1.TournamentService/ForfeitTableSeat',
+                request_serializer=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest.SerializeToString,
+                response_deserializer=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse.FromString,
+                _registered_method=True)
+        self.ReplaceTableSeatByBot = channel.unary_unary(
+                '/referee.v1.TournamentService/ReplaceTableSeatByBot',
+                request_serializer=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest.SerializeToString,
+                response_deserializer=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -188,6 +198,32 @@ class TournamentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ForfeitTableSeat(self, request, context):
+        """The admin's hand on a no-show at a table of the tournament (admin token): forfeit an
+        external participant's seat, as LobbyService.ForfeitSeat with the table admin token
+        would (placed last, the clock plays it at once; The Gang refuses FORFEIT_NOT_IN_GAME).
+        The tournament admin holds no table admin token (it would reissue a participant's seat
+        token), so this RPC is its one way to act on its tables, and only on these two.
+        Refusals besides the table's own (SEAT_FORFEITED, GAME_OVER, TABLE_ACTIONS_EXCEEDED):
+        UNAUTHENTICATED TOKEN_MISSING / TOKEN_INVALID, PERMISSION_DENIED ADMIN_TOKEN_REQUIRED,
+        NOT_FOUND TABLE_NOT_IN_TOURNAMENT (a game id that is no table of it),
+        PERMISSION_DENIED SEAT_NOT_AT_TABLE, FAILED_PRECONDITION SEAT_PLAYED_BY_BOT (a bot
+        participant's seat).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplaceTableSeatByBot(self, request, context):
+        """The same hand, giving the seat to the referee's bot, which plays it from then on (as
+        LobbyService.ReplaceSeatByBot): the participant's seat token for that table is refused
+        from then on (TOKEN_REVOKED); the seat keeps the participant's name and counts for it in
+        the standings. Refusals as ForfeitTableSeat's, and SEAT_ALREADY_BOT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -220,6 +256,16 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.ClaimSeat,
                     request_deserializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest.FromString,
                     response_serializer=referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse.SerializeToString,
+            ),
+            'ForfeitTableSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ForfeitTableSeat,
+                    request_deserializer=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest.FromString,
+                    response_serializer=referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse.SerializeToString,
+            ),
+            'ReplaceTableSeatByBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplaceTableSeatByBot,
+                    request_deserializer=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest.FromString,
+                    response_serializer=referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -416,6 +462,60 @@ class TournamentService:
             '/referee.v1.TournamentService/ClaimSeat',
             referee_dot_v1_dot_tournament__pb2.ClaimSeatRequest.SerializeToString,
             referee_dot_v1_dot_tournament__pb2.ClaimSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ForfeitTableSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.v1.TournamentService/ForfeitTableSeat',
+            referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatRequest.SerializeToString,
+            referee_dot_v1_dot_tournament__pb2.ForfeitTableSeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplaceTableSeatByBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.v1.TournamentService/ReplaceTableSeatByBot',
+            referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotRequest.SerializeToString,
+            referee_dot_v1_dot_tournament__pb2.ReplaceTableSeatByBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -95,6 +95,24 @@ class TournamentServiceStub:
     Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
     SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
     """
+    ForfeitTableSeat: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.ForfeitTableSeatRequest, _tournament_pb2.ForfeitTableSeatResponse]
+    """The admin's hand on a no-show at a table of the tournament (admin token): forfeit an
+    external participant's seat, as LobbyService.ForfeitSeat with the table admin token
+    would (placed last, the clock plays it at once; The Gang refuses FORFEIT_NOT_IN_GAME).
+    The tournament admin holds no table admin token (it would reissue a participant's seat
+    token), so this RPC is its one way to act on its tables, and only on these two.
+    Refusals besides the table's own (SEAT_FORFEITED, GAME_OVER, TABLE_ACTIONS_EXCEEDED):
+    UNAUTHENTICATED TOKEN_MISSING / TOKEN_INVALID, PERMISSION_DENIED ADMIN_TOKEN_REQUIRED,
+    NOT_FOUND TABLE_NOT_IN_TOURNAMENT (a game id that is no table of it),
+    PERMISSION_DENIED SEAT_NOT_AT_TABLE, FAILED_PRECONDITION SEAT_PLAYED_BY_BOT (a bot
+    participant's seat).
+    """
+    ReplaceTableSeatByBot: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.ReplaceTableSeatByBotRequest, _tournament_pb2.ReplaceTableSeatByBotResponse]
+    """The same hand, giving the seat to the referee's bot, which plays it from then on (as
+    LobbyService.ReplaceSeatByBot): the participant's seat token for that table is refused
+    from then on (TOKEN_REVOKED); the seat keeps the participant's name and counts for it in
+    the standings. Refusals as ForfeitTableSeat's, and SEAT_ALREADY_BOT.
+    """
 
 @_typing.type_check_only
 class TournamentServiceAsyncStub(TournamentServiceStub):
@@ -162,6 +180,24 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
     Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
     SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
+    """
+    ForfeitTableSeat: _aio.UnaryUnaryMultiCallable[_tournament_pb2.ForfeitTableSeatRequest, _tournament_pb2.ForfeitTableSeatResponse]  # type: ignore[assignment]
+    """The admin's hand on a no-show at a table of the tournament (admin token): forfeit an
+    external participant's seat, as LobbyService.ForfeitSeat with the table admin token
+    would (placed last, the clock plays it at once; The Gang refuses FORFEIT_NOT_IN_GAME).
+    The tournament admin holds no table admin token (it would reissue a participant's seat
+    token), so this RPC is its one way to act on its tables, and only on these two.
+    Refusals besides the table's own (SEAT_FORFEITED, GAME_OVER, TABLE_ACTIONS_EXCEEDED):
+    UNAUTHENTICATED TOKEN_MISSING / TOKEN_INVALID, PERMISSION_DENIED ADMIN_TOKEN_REQUIRED,
+    NOT_FOUND TABLE_NOT_IN_TOURNAMENT (a game id that is no table of it),
+    PERMISSION_DENIED SEAT_NOT_AT_TABLE, FAILED_PRECONDITION SEAT_PLAYED_BY_BOT (a bot
+    participant's seat).
+    """
+    ReplaceTableSeatByBot: _aio.UnaryUnaryMultiCallable[_tournament_pb2.ReplaceTableSeatByBotRequest, _tournament_pb2.ReplaceTableSeatByBotResponse]  # type: ignore[assignment]
+    """The same hand, giving the seat to the referee's bot, which plays it from then on (as
+    LobbyService.ReplaceSeatByBot): the participant's seat token for that table is refused
+    from then on (TOKEN_REVOKED); the seat keeps the participant's name and counts for it in
+    the standings. Refusals as ForfeitTableSeat's, and SEAT_ALREADY_BOT.
     """
 
 class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -263,6 +299,36 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         NOT_FOUND SEAT_CODE_INVALID, and of concurrent claims of one code exactly one wins.
         Wrong codes from one address are limited per minute (RESOURCE_EXHAUSTED
         SEAT_CODE_ATTEMPTS_EXCEEDED), so codes cannot be guessed.
+        """
+
+    @_abc_1.abstractmethod
+    def ForfeitTableSeat(
+        self,
+        request: _tournament_pb2.ForfeitTableSeatRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournament_pb2.ForfeitTableSeatResponse, _abc.Awaitable[_tournament_pb2.ForfeitTableSeatResponse]]:
+        """The admin's hand on a no-show at a table of the tournament (admin token): forfeit an
+        external participant's seat, as LobbyService.ForfeitSeat with the table admin token
+        would (placed last, the clock plays it at once; The Gang refuses FORFEIT_NOT_IN_GAME).
+        The tournament admin holds no table admin token (it would reissue a participant's seat
+        token), so this RPC is its one way to act on its tables, and only on these two.
+        Refusals besides the table's own (SEAT_FORFEITED, GAME_OVER, TABLE_ACTIONS_EXCEEDED):
+        UNAUTHENTICATED TOKEN_MISSING / TOKEN_INVALID, PERMISSION_DENIED ADMIN_TOKEN_REQUIRED,
+        NOT_FOUND TABLE_NOT_IN_TOURNAMENT (a game id that is no table of it),
+        PERMISSION_DENIED SEAT_NOT_AT_TABLE, FAILED_PRECONDITION SEAT_PLAYED_BY_BOT (a bot
+        participant's seat).
+        """
+
+    @_abc_1.abstractmethod
+    def ReplaceTableSeatByBot(
+        self,
+        request: _tournament_pb2.ReplaceTableSeatByBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournament_pb2.ReplaceTableSeatByBotResponse, _abc.Awaitable[_tournament_pb2.ReplaceTableSeatByBotResponse]]:
+        """The same hand, giving the seat to the referee's bot, which plays it from then on (as
+        LobbyService.ReplaceSeatByBot): the participant's seat token for that table is refused
+        from then on (TOKEN_REVOKED); the seat keeps the participant's name and counts for it in
+        the standings. Refusals as ForfeitTableSeat's, and SEAT_ALREADY_BOT.
         """
 
 def add_TournamentServiceServicer_to_server(servicer: TournamentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

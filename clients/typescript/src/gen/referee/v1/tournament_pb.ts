@@ -8,7 +8,7 @@ import type { TableOptions } from "./game_pb.js";
 import { file_referee_v1_game } from "./game_pb.js";
 import type { SeatToken } from "./referee_pb.js";
 import { file_referee_v1_referee } from "./referee_pb.js";
-import type { Clock } from "./table_pb.js";
+import type { Clock, Table } from "./table_pb.js";
 import { file_referee_v1_table } from "./table_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/tournament.proto.
  */
 export const file_referee_v1_tournament: GenFile = /*@__PURE__*/
-  fileDesc("ChtyZWZlcmVlL3YxL3RvdXJuYW1lbnQucHJvdG8SCnJlZmVyZWUudjEiRQoPUGFydGljaXBhbnRTcGVjEgwKBG5hbWUYASABKAkSJAoDYm90GAIgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneSKnAgoXQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEjEKDHBhcnRpY2lwYW50cxgEIAMoCzIbLnJlZmVyZWUudjEuUGFydGljaXBhbnRTcGVjEiwKBmZvcm1hdBgFIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYBiABKAUSDAoEc2VlZBgHIAEoDBIZChFib3RfbW92ZV9kZWxheV9tcxgIIAEoBRIgCgVjbG9jaxgJIAEoCzIRLnJlZmVyZWUudjEuQ2xvY2si5wEKGENyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEwoLYWRtaW5fdG9rZW4YAyABKAkSOAoScGFydGljaXBhbnRfdG9rZW5zGAQgAygLMhwucmVmZXJlZS52MS5QYXJ0aWNpcGFudFRva2VuEioKCnRvdXJuYW1lbnQYBSABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQSKAoKc2VhdF9jb2RlcxgGIAMoCzIULnJlZmVyZWUudjEuU2VhdENvZGUiSQoIU2VhdENvZGUSEwoLcGFydGljaXBhbnQYASABKAUSDAoEY29kZRgCIAEoCRIaChJleHBpcmVzX2F0X3VuaXhfbXMYAyABKAMiNgoQQ2xhaW1TZWF0UmVxdWVzdBIMCgRjb2RlGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSKGAQoRQ2xhaW1TZWF0UmVzcG9uc2USFQoNdG91cm5hbWVudF9pZBgBIAEoCRITCgtwYXJ0aWNpcGFudBgCIAEoBRIZChFwYXJ0aWNpcGFudF90b2tlbhgDIAEoCRIqCgp0b3VybmFtZW50GAQgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50IjYKEFBhcnRpY2lwYW50VG9rZW4SEwoLcGFydGljaXBhbnQYASABKAUSDQoFdG9rZW4YAiABKAkiLwoWU3RhcnRUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJIkUKF1N0YXJ0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiLQoUR2V0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJDChVHZXRUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCJdChZXYXRjaFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSGgoNYWZ0ZXJfdmVyc2lvbhgCIAEoA0gAiAEBQhAKDl9hZnRlcl92ZXJzaW9uIkUKF1dhdGNoVG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiVQoWTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIsCgZzdGF0dXMYAiABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRTdGF0dXMiRgoXTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2USKwoLdG91cm5hbWVudHMYASADKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQimgQKClRvdXJuYW1lbnQSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEgwKBGdhbWUYAyABKAkSFwoPc2VhdHNfcGVyX3RhYmxlGAQgASgFEikKB29wdGlvbnMYBSABKAsyGC5yZWZlcmVlLnYxLlRhYmxlT3B0aW9ucxIsCgZmb3JtYXQYBiABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRGb3JtYXQSDgoGcm91bmRzGAcgASgFEiwKBnN0YXR1cxgIIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudFN0YXR1cxIVCg1jdXJyZW50X3JvdW5kGAkgASgFEjcKDHBhcnRpY2lwYW50cxgKIAMoCzIhLnJlZmVyZWUudjEuVG91cm5hbWVudFBhcnRpY2lwYW50EjIKDXJvdW5kX3Jlc3VsdHMYCyADKAsyGy5yZWZlcmVlLnYxLlRvdXJuYW1lbnRSb3VuZBIjCgdyYXRpbmdzGAwgAygLMhIucmVmZXJlZS52MS5SYXRpbmcSKwoNZmluYWxfcmFua2luZxgNIAMoCzIULnJlZmVyZWUudjEuU3RhbmRpbmcSEwoLc2VlZF9zaGEyNTYYDiABKAkSGQoRYm90X21vdmVfZGVsYXlfbXMYDyABKAUSIAoFY2xvY2sYECABKAsyES5yZWZlcmVlLnYxLkNsb2NrIocBChVUb3VybmFtZW50UGFydGljaXBhbnQSDQoFaW5kZXgYASABKAUSDAoEbmFtZRgCIAEoCRIkCgNib3QYAyABKA4yFy5yZWZlcmVlLnYxLkJvdFN0cmF0ZWd5Eg8KB2NsYWltZWQYBCABKAgSGgoSY2xhaW1lZF9hdF91bml4X21zGAUgASgDIpcBCg9Ub3VybmFtZW50Um91bmQSDgoGbnVtYmVyGAEgASgFEisKBnRhYmxlcxgCIAMoCzIbLnJlZmVyZWUudjEuVG91cm5hbWVudFRhYmxlEgwKBGJ5ZXMYAyADKAUSEAoIY29tcGxldGUYBCABKAgSJwoJc3RhbmRpbmdzGAUgAygLMhQucmVmZXJlZS52MS5TdGFuZGluZyLBAQoPVG91cm5hbWVudFRhYmxlEg4KBm51bWJlchgBIAEoBRIUCgxwYXJ0aWNpcGFudHMYAiADKAUSDwoHZ2FtZV9pZBgDIAEoCRIQCghmaW5pc2hlZBgEIAEoCBIoCgdyZXN1bHRzGAUgAygLMhcucmVmZXJlZS52MS5UYWJsZVJlc3VsdBIPCgdzdW1tYXJ5GAYgASgJEioKC3NlYXRfdG9rZW5zGAcgAygLMhUucmVmZXJlZS52MS5TZWF0VG9rZW4ibgoLVGFibGVSZXN1bHQSEwoLcGFydGljaXBhbnQYASABKAUSDAoEc2VhdBgCIAEoBRINCgVwbGFjZRgDIAEoBRIOCgZwb2ludHMYBCABKAESDQoFc2NvcmUYBSABKAUSDgoGYWxhcm1zGAYgASgFIkkKBlJhdGluZxITCgtwYXJ0aWNpcGFudBgBIAEoBRIKCgJtdRgCIAEoARINCgVzaWdtYRgDIAEoARIPCgdvcmRpbmFsGAQgASgBIqQBCghTdGFuZGluZxIMCgRyYW5rGAEgASgFEhMKC3BhcnRpY2lwYW50GAIgASgFEgwKBG5hbWUYAyABKAkSDgoGcG9pbnRzGAQgASgBEiIKBnJhdGluZxgFIAEoCzISLnJlZmVyZWUudjEuUmF0aW5nEhUKDXRhYmxlc19wbGF5ZWQYBiABKAUSDAoEYnllcxgHIAEoBRIOCgZhbGFybXMYCCABKAUqdQoQVG91cm5hbWVudEZvcm1hdBIhCh1UT1VSTkFNRU5UX0ZPUk1BVF9VTlNQRUNJRklFRBAAEiEKHVRPVVJOQU1FTlRfRk9STUFUX1JPVU5EX1JPQklOEAESGwoXVE9VUk5BTUVOVF9GT1JNQVRfU1dJU1MQAiqTAQoQVG91cm5hbWVudFN0YXR1cxIhCh1UT1VSTkFNRU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVRPVVJOQU1FTlRfU1RBVFVTX0NSRUFURUQQARIdChlUT1VSTkFNRU5UX1NUQVRVU19SVU5OSU5HEAISHgoaVE9VUk5BTUVOVF9TVEFUVVNfRklOSVNIRUQQAypgCgtCb3RTdHJhdGVneRIcChhCT1RfU1RSQVRFR1lfVU5TUEVDSUZJRUQQABIXChNCT1RfU1RSQVRFR1lfUkFORE9NEAESGgoWQk9UX1NUUkFURUdZX0hFVVJJU1RJQxACMqgEChFUb3VybmFtZW50U2VydmljZRJdChBDcmVhdGVUb3VybmFtZW50EiMucmVmZXJlZS52MS5DcmVhdGVUb3VybmFtZW50UmVxdWVzdBokLnJlZmVyZWUudjEuQ3JlYXRlVG91cm5hbWVudFJlc3BvbnNlEloKD1N0YXJ0VG91cm5hbWVudBIiLnJlZmVyZWUudjEuU3RhcnRUb3VybmFtZW50UmVxdWVzdBojLnJlZmVyZWUudjEuU3RhcnRUb3VybmFtZW50UmVzcG9uc2USVAoNR2V0VG91cm5hbWVudBIgLnJlZmVyZWUudjEuR2V0VG91cm5hbWVudFJlcXVlc3QaIS5yZWZlcmVlLnYxLkdldFRvdXJuYW1lbnRSZXNwb25zZRJcCg9XYXRjaFRvdXJuYW1lbnQSIi5yZWZlcmVlLnYxLldhdGNoVG91cm5hbWVudFJlcXVlc3QaIy5yZWZlcmVlLnYxLldhdGNoVG91cm5hbWVudFJlc3BvbnNlMAESWgoPTGlzdFRvdXJuYW1lbnRzEiIucmVmZXJlZS52MS5MaXN0VG91cm5hbWVudHNSZXF1ZXN0GiMucmVmZXJlZS52MS5MaXN0VG91cm5hbWVudHNSZXNwb25zZRJICglDbGFpbVNlYXQSHC5yZWZlcmVlLnYxLkNsYWltU2VhdFJlcXVlc3QaHS5yZWZlcmVlLnYxLkNsYWltU2VhdFJlc3BvbnNlYgZwcm90bzM", [file_referee_v1_game, file_referee_v1_referee, file_referee_v1_table]);
+  fileDesc("ChtyZWZlcmVlL3YxL3RvdXJuYW1lbnQucHJvdG8SCnJlZmVyZWUudjEiRQoPUGFydGljaXBhbnRTcGVjEgwKBG5hbWUYASABKAkSJAoDYm90GAIgASgOMhcucmVmZXJlZS52MS5Cb3RTdHJhdGVneSKnAgoXQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIXCg9zZWF0c19wZXJfdGFibGUYAiABKAUSKQoHb3B0aW9ucxgDIAEoCzIYLnJlZmVyZWUudjEuVGFibGVPcHRpb25zEjEKDHBhcnRpY2lwYW50cxgEIAMoCzIbLnJlZmVyZWUudjEuUGFydGljaXBhbnRTcGVjEiwKBmZvcm1hdBgFIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudEZvcm1hdBIOCgZyb3VuZHMYBiABKAUSDAoEc2VlZBgHIAEoDBIZChFib3RfbW92ZV9kZWxheV9tcxgIIAEoBRIgCgVjbG9jaxgJIAEoCzIRLnJlZmVyZWUudjEuQ2xvY2si5wEKGENyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRIVCg10b3VybmFtZW50X2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEwoLYWRtaW5fdG9rZW4YAyABKAkSOAoScGFydGljaXBhbnRfdG9rZW5zGAQgAygLMhwucmVmZXJlZS52MS5QYXJ0aWNpcGFudFRva2VuEioKCnRvdXJuYW1lbnQYBSABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQSKAoKc2VhdF9jb2RlcxgGIAMoCzIULnJlZmVyZWUudjEuU2VhdENvZGUiSQoIU2VhdENvZGUSEwoLcGFydGljaXBhbnQYASABKAUSDAoEY29kZRgCIAEoCRIaChJleHBpcmVzX2F0X3VuaXhfbXMYAyABKAMiNgoQQ2xhaW1TZWF0UmVxdWVzdBIMCgRjb2RlGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCSKGAQoRQ2xhaW1TZWF0UmVzcG9uc2USFQoNdG91cm5hbWVudF9pZBgBIAEoCRITCgtwYXJ0aWNpcGFudBgCIAEoBRIZChFwYXJ0aWNpcGFudF90b2tlbhgDIAEoCRIqCgp0b3VybmFtZW50GAQgASgLMhYucmVmZXJlZS52MS5Ub3VybmFtZW50IjYKEFBhcnRpY2lwYW50VG9rZW4SEwoLcGFydGljaXBhbnQYASABKAUSDQoFdG9rZW4YAiABKAkiLwoWU3RhcnRUb3VybmFtZW50UmVxdWVzdBIVCg10b3VybmFtZW50X2lkGAEgASgJIkUKF1N0YXJ0VG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiLQoUR2V0VG91cm5hbWVudFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCSJDChVHZXRUb3VybmFtZW50UmVzcG9uc2USKgoKdG91cm5hbWVudBgBIAEoCzIWLnJlZmVyZWUudjEuVG91cm5hbWVudCJdChZXYXRjaFRvdXJuYW1lbnRSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSGgoNYWZ0ZXJfdmVyc2lvbhgCIAEoA0gAiAEBQhAKDl9hZnRlcl92ZXJzaW9uIkUKF1dhdGNoVG91cm5hbWVudFJlc3BvbnNlEioKCnRvdXJuYW1lbnQYASABKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQiVQoWTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIsCgZzdGF0dXMYAiABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRTdGF0dXMiRgoXTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2USKwoLdG91cm5hbWVudHMYASADKAsyFi5yZWZlcmVlLnYxLlRvdXJuYW1lbnQimgQKClRvdXJuYW1lbnQSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEgwKBGdhbWUYAyABKAkSFwoPc2VhdHNfcGVyX3RhYmxlGAQgASgFEikKB29wdGlvbnMYBSABKAsyGC5yZWZlcmVlLnYxLlRhYmxlT3B0aW9ucxIsCgZmb3JtYXQYBiABKA4yHC5yZWZlcmVlLnYxLlRvdXJuYW1lbnRGb3JtYXQSDgoGcm91bmRzGAcgASgFEiwKBnN0YXR1cxgIIAEoDjIcLnJlZmVyZWUudjEuVG91cm5hbWVudFN0YXR1cxIVCg1jdXJyZW50X3JvdW5kGAkgASgFEjcKDHBhcnRpY2lwYW50cxgKIAMoCzIhLnJlZmVyZWUudjEuVG91cm5hbWVudFBhcnRpY2lwYW50EjIKDXJvdW5kX3Jlc3VsdHMYCyADKAsyGy5yZWZlcmVlLnYxLlRvdXJuYW1lbnRSb3VuZBIjCgdyYXRpbmdzGAwgAygLMhIucmVmZXJlZS52MS5SYXRpbmcSKwoNZmluYWxfcmFua2luZxgNIAMoCzIULnJlZmVyZWUudjEuU3RhbmRpbmcSEwoLc2VlZF9zaGEyNTYYDiABKAkSGQoRYm90X21vdmVfZGVsYXlfbXMYDyABKAUSIAoFY2xvY2sYECABKAsyES5yZWZlcmVlLnYxLkNsb2NrIocBChVUb3VybmFtZW50UGFydGljaXBhbnQSDQoFaW5kZXgYASABKAUSDAoEbmFtZRgCIAEoCRIkCgNib3QYAyABKA4yFy5yZWZlcmVlLnYxLkJvdFN0cmF0ZWd5Eg8KB2NsYWltZWQYBCABKAgSGgoSY2xhaW1lZF9hdF91bml4X21zGAUgASgDIpcBCg9Ub3VybmFtZW50Um91bmQSDgoGbnVtYmVyGAEgASgFEisKBnRhYmxlcxgCIAMoCzIbLnJlZmVyZWUudjEuVG91cm5hbWVudFRhYmxlEgwKBGJ5ZXMYAyADKAUSEAoIY29tcGxldGUYBCABKAgSJwoJc3RhbmRpbmdzGAUgAygLMhQucmVmZXJlZS52MS5TdGFuZGluZyLBAQoPVG91cm5hbWVudFRhYmxlEg4KBm51bWJlchgBIAEoBRIUCgxwYXJ0aWNpcGFudHMYAiADKAUSDwoHZ2FtZV9pZBgDIAEoCRIQCghmaW5pc2hlZBgEIAEoCBIoCgdyZXN1bHRzGAUgAygLMhcucmVmZXJlZS52MS5UYWJsZVJlc3VsdBIPCgdzdW1tYXJ5GAYgASgJEioKC3NlYXRfdG9rZW5zGAcgAygLMhUucmVmZXJlZS52MS5TZWF0VG9rZW4ibgoLVGFibGVSZXN1bHQSEwoLcGFydGljaXBhbnQYASABKAUSDAoEc2VhdBgCIAEoBRINCgVwbGFjZRgDIAEoBRIOCgZwb2ludHMYBCABKAESDQoFc2NvcmUYBSABKAUSDgoGYWxhcm1zGAYgASgFIkkKBlJhdGluZxITCgtwYXJ0aWNpcGFudBgBIAEoBRIKCgJtdRgCIAEoARINCgVzaWdtYRgDIAEoARIPCgdvcmRpbmFsGAQgASgBIqQBCghTdGFuZGluZxIMCgRyYW5rGAEgASgFEhMKC3BhcnRpY2lwYW50GAIgASgFEgwKBG5hbWUYAyABKAkSDgoGcG9pbnRzGAQgASgBEiIKBnJhdGluZxgFIAEoCzISLnJlZmVyZWUudjEuUmF0aW5nEhUKDXRhYmxlc19wbGF5ZWQYBiABKAUSDAoEYnllcxgHIAEoBRIOCgZhbGFybXMYCCABKAUiTwoXRm9yZmVpdFRhYmxlU2VhdFJlcXVlc3QSFQoNdG91cm5hbWVudF9pZBgBIAEoCRIPCgdnYW1lX2lkGAIgASgJEgwKBHNlYXQYAyABKAUiPAoYRm9yZmVpdFRhYmxlU2VhdFJlc3BvbnNlEiAKBXRhYmxlGAEgASgLMhEucmVmZXJlZS52MS5UYWJsZSJ6ChxSZXBsYWNlVGFibGVTZWF0QnlCb3RSZXF1ZXN0EhUKDXRvdXJuYW1lbnRfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRIMCgRzZWF0GAMgASgFEiQKA2JvdBgEIAEoDjIXLnJlZmVyZWUudjEuQm90U3RyYXRlZ3kiQQodUmVwbGFjZVRhYmxlU2VhdEJ5Qm90UmVzcG9uc2USIAoFdGFibGUYASABKAsyES5yZWZlcmVlLnYxLlRhYmxlKnUKEFRvdXJuYW1lbnRGb3JtYXQSIQodVE9VUk5BTUVOVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIhCh1UT1VSTkFNRU5UX0ZPUk1BVF9ST1VORF9ST0JJThABEhsKF1RPVVJOQU1FTlRfRk9STUFUX1NXSVNTEAIqkwEKEFRvdXJuYW1lbnRTdGF0dXMSIQodVE9VUk5BTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlUT1VSTkFNRU5UX1NUQVRVU19DUkVBVEVEEAESHQoZVE9VUk5BTUVOVF9TVEFUVVNfUlVOTklORxACEh4KGlRPVVJOQU1FTlRfU1RBVFVTX0ZJTklTSEVEEAMqYAoLQm90U3RyYXRlZ3kSHAoYQk9UX1NUUkFURUdZX1VOU1BFQ0lGSUVEEAASFwoTQk9UX1NUUkFURUdZX1JBTkRPTRABEhoKFkJPVF9TVFJBVEVHWV9IRVVSSVNUSUMQAjL1BQoRVG91cm5hbWVudFNlcnZpY2USXQoQQ3JlYXRlVG91cm5hbWVudBIjLnJlZmVyZWUudjEuQ3JlYXRlVG91cm5hbWVudFJlcXVlc3QaJC5yZWZlcmVlLnYxLkNyZWF0ZVRvdXJuYW1lbnRSZXNwb25zZRJaCg9TdGFydFRvdXJuYW1lbnQSIi5yZWZlcmVlLnYxLlN0YXJ0VG91cm5hbWVudFJlcXVlc3QaIy5yZWZlcmVlLnYxLlN0YXJ0VG91cm5hbWVudFJlc3BvbnNlElQKDUdldFRvdXJuYW1lbnQSIC5yZWZlcmVlLnYxLkdldFRvdXJuYW1lbnRSZXF1ZXN0GiEucmVmZXJlZS52MS5HZXRUb3VybmFtZW50UmVzcG9uc2USXAoPV2F0Y2hUb3VybmFtZW50EiIucmVmZXJlZS52MS5XYXRjaFRvdXJuYW1lbnRSZXF1ZXN0GiMucmVmZXJlZS52MS5XYXRjaFRvdXJuYW1lbnRSZXNwb25zZTABEloKD0xpc3RUb3VybmFtZW50cxIiLnJlZmVyZWUudjEuTGlzdFRvdXJuYW1lbnRzUmVxdWVzdBojLnJlZmVyZWUudjEuTGlzdFRvdXJuYW1lbnRzUmVzcG9uc2USSAoJQ2xhaW1TZWF0EhwucmVmZXJlZS52MS5DbGFpbVNlYXRSZXF1ZXN0Gh0ucmVmZXJlZS52MS5DbGFpbVNlYXRSZXNwb25zZRJdChBGb3JmZWl0VGFibGVTZWF0EiMucmVmZXJlZS52MS5Gb3JmZWl0VGFibGVTZWF0UmVxdWVzdBokLnJlZmVyZWUudjEuRm9yZmVpdFRhYmxlU2VhdFJlc3BvbnNlEmwKFVJlcGxhY2VUYWJsZVNlYXRCeUJvdBIoLnJlZmVyZWUudjEuUmVwbGFjZVRhYmxlU2VhdEJ5Qm90UmVxdWVzdBopLnJlZmVyZWUudjEuUmVwbGFjZVRhYmxlU2VhdEJ5Qm90UmVzcG9uc2ViBnByb3RvMw", [file_referee_v1_game, file_referee_v1_referee, file_referee_v1_table]);
 
 /**
  * @generated from message referee.v1.ParticipantSpec
@@ -883,6 +883,109 @@ export const StandingSchema: GenMessage<Standing> = /*@__PURE__*/
   messageDesc(file_referee_v1_tournament, 21);
 
 /**
+ * @generated from message referee.v1.ForfeitTableSeatRequest
+ */
+export type ForfeitTableSeatRequest = Message<"referee.v1.ForfeitTableSeatRequest"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+
+  /**
+   * The table's game (TournamentTable.game_id), in any round of the tournament.
+   *
+   * @generated from field: string game_id = 2;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: int32 seat = 3;
+   */
+  seat: number;
+};
+
+/**
+ * Describes the message referee.v1.ForfeitTableSeatRequest.
+ * Use `create(ForfeitTableSeatRequestSchema)` to create a new message.
+ */
+export const ForfeitTableSeatRequestSchema: GenMessage<ForfeitTableSeatRequest> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 22);
+
+/**
+ * @generated from message referee.v1.ForfeitTableSeatResponse
+ */
+export type ForfeitTableSeatResponse = Message<"referee.v1.ForfeitTableSeatResponse"> & {
+  /**
+   * The table after the forfeit.
+   *
+   * @generated from field: referee.v1.Table table = 1;
+   */
+  table?: Table | undefined;
+};
+
+/**
+ * Describes the message referee.v1.ForfeitTableSeatResponse.
+ * Use `create(ForfeitTableSeatResponseSchema)` to create a new message.
+ */
+export const ForfeitTableSeatResponseSchema: GenMessage<ForfeitTableSeatResponse> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 23);
+
+/**
+ * @generated from message referee.v1.ReplaceTableSeatByBotRequest
+ */
+export type ReplaceTableSeatByBotRequest = Message<"referee.v1.ReplaceTableSeatByBotRequest"> & {
+  /**
+   * @generated from field: string tournament_id = 1;
+   */
+  tournamentId: string;
+
+  /**
+   * The table's game (TournamentTable.game_id), in any round of the tournament.
+   *
+   * @generated from field: string game_id = 2;
+   */
+  gameId: string;
+
+  /**
+   * @generated from field: int32 seat = 3;
+   */
+  seat: number;
+
+  /**
+   * Unset: BOT_STRATEGY_RANDOM.
+   *
+   * @generated from field: referee.v1.BotStrategy bot = 4;
+   */
+  bot: BotStrategy;
+};
+
+/**
+ * Describes the message referee.v1.ReplaceTableSeatByBotRequest.
+ * Use `create(ReplaceTableSeatByBotRequestSchema)` to create a new message.
+ */
+export const ReplaceTableSeatByBotRequestSchema: GenMessage<ReplaceTableSeatByBotRequest> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 24);
+
+/**
+ * @generated from message referee.v1.ReplaceTableSeatByBotResponse
+ */
+export type ReplaceTableSeatByBotResponse = Message<"referee.v1.ReplaceTableSeatByBotResponse"> & {
+  /**
+   * The table after the change.
+   *
+   * @generated from field: referee.v1.Table table = 1;
+   */
+  table?: Table | undefined;
+};
+
+/**
+ * Describes the message referee.v1.ReplaceTableSeatByBotResponse.
+ * Use `create(ReplaceTableSeatByBotResponseSchema)` to create a new message.
+ */
+export const ReplaceTableSeatByBotResponseSchema: GenMessage<ReplaceTableSeatByBotResponse> = /*@__PURE__*/
+  messageDesc(file_referee_v1_tournament, 25);
+
+/**
  * How each round's tables are formed.
  *
  * @generated from enum referee.v1.TournamentFormat
@@ -1102,6 +1205,38 @@ export const TournamentService: GenService<{
     methodKind: "unary";
     input: typeof ClaimSeatRequestSchema;
     output: typeof ClaimSeatResponseSchema;
+  },
+  /**
+   * The admin's hand on a no-show at a table of the tournament (admin token): forfeit an
+   * external participant's seat, as LobbyService.ForfeitSeat with the table admin token
+   * would (placed last, the clock plays it at once; The Gang refuses FORFEIT_NOT_IN_GAME).
+   * The tournament admin holds no table admin token (it would reissue a participant's seat
+   * token), so this RPC is its one way to act on its tables, and only on these two.
+   * Refusals besides the table's own (SEAT_FORFEITED, GAME_OVER, TABLE_ACTIONS_EXCEEDED):
+   * UNAUTHENTICATED TOKEN_MISSING / TOKEN_INVALID, PERMISSION_DENIED ADMIN_TOKEN_REQUIRED,
+   * NOT_FOUND TABLE_NOT_IN_TOURNAMENT (a game id that is no table of it),
+   * PERMISSION_DENIED SEAT_NOT_AT_TABLE, FAILED_PRECONDITION SEAT_PLAYED_BY_BOT (a bot
+   * participant's seat).
+   *
+   * @generated from rpc referee.v1.TournamentService.ForfeitTableSeat
+   */
+  forfeitTableSeat: {
+    methodKind: "unary";
+    input: typeof ForfeitTableSeatRequestSchema;
+    output: typeof ForfeitTableSeatResponseSchema;
+  },
+  /**
+   * The same hand, giving the seat to the referee's bot, which plays it from then on (as
+   * LobbyService.ReplaceSeatByBot): the participant's seat token for that table is refused
+   * from then on (TOKEN_REVOKED); the seat keeps the participant's name and counts for it in
+   * the standings. Refusals as ForfeitTableSeat's, and SEAT_ALREADY_BOT.
+   *
+   * @generated from rpc referee.v1.TournamentService.ReplaceTableSeatByBot
+   */
+  replaceTableSeatByBot: {
+    methodKind: "unary";
+    input: typeof ReplaceTableSeatByBotRequestSchema;
+    output: typeof ReplaceTableSeatByBotResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_referee_v1_tournament, 0);

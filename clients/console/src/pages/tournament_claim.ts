@@ -1,0 +1,232 @@
+/**
+ * `#/claim/<id>[/<code>]`: a participant redeems its one-time seat code (ClaimSeat, no
+ * token) and keeps the participant token in this tab's session storage; the code leaves
+ * the address bar at once. Then "your games": the tournament followed with that token
+ * (WatchTournament gives the participant's seat tokens for its tables), each live table
+ * with a Play button that keeps the seat token (`seat`) and opens `#/play/<game>`. When the
+ * next round's table appears while this view is open, it opens by itself.
+ */
+import { TournamentStatus, type Tournament, type TournamentTable } from "@referee/client/web";
+import { html, nothing, render, type TemplateResult } from "lit-html";
+
+import { problemOf, tournaments as api, withToken, type ApiProblem } from "../api.js";
+import { follow } from "../follow.js";
+import { gameTitle } from "../games/index.js";
+import { hideSecret, keepToken, tokenOf } from "../tokens.js";
+import { links, points, problemBox, retryNote, statusLine, statusName } from "../ui.js";
+import "./tournament_admin.css";
+
+const CLAIM_WORDS: Record<string, string> = {
+  SEAT_CODE_INVALID: "This code is unknown, already used or expired. Ask the tournament's admin for yours.",
+  SEAT_CODE_ATTEMPTS_EXCEEDED: "Too many wrong codes from here: wait a minute and try again.",
+  NAME_INVALID: "A name has 1 to 64 printable characters.",
+};
+
+/** What the claim form holds while the participant fills it in. */
+interface Claiming {
+  code: string;
+  name: string;
+  sending: boolean;
+  problem?: ApiProblem;
+}
+
+export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, routeCode: string): void {
+  if (routeCode) hideSecret(links.claim(id));
+  const token = tokenOf("participant", id);
+  if (token !== undefined) {
+    new GamesView(root, signal, id, token).start();
+    return;
+  }
+  const state: Claiming = { code: routeCode, name: "", sending: false };
+  const draw = (): void => {
+    if (!signal.aborted) render(claimForm(state, submit), root);
+  };
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (state.sending) return;
+    state.sending = true;
+    state.problem = undefined;
+    draw();
+    try {
+      const claimed = await api.claimSeat({ code: state.code, displayName: state.name.trim() }, { signal });
+      keepToken("participant", claimed.tournamentId, claimed.participantToken);
+      if (claimed.tournamentId !== id) {
+        location.hash = links.claim(claimed.tournamentId);
+        return;
+      }
+      new GamesView(root, signal, id, claimed.participantToken).start();
+      return;
+    } catch (error) {
+      if (signal.aborted) return;
+      state.problem = problemOf(error);
+    }
+    state.sending = false;
+    draw();
+  };
+  draw();
+}
+
+function claimForm(state: Claiming, submit: (event: Event) => void): TemplateResult {
+  const problem = state.problem;
+  return html`<div class="tadmin">
+    <div class="page-head"><h1>Your tournament seat</h1></div>
+    <form class="tadmin-form" data-testid="claim-form" @submit=${submit}>
+      <fieldset>
+        <legend>Claim your seat</legend>
+        <label
+          >Seat code
+          <input
+            data-testid="claim-code"
+            autocomplete="off"
+            required
+            .value=${state.code}
+            @input=${(e: Event) => (state.code = (e.target as HTMLInputElement).value)}
+        /></label>
+        <label
+          >Your name (empty: the name the admin gave you)
+          <input
+            data-testid="claim-name"
+            maxlength="64"
+            .value=${state.name}
+            @input=${(e: Event) => (state.name = (e.target as HTMLInputElement).value)}
+        /></label>
+      </fieldset>
+      <div class="tadmin-actions">
+        <button type="submit" class="primary" data-testid="claim-submit" ?disabled=${state.sending}>
+          ${state.sending ? "Claiming…" : "Claim my seat"}
+        </button>
+      </div>
+    </form>
+    ${problem
+      ? html`<div class="refusal problem" data-testid="claim-refusal" data-reason=${problem.reason} role="alert">
+          <strong>${CLAIM_WORDS[problem.reason] ?? problem.message}</strong>
+          <code>${problem.reason || problem.code}</code>
+        </div>`
+      : nothing}
+  </div>`;
+}
+
+/** One of the participant's tables, with its seat token. */
+interface Mine {
+  round: number;
+  table: TournamentTable;
+  seat: number;
+  token: string;
+}
+
+function mine(t: Tournament): Mine[] {
+  return t.roundResults.flatMap((entry) =>
+    entry.tables.flatMap((table) =>
+      table.seatTokens.map((seat) => ({ round: entry.number, table, seat: seat.seat, token: seat.token })),
+    ),
+  );
+}
+
+class GamesView {
+  private tournament: Tournament | undefined;
+  private problem: ApiProblem | undefined;
+  private retrying = false;
+  /** Live tables seen at the last snapshot: one that is new there opens by itself. */
+  private live: Set<string> | undefined;
+  private readonly clients;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly signal: AbortSignal,
+    private readonly id: string,
+    token: string,
+  ) {
+    this.clients = withToken(token);
+  }
+
+  start(): void {
+    this.draw();
+    void follow({
+      signal: this.signal,
+      open: (afterVersion, callSignal) =>
+        this.clients.tournaments.watchTournament({ tournamentId: this.id, afterVersion }, { signal: callSignal }),
+      version: (message) => message.tournament?.version ?? 0n,
+      message: (message) => {
+        if (message.tournament) this.see(message.tournament);
+        this.problem = undefined;
+        this.draw();
+      },
+      final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
+      problem: (next, again) => {
+        this.problem = next;
+        this.retrying = again;
+        this.draw();
+      },
+    });
+  }
+
+  private see(t: Tournament): void {
+    this.tournament = t;
+    const live = mine(t).filter((entry) => !entry.table.finished);
+    const before = this.live;
+    this.live = new Set(live.map((entry) => entry.table.gameId));
+    const next = before === undefined ? undefined : live.find((entry) => !before.has(entry.table.gameId));
+    if (next !== undefined) this.play(next); // the next round's table, while we were here
+  }
+
+  private play(entry: Mine): void {
+    keepToken("seat", entry.table.gameId, entry.token);
+    location.hash = links.play(entry.table.gameId);
+  }
+
+  private draw(): void {
+    if (this.signal.aborted) return;
+    const t = this.tournament;
+    render(
+      html`<div class="tadmin">
+        <div class="page-head">
+          <h1>${t ? `${gameTitle(t.game)} tournament` : "Tournament"}: your games</h1>
+          ${t
+            ? html`<span class="badge ${statusName(t.status)}" data-testid="claim-status" data-status=${statusName(t.status)}
+                >${statusLine(t.status, t.currentRound, t.rounds)}</span
+              >`
+            : nothing}
+          <a href=${links.tournament(this.id)}>tournament page</a>
+        </div>
+        ${problemBox(this.problem, retryNote(this.retrying))}
+        ${t ? this.body(t) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
+      </div>`,
+      this.root,
+    );
+  }
+
+  private body(t: Tournament): TemplateResult {
+    const entries = mine(t);
+    const me = t.participants.find((p) => p.claimed);
+    return html`<p data-testid="claim-you">You play as <strong>${me?.name ?? "a participant"}</strong>.</p>
+      ${entries.length
+        ? html`<ul class="tadmin-tables" data-testid="my-tables">
+            ${[...entries].reverse().map((entry) => this.card(entry))}
+          </ul>`
+        : html`<p class="muted" data-testid="no-tables">
+            ${t.status === TournamentStatus.CREATED
+              ? "The tournament has not started yet: your table appears here when it does."
+              : "No table of yours in this round yet."}
+          </p>`}`;
+  }
+
+  private card(entry: Mine): TemplateResult {
+    const { table } = entry;
+    const state = table.finished ? "finished" : "live";
+    const result = table.results.find((r) => r.seat === entry.seat);
+    return html`<li class="table-card ${state}" data-testid="my-table" data-game-id=${table.gameId} data-state=${state}>
+      <div class="headline">
+        <strong>Round ${entry.round}, table ${table.number}, seat ${entry.seat}</strong>
+        <span class="badge ${state}">${state}</span>
+      </div>
+      ${result ? html`<p class="muted">Place ${result.place}, ${points(result.points)} pt</p>` : nothing}
+      <div class="tadmin-actions">
+        ${table.finished
+          ? html`<a class="button" href=${links.history(table.gameId)}>history</a>`
+          : html`<button type="button" class="primary" data-testid="play-table" @click=${() => this.play(entry)}>
+              Play
+            </button>`}
+      </div>
+    </li>`;
+  }
+}
