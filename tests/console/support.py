@@ -13,7 +13,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from playwright.async_api import Page
+from playwright.async_api import Page, ViewportSize
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner
@@ -123,21 +123,23 @@ def grpc_channel(served: Served) -> grpc.aio.Channel:
     return grpc.aio.insecure_channel(served.grpc)
 
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 SMALLEST_TAP_PX = 40
 SMALLEST_TEXT_PX = 13
 
 # What a phone needs of the page as drawn now: no horizontal scroll, every visible control
 # at least SMALLEST_TAP_PX tall and wide, and no visible text smaller than SMALLEST_TEXT_PX.
-# Returns the offenders, described, so a failure says what to fix.
-_PHONE_PROBLEMS = """([tap, text]) => {
+# Returns the offenders, described, so a failure says what to fix. Controls and text inside
+# `ignore` (a selector; "" for none) are left out; the page's width never is.
+_PHONE_PROBLEMS = """([tap, text, ignore]) => {
   const problems = [];
   const root = document.documentElement;
   if (root.scrollWidth > window.innerWidth) {
     problems.push(`horizontal scroll: ${root.scrollWidth} px wide in ${window.innerWidth}`);
   }
   const shown = (el) => {
+    if (ignore && el.closest(ignore)) return false;
     const box = el.getBoundingClientRect();
     return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
   };
@@ -165,8 +167,9 @@ _PHONE_PROBLEMS = """([tap, text]) => {
 }"""
 
 
-async def phone_problems(page: Page) -> list[str]:
-    """What keeps the page, as drawn now, from being usable on a phone (empty: nothing)."""
-    found = await page.evaluate(_PHONE_PROBLEMS, [SMALLEST_TAP_PX, SMALLEST_TEXT_PX])
+async def phone_problems(page: Page, ignore: str = "") -> list[str]:
+    """What keeps the page, as drawn now, from being usable on a phone (empty: nothing);
+    what is inside ``ignore`` (a CSS selector) is left out, but for the page's width."""
+    found = await page.evaluate(_PHONE_PROBLEMS, [SMALLEST_TAP_PX, SMALLEST_TEXT_PX, ignore])
     assert isinstance(found, list)
     return [str(problem) for problem in found]

@@ -22,10 +22,10 @@ const app = document.getElementById("app") ?? document.body;
 
 render(
   html`<header class="top">
-      <a class="brand" href="${links.home()}"><span class="logo">♠</span> Referee console</a>
-      <nav>
-        <a href="${links.home()}">Tables</a>
-        <a href="${links.tournaments()}">Tournaments</a>
+      <a class="brand" href="${links.home()}"><span class="logo">♠</span>Referee<span class="wide-only">console</span></a>
+      <nav aria-label="sections">
+        <a href="${links.home()}" data-section="tables">Tables</a>
+        <a href="${links.tournaments()}" data-section="tournaments">Tournaments</a>
       </nav>
       <span class="api muted" title="the referee this page asks">${apiBase}</span>
     </header>
@@ -35,6 +35,21 @@ render(
 const page = document.getElementById("page") as HTMLElement;
 
 let current: AbortController | undefined;
+
+/** The header's section of a route: tournaments and their tables, or the tables. */
+function section(route: Route): "tables" | "tournaments" {
+  return route.page.includes("tournament") || route.page === "claim" ? "tournaments" : "tables";
+}
+
+/** Marks the header's link to the section the page is in. */
+function markSection(route: Route): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>(".top nav a")) {
+    const here = link.dataset.section === section(route);
+    link.classList.toggle("current", here);
+    if (here) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
 
 function mount(route: Route, root: HTMLElement, signal: AbortSignal): void {
   switch (route.page) {
@@ -76,7 +91,9 @@ function show(): void {
   root.className = "page";
   page.replaceChildren(root);
   window.scrollTo(0, 0);
-  mount(parseRoute(location.hash), root, current.signal);
+  const route = parseRoute(location.hash);
+  markSection(route);
+  mount(route, root, current.signal);
 }
 
 window.addEventListener("hashchange", show);

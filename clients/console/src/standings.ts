@@ -96,7 +96,7 @@ export function standingsTable(tournament: Tournament): TemplateResult {
 export function standingsSummary(tournament: Tournament, top = 5): TemplateResult {
   const { standings, caption, provisional } = currentStandings(tournament);
   const shown = standings.slice(0, top);
-  return html`<table class="standings compact">
+  return html`<div class="table-scroll"><table class="standings compact">
     <caption>
       Standings · ${caption}
     </caption>
@@ -124,5 +124,5 @@ export function standingsSummary(tournament: Tournament, top = 5): TemplateResul
           </tr>`
         : nothing}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
