@@ -3,8 +3,8 @@
  * tableaus") with their open cards and what lies on them (treasures, the sealed letter,
  * the vault, the dogs, the secret passage), the river, deck and discard pile, and every
  * burglar's stash ("voorraad") face up with its hand and sold cards as backs and its
- * tokens. Sealed location cards show only that a seat has chosen, never what. The parts are in
- * `pinched_parts.ts`.
+ * tokens. Sealed location cards show only that a seat has chosen, never what. A seat's own
+ * table, with its moves on it, is `pinched_seat.ts`.
  */
 import { type Event, type Location, type Move, type View } from "@referee/client/web";
 import { html, type TemplateResult } from "lit-html";
@@ -32,6 +32,7 @@ import {
   valuable,
   type Kinds,
 } from "./pinched_parts.js";
+import { seat } from "./pinched_seat.js";
 import type { GameRenderer } from "./types.js";
 
 function table(view: View): TemplateResult {
@@ -137,4 +138,5 @@ export const pinched: GameRenderer = {
   table,
   move,
   event: (e: Event, view?: View): string => cap(eventText(e, kindsOf(view))),
+  seat,
 };
