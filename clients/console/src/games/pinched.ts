@@ -40,7 +40,7 @@ function table(view: View): TemplateResult {
   const v = view.gameView.value;
   const top = v.discard.at(-1);
   return html`<div class="pinched-table">
-    ${statusBar(v)}
+    ${statusBar(view, v)}
     ${progress(v)}
     <div class="pinched-locations">${v.locations.map((l) => locationTile(v, l))}</div>
     <div class="pinched-middle">

@@ -257,12 +257,12 @@ export function stash(view: View, v: PinchedView, seat: number, hooks: StashHook
 }
 
 /** The day, the watch, the phase and the mastermind. */
-export function statusBar(v: PinchedView): TemplateResult {
+export function statusBar(view: View, v: PinchedView): TemplateResult {
   return html`<div class="pinched-status">
     <span>Day <b>${v.day}</b></span>
     <span title="weeks left; the game ends after week 1">Watch: <b>${plural(v.watch, "week")}</b> left</span>
     <span><b>${cap(PHASES[v.phase])}</b></span>
-    <span>Mastermind: <b>${seatName(v.mastermind)}</b></span>
+    <span>Mastermind: <b>${seatLabel(view, v.mastermind)}</b></span>
   </div>`;
 }
 

@@ -115,7 +115,7 @@ class SeatDrawing {
     const v = this.v;
     const others = Array.from({ length: v.players }, (_, s) => s).filter((s) => s !== this.me);
     return html`<div class="pinched-table pinched-seat" data-testid="pinched-seat">
-      ${statusBar(v)} ${this.prompt()} ${progress(v)}
+      ${statusBar(this.view, v)} ${this.prompt()} ${progress(v)}
       <div class="pinched-locations">
         ${v.locations.map((l) =>
           locationTile(v, l, {
