@@ -157,21 +157,22 @@ async def _refused(page: Page, reason: str, words: str) -> None:
     await expect(refusal).to_contain_text(words)
 
 
-async def _click_a_move(page: Page) -> None:
-    """The first listed move (from the folded list when the game draws its own controls);
-    returns once the table has moved on from it."""
+# The table moved past `v`, or the move was refused (the table moved on before it came).
+MOVED_ON = """(v) => Number(document.querySelector('[data-testid="game-view"]')
+  .getAttribute('data-version')) > v || !!document.querySelector('[data-testid="refusal"]')"""
+
+
+async def _click_a_move(page: Page) -> bool:
+    """Clicks the first listed move (from the folded list when the game draws its own
+    controls); True once the table has moved on with it, False if it was refused."""
     view = page.get_by_test_id("game-view")
     version = int(await view.get_attribute("data-version") or "0")
     folded = page.get_by_test_id("all-moves")
     if await folded.count() and not await folded.evaluate("(d) => d.open"):
         await folded.locator("summary").click()
     await page.get_by_test_id("move").first.click()
-    await page.wait_for_function(
-        "(v) => Number(document.querySelector('[data-testid=\"game-view\"]')"
-        ".getAttribute('data-version')) > v",
-        arg=version,
-        timeout=WAIT,
-    )
+    await page.wait_for_function(MOVED_ON, arg=version, timeout=WAIT)
+    return not await page.get_by_test_id("refusal").count()
 
 
 async def _next_to_move(pages: list[Page]) -> Page | None:
@@ -199,8 +200,8 @@ async def _play(pages: list[Page]) -> dict[int, int]:
         page = await _next_to_move(pages)
         if page is None:
             break
-        await _click_a_move(page)
-        made[pages.index(page)] += 1
+        if await _click_a_move(page):
+            made[pages.index(page)] += 1
     return made
 
 
@@ -214,6 +215,8 @@ async def test_a_lobby_flow_across_two_browsers(
     a_context.on("request", a_sent.record)
     b_context.on("request", b_sent.record)
     a, front, b = await a_context.new_page(), await a_context.new_page(), await b_context.new_page()
+    # The page in use in front: a background tab's timers and animation frames are throttled.
+    await a.bring_to_front()
 
     # A creates the table and copies the join link.
     game_id = await _create(a, served, "Ann", shots)
@@ -224,6 +227,7 @@ async def test_a_lobby_flow_across_two_browsers(
     await expect(a.get_by_test_id("table-status")).to_have_text("open", timeout=WAIT)
 
     # The front page lists it as open.
+    await front.bring_to_front()
     await front.goto(console_url(served))
     await expect(_listed(front, game_id)).to_have_attribute("data-state", "open", timeout=LISTED)
     await expect(_listed(front, game_id)).to_contain_text("1 of 3 seats taken")
@@ -246,6 +250,7 @@ async def test_a_lobby_flow_across_two_browsers(
     b_tokens = {await _kept(b, "seat", game_id)}
 
     # A's admin page shows B's name; A starts; the front page lists the table as live.
+    await a.bring_to_front()
     await expect(_admin_seat(a, 1).get_by_test_id("admin-seat-name")).to_have_text(
         "Bo", timeout=WAIT
     )
@@ -253,6 +258,7 @@ async def test_a_lobby_flow_across_two_browsers(
     await a.get_by_test_id("admin-start").click()
     await expect(a.get_by_test_id("table-status")).to_have_text("live", timeout=WAIT)
     await expect(_admin_seat(a, 2)).to_have_attribute("data-holder", "bot")
+    await front.bring_to_front()
     await expect(_listed(front, game_id)).to_have_attribute("data-state", "live", timeout=LISTED)
     await expect(_listed(front, game_id)).to_contain_text("Ann")
     await front.screenshot(path=str(shots / "lobby.png"))
@@ -261,6 +267,7 @@ async def test_a_lobby_flow_across_two_browsers(
     await front.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)
 
     # Both seats play by clicks, then the admin aborts.
+    await a.bring_to_front()
     await a.get_by_test_id("play-my-seat").click()
     await expect(a.get_by_test_id("game-view")).to_have_attribute("data-seat", "0", timeout=WAIT)
     made = await _play([a, b])
