@@ -6,9 +6,10 @@
   and B each play 10 moves by clicks on their seat pages, then A aborts (a whole game is
   long for the suite's budget) and a second abort is refused in words. No request of A
   carries B's token or the other way round, and no token is ever in a request URL;
-- on a phone-sized page, the admin's Forfeit, Replace by a bot and Reissue each work by a
-  click, and each refusal (not started, already a bot, no player to reissue for, already
-  forfeited, game over) shows in words; the pages have no horizontal scroll at 390 px.
+- on a phone-sized page, a clock the referee refuses is shown in words on `#/new`; the
+  admin's Forfeit, Replace by a bot and Reissue each work by a click, and each refusal (not
+  started, already a bot, no player to reissue for, already forfeited, game over) shows in
+  words; the lobby's pages have no horizontal scroll at 390 px and pass phone_problems.
 Screenshots: lobby.png, new-table.png, join.png, table-admin.png, lobby-phone.png.
 """
 
@@ -303,6 +304,11 @@ async def test_the_admin_controls_and_their_refusals_on_a_phone(
 ) -> None:
     context = await browser.new_context(viewport=ON_PHONE)
     page = await context.new_page()
+    # A clock the referee refuses: an increment needs a bank.
+    await page.goto(f"{console_url(served)}#/new")
+    await page.get_by_test_id("clock-increment_seconds").fill("5")
+    await page.get_by_test_id("create-table").click()
+    await _refused(page, "CLOCK_INVALID", "clock does not work")
     game_id = await _create(page, served, "Host", None)
     await _fits_a_phone(page)
     old = await _kept(page, "seat", game_id)

@@ -97,41 +97,8 @@ function form(
     choice.custom = (event.target as HTMLSelectElement).value === "custom";
     redraw();
   };
-  const opens = Array.from({ length: choice.seats + 1 }, (_, open) => open);
   return html`<form class="lobby-form" data-testid="new-table" @submit=${(e: SubmitEvent) => void submit(e)}>
-    <fieldset>
-      <legend>The table</legend>
-      <label class="field"
-        ><span>Game</span>
-        <select name="game" data-testid="new-game" @change=${pickGame}>
-          ${GAMES.map((game) => html`<option value="${game}" ?selected=${game === choice.game}>${gameTitle(game)}</option>`)}
-        </select></label
-      >
-      <label class="field"
-        ><span>Seats</span>
-        <select name="seats" data-testid="new-seats" @change=${pickSeats}>
-          ${range(choice.game).map((seats) => html`<option value="${seats}" ?selected=${seats === choice.seats}>${seats}</option>`)}
-        </select></label
-      >
-      <label class="field"
-        ><span>Seats left open for others <small class="muted">the rest are yours</small></span>
-        <select name="open_seats" data-testid="new-open-seats">
-          ${opens.map(
-            (open) => html`<option value="${open}" ?selected=${open === choice.seats - 1}>
-              ${open === choice.seats ? `${open}: all (you only host)` : open === 0 ? "0: every seat is yours" : open}
-            </option>`,
-          )}
-        </select></label
-      >
-      <label class="field"
-        ><span>Your name</span>
-        <input name="name" data-testid="new-name" maxlength="64" autocomplete="nickname" placeholder="how others see you"
-      /></label>
-      <label class="check"><input type="checkbox" name="listed" data-testid="new-listed" checked /><span>Listed on the front page</span></label>
-      <label class="check"
-        ><input type="checkbox" name="spectators" data-testid="new-spectators" checked /><span>Spectators may watch</span></label
-      >
-    </fieldset>
+    ${tableFields(choice, pickGame, pickSeats)}
     <fieldset>
       <legend>${gameTitle(choice.game)} options</legend>
       ${gameFields(choice.game, choice.seats, choice.custom, pickSetup)}
@@ -148,6 +115,44 @@ function form(
     </div>
     ${refusalBox(action.refused)}
   </form>`;
+}
+
+/** The table itself: game, seats, how many stay open, your name, listing and spectators. */
+function tableFields(choice: Choice, pickGame: (event: Event) => void, pickSeats: (event: Event) => void): TemplateResult {
+  const opens = Array.from({ length: choice.seats + 1 }, (_, open) => open);
+  return html`<fieldset>
+    <legend>The table</legend>
+    <label class="field"
+      ><span>Game</span>
+      <select name="game" data-testid="new-game" @change=${pickGame}>
+        ${GAMES.map((game) => html`<option value="${game}" ?selected=${game === choice.game}>${gameTitle(game)}</option>`)}
+      </select></label
+    >
+    <label class="field"
+      ><span>Seats</span>
+      <select name="seats" data-testid="new-seats" @change=${pickSeats}>
+        ${range(choice.game).map((seats) => html`<option value="${seats}" ?selected=${seats === choice.seats}>${seats}</option>`)}
+      </select></label
+    >
+    <label class="field"
+      ><span>Seats left open for others <small class="muted">the rest are yours</small></span>
+      <select name="open_seats" data-testid="new-open-seats">
+        ${opens.map(
+          (open) => html`<option value="${open}" ?selected=${open === choice.seats - 1}>
+            ${open === choice.seats ? `${open}: all (you only host)` : open === 0 ? "0: every seat is yours" : open}
+          </option>`,
+        )}
+      </select></label
+    >
+    <label class="field"
+      ><span>Your name</span>
+      <input name="name" data-testid="new-name" maxlength="64" autocomplete="nickname" placeholder="how others see you"
+    /></label>
+    <label class="check"><input type="checkbox" name="listed" data-testid="new-listed" checked /><span>Listed on the front page</span></label>
+    <label class="check"
+      ><input type="checkbox" name="spectators" data-testid="new-spectators" checked /><span>Spectators may watch</span></label
+    >
+  </fieldset>`;
 }
 
 function createdPanel(created: CreateGameResponse): TemplateResult {
