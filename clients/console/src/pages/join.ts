@@ -1,0 +1,113 @@
+/**
+ * `#/join/<id>[/<code>]`: join a table. Its summary (a spectator's GetView, when the table
+ * admits spectators), a name and the join code (from the link), JoinGame; the seat's
+ * token goes to session storage and the page goes on to the seat page. A listed table
+ * needs no code: it is joined by its id.
+ */
+import { SeatHolder, type View } from "@referee/client/web";
+import { html, nothing, render, type TemplateResult } from "lit-html";
+
+import { lobby, problemOf, referee, type ApiProblem } from "../api.js";
+import { gameTitle } from "../games/index.js";
+import { tableState } from "../table.js";
+import { keepToken, tokenOf } from "../tokens.js";
+import { links } from "../ui.js";
+import { Action, clockWords, keepMySeat, refusalBox } from "./lobby_parts.js";
+import "./lobby.css";
+
+export function mountJoin(root: HTMLElement, signal: AbortSignal, id: string, code: string): void {
+  let view: View | undefined;
+  let unseen: ApiProblem | undefined;
+  const draw = (): void => {
+    if (signal.aborted) return;
+    const held = tokenOf("seat", id) !== undefined;
+    render(
+      html`<div class="lobby-page">
+        <div class="page-head">
+          <h1>Join ${view ? gameTitle(view.game) : "a table"}</h1>
+          <a href="${links.home()}">← tables</a>
+        </div>
+        ${summary(id, view, unseen)}
+        ${held
+          ? html`<p class="lobby-card" data-testid="already-seated">
+              This tab already holds a seat at this table: <a href="${links.play(id)}">play it</a>.
+            </p>`
+          : nothing}
+        ${joinForm(code, action, submit)}
+      </div>`,
+      root,
+    );
+  };
+  const action = new Action(draw);
+  const submit = async (event: SubmitEvent): Promise<void> => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const joinCode = String(data.get("code") ?? "").trim();
+    const request = {
+      joinCode,
+      gameId: joinCode ? "" : id,
+      displayName: String(data.get("name") ?? "").trim(),
+    };
+    const joined = await action.run(() => lobby.joinGame(request, { signal }));
+    if (joined === undefined) return;
+    keepToken("seat", joined.gameId, joined.seatToken);
+    keepMySeat(joined.gameId, joined.seat);
+    location.hash = links.play(joined.gameId);
+  };
+  draw();
+  referee.getView({ gameId: id }, { signal }).then(
+    (answer) => {
+      view = answer.view;
+      draw();
+    },
+    (error: unknown) => {
+      if (signal.aborted) return;
+      unseen = problemOf(error);
+      draw();
+    },
+  );
+}
+
+function summary(id: string, view: View | undefined, unseen: ApiProblem | undefined): TemplateResult {
+  if (view === undefined) {
+    return html`<p class="muted" data-testid="join-summary">
+      Table <code>${id}</code>${unseen ? html` (its seats are not public: ${unseen.message})` : "…"}
+    </p>`;
+  }
+  const seats = view.table?.seats ?? [];
+  const taken = seats.filter((seat) => seat.holder !== SeatHolder.UNSPECIFIED);
+  return html`<section class="lobby-card" data-testid="join-summary" data-state="${tableState(view)}">
+    <p>
+      <strong>${gameTitle(view.game)}</strong> · <span data-testid="join-taken">${taken.length} of ${view.seats} seats taken</span> ·
+      ${clockWords(view.table?.clock)} · <span class="badge ${tableState(view)}">${tableState(view)}</span>
+    </p>
+    <ol class="join-seats">
+      ${seats.map(
+        (seat) => html`<li data-testid="join-seat">
+          <span class="seat-no">${seat.seat}</span>
+          ${seat.holder === SeatHolder.UNSPECIFIED ? html`<em class="muted">open</em>` : seat.name || `Seat ${seat.seat}`}
+        </li>`,
+      )}
+    </ol>
+  </section>`;
+}
+
+function joinForm(code: string, action: Action, submit: (event: SubmitEvent) => Promise<void>): TemplateResult {
+  return html`<form class="lobby-form" data-testid="join-form" @submit=${(e: SubmitEvent) => void submit(e)}>
+    <fieldset>
+      <legend>Take a seat</legend>
+      <label class="field"
+        ><span>Your name</span>
+        <input name="name" data-testid="join-name" required maxlength="64" autocomplete="nickname" placeholder="how others see you"
+      /></label>
+      <label class="field"
+        ><span>Join code <small class="muted">from the link; empty for a listed table</small></span>
+        <input name="code" data-testid="join-code" .value=${code} autocomplete="off" autocapitalize="characters"
+      /></label>
+    </fieldset>
+    <div class="form-actions">
+      <button class="primary" type="submit" data-testid="join" ?disabled=${action.busy}>${action.busy ? "Joining…" : "Join"}</button>
+    </div>
+    ${refusalBox(action.refused)}
+  </form>`;
+}

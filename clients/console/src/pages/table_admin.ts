@@ -1,0 +1,240 @@
+/**
+ * `#/table/<id>/admin`: the table admin's page, with the admin token from this tab's
+ * session storage. The table live (WatchGame with the admin token, which watches as a
+ * spectator), its seats and join link, and the admin's controls: Start (bots in the open
+ * seats), Abort, and per seat Forfeit, Replace by a bot and Reissue its token (the new
+ * seat link is shown once). The page offers every control whatever the table's state:
+ * the referee decides, and a refusal is shown in words.
+ */
+import { BotStrategy, SeatHolder, TableStatus, type Table, type TableSeat, type View } from "@referee/client/web";
+import { html, nothing, render, type TemplateResult } from "lit-html";
+
+import { withToken, type ApiProblem, type TokenClients } from "../api.js";
+import { board, outcomeBlock } from "../board.js";
+import { follow } from "../follow.js";
+import { gameTitle } from "../games/index.js";
+import { EventLog } from "../log.js";
+import { counting, everySecond, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
+import { forgetToken, keepToken, tokenOf } from "../tokens.js";
+import { links, problemBox, retryNote } from "../ui.js";
+import { absolute, Action, clockWords, copyField, joinCodeOf, mySeatOf, refusalBox } from "./lobby_parts.js";
+import "./lobby.css";
+
+export function mountTableAdmin(root: HTMLElement, signal: AbortSignal, id: string): void {
+  const token = tokenOf("table-admin", id);
+  if (token === undefined) {
+    render(
+      html`<div class="lobby-page">
+        <div class="page-head"><h1>Not the admin here</h1></div>
+        <p data-testid="no-admin">
+          This tab holds no admin token for table <code>${id}</code>: only the tab that created it does.
+        </p>
+        <p><a href="${links.game(id)}">Watch the table</a> · <a href="${links.join(id)}">Join it</a></p>
+      </div>`,
+      root,
+    );
+    return;
+  }
+  new AdminPage(root, signal, id, withToken(token)).start();
+}
+
+/** A reissued seat's new link, shown until the next action. */
+interface Reissued {
+  seat: number;
+  link: string;
+}
+
+class AdminPage {
+  private view: View | undefined;
+  private problem: ApiProblem | undefined;
+  private retrying = false;
+  private reissued: Reissued | undefined;
+  private done = "";
+  private bot = BotStrategy.RANDOM;
+  private readonly action = new Action(() => this.draw());
+  private readonly log = new EventLog(() => this.view);
+  private readonly clock: { resume(): void };
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly signal: AbortSignal,
+    private readonly id: string,
+    private readonly clients: TokenClients,
+  ) {
+    this.clock = everySecond(signal, () => {
+      this.draw();
+      return counting(this.view);
+    });
+  }
+
+  start(): void {
+    this.draw();
+    void follow({
+      signal: this.signal,
+      open: (afterVersion, callSignal) =>
+        this.clients.referee.watchGame({ gameId: this.id, afterVersion }, { signal: callSignal }),
+      version: (message) => message.version,
+      message: (message) => {
+        this.log.add(message.version, message.events);
+        if (message.view && (this.view === undefined || message.view.version >= this.view.version)) {
+          this.view = message.view;
+        }
+        this.problem = undefined;
+        this.draw();
+        if (counting(this.view)) this.clock.resume();
+      },
+      final: (message) =>
+        message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
+      problem: (next, again) => {
+        this.problem = next;
+        this.retrying = again;
+        this.draw();
+      },
+    });
+  }
+
+  /** Run one admin call; on success say `what` and draw the table it answered with. */
+  private async act(what: string, call: () => Promise<{ table?: Table } | undefined>): Promise<void> {
+    this.reissued = undefined;
+    this.done = "";
+    const answer = await this.action.run(call);
+    if (answer === undefined) return;
+    this.done = what;
+    if (answer.table && this.view) this.view = { ...this.view, table: answer.table };
+    this.draw();
+  }
+
+  private startGame(): void {
+    void this.act("Started: bots took the open seats.", () =>
+      this.clients.lobby.startGame({ gameId: this.id, bot: this.bot }, { signal: this.signal }),
+    );
+  }
+
+  private abort(): void {
+    void this.act("Aborted.", () => this.clients.lobby.abortGame({ gameId: this.id }, { signal: this.signal }));
+  }
+
+  private forfeit(seat: number): void {
+    void this.act(`Seat ${seat} forfeited.`, () =>
+      this.clients.lobby.forfeitSeat({ gameId: this.id, seat }, { signal: this.signal }),
+    );
+  }
+
+  private replace(seat: number): void {
+    void this.act(`A bot plays seat ${seat} now.`, async () => {
+      const answer = await this.clients.lobby.replaceSeatByBot(
+        { gameId: this.id, seat, bot: this.bot },
+        { signal: this.signal },
+      );
+      if (seat === mySeatOf(this.id)) forgetToken("seat", this.id); // revoked with the seat
+      return answer;
+    });
+  }
+
+  private reissue(seat: number): void {
+    void this.act(`Seat ${seat} has a new token; the old one no longer works.`, async () => {
+      const answer = await this.clients.lobby.reissueSeatToken({ gameId: this.id, seat }, { signal: this.signal });
+      if (seat === mySeatOf(this.id)) keepToken("seat", this.id, answer.seatToken);
+      this.reissued = { seat, link: absolute(links.seatLink(this.id, answer.seatToken)) };
+      return {};
+    });
+  }
+
+  private draw(): void {
+    if (this.signal.aborted) return;
+    const view = this.view;
+    render(
+      html`<div class="lobby-page admin-page">
+        ${this.head(view)} ${problemBox(this.problem, retryNote(this.retrying))}
+        <div class="admin-layout">
+          <div class="admin-main">
+            ${this.share()} ${this.controls(view)} ${view ? board(view) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
+          </div>
+          ${view
+            ? html`<aside class="side">
+                ${outcomeBlock(view, html`<a href="${links.history(this.id)}">Step through the history →</a>`)}
+                ${seatsPanel(view, Date.now())}
+                <h3>Events</h3>
+                ${this.log.render()}
+              </aside>`
+            : nothing}
+        </div>
+      </div>`,
+      this.root,
+    );
+  }
+
+  private head(view: View | undefined): TemplateResult {
+    const mine = tokenOf("seat", this.id) !== undefined;
+    return html`<div class="page-head">
+      <h1>${view ? gameTitle(view.game) : "Table"} · admin</h1>
+      ${view
+        ? html`<span class="badge ${tableState(view)}" data-testid="table-status">${tableState(view)}</span>
+            <span class="to-act" data-testid="to-act">${waitingLine(view, Date.now())}</span>
+            <span class="muted">${clockWords(view.table?.clock)}</span>`
+        : nothing}
+      ${mine ? html`<a class="button primary" data-testid="play-my-seat" href="${links.play(this.id)}">Play my seat</a>` : nothing}
+    </div>`;
+  }
+
+  private share(): TemplateResult {
+    const code = joinCodeOf(this.id);
+    const listed = this.view?.table?.listed ?? false;
+    if (!code && !listed) return html``;
+    return html`<section class="lobby-card share" data-testid="share">
+      <h2>Invite players</h2>
+      ${copyField("Join link", absolute(links.join(this.id, code || undefined)), "admin-join-link")}
+      ${code ? copyField("Join code", code, "admin-join-code") : nothing}
+    </section>`;
+  }
+
+  private controls(view: View | undefined): TemplateResult {
+    const pick = (event: Event) => {
+      this.bot = Number((event.target as HTMLSelectElement).value) as BotStrategy;
+    };
+    const busy = this.action.busy;
+    return html`<section class="lobby-card admin-controls" data-testid="admin-controls">
+      <div class="admin-row">
+        <label class="field inline"
+          ><span>Bots</span>
+          <select data-testid="admin-bot" @change=${pick}>
+            <option value="${BotStrategy.RANDOM}">random</option>
+            <option value="${BotStrategy.HEURISTIC}">heuristic</option>
+          </select></label
+        >
+        <button class="primary" data-testid="admin-start" ?disabled=${busy} @click=${() => this.startGame()}>
+          Start, bots in the open seats
+        </button>
+        <button class="danger" data-testid="admin-abort" ?disabled=${busy} @click=${() => this.abort()}>Abort the game</button>
+      </div>
+      <ol class="admin-seats">
+        ${(view?.table?.seats ?? []).map((seat) => this.seatRow(view, seat, busy))}
+      </ol>
+      ${this.done ? html`<p class="ok" data-testid="admin-done" role="status">${this.done}</p>` : nothing}
+      ${this.reissued
+        ? html`<div class="reissued" data-testid="reissued">
+            <p>Seat ${this.reissued.seat}'s new link: it is shown only now, hand it to that player alone.</p>
+            ${copyField("New seat link", this.reissued.link, "reissued-link")}
+          </div>`
+        : nothing}
+      ${refusalBox(this.action.refused)}
+    </section>`;
+  }
+
+  private seatRow(view: View | undefined, seat: TableSeat, busy: boolean): TemplateResult {
+    const holder = seat.holder === SeatHolder.BOT ? "bot" : seat.holder === SeatHolder.PLAYER ? "player" : "open";
+    const n = seat.seat;
+    return html`<li class="admin-seat" data-testid="admin-seat" data-seat="${n}" data-holder="${holder}">
+      <span class="seat-no">${n}</span>
+      <span class="name" data-testid="admin-seat-name">${holder === "open" ? html`<em class="muted">open</em>` : seatLabel(view, n)}</span>
+      ${holder === "bot" ? html`<span class="tag">bot</span>` : nothing}
+      ${seat.forfeited ? html`<span class="tag forfeited">forfeited</span>` : nothing}
+      ${n === mySeatOf(this.id) ? html`<span class="tag">you</span>` : nothing}
+      <span class="seat-actions">
+        <button data-testid="seat-forfeit" ?disabled=${busy} @click=${() => this.forfeit(n)}>Forfeit</button>
+        <button data-testid="seat-replace" ?disabled=${busy} @click=${() => this.replace(n)}>Bot plays it</button>
+        <button data-testid="seat-reissue" ?disabled=${busy} @click=${() => this.reissue(n)}>New token</button>
+      </span>
+    </li>`;
+  }
+}
