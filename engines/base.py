@@ -14,6 +14,11 @@ Rules of the contract:
 * ``view(state, seat)`` is the only way state leaves the engine; ``seat=None`` is a
   spectator. ``view_event`` and ``view_move`` redact events and logged moves by the same
   rule (``None`` means the viewer must not learn that anything happened).
+* ``revealed_view(state)`` is the post-game reveal: the spectator's view of ``state`` with
+  everything the game hides shown in its ``revealed_*`` fields (every hand, the deck,
+  set-aside cards, sealed choices). Pure, like ``view``, and derived from the same single
+  statement of what is hidden; the service hands it out only for a finished game's states
+  (every version of its history), never while the game runs.
 * ``default_move(state, seat)`` is what a turn clock plays for a seat whose time ran out
   (issue 17): defined for every seat in ``to_act`` of a game that is not over (else the
   engine's :class:`~engines.errors.MoveError`: ``SEAT_OUT_OF_RANGE``, ``GAME_OVER`` or
@@ -110,6 +115,7 @@ class GameDefinition(Generic[C, S, M, E, V]):
     view_move: Callable[[M, Seat, Viewer], M | None]
     outcome: Callable[[S], Outcome | None]
     default_move: Callable[[S, Seat], M]
+    revealed_view: Callable[[S], V]
     awaited: Callable[[S], frozenset[Seat]] | None = None
 
     def waiting_for(self, state: S) -> frozenset[Seat]:

@@ -128,7 +128,7 @@ class RefereeApi:
     ) -> AsyncIterator[referee_pb2.WatchGameResponse]:
         bind(request.game_id)
         after = request.after_version if request.HasField("after_version") else None
-        updates = await self.referee.watch(request.game_id, token, after)
+        updates = await self.referee.watch(request.game_id, token, after, revealed=request.revealed)
         async with self.limits.watching():
             async for update in updates:
                 yield translate.update_to_proto(update)

@@ -64,6 +64,9 @@ def _verify(args: argparse.Namespace) -> int:
             # Every version's view as this caller saw it (or could have), each checked.
             watch = referee_pb2.WatchGameRequest(game_id=args.game_id, after_version=0)
             views = [update.view for update in stub.WatchGame(watch, metadata=metadata)]
+            if args.revealed:  # and every version's post-game reveal, checked the same way
+                watch.revealed = True
+                views += [update.view for update in stub.WatchGame(watch, metadata=metadata)]
     report = verify_history(history, views, game_id=args.game_id or "")
     print(report)
     return 0 if report.ok else 1
@@ -154,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--game-id")
     verify.add_argument("--token", help="a seat token (else as a spectator)")
     verify.add_argument("--file", help="a GetHistoryResponse saved as JSON instead")
+    verify.add_argument(
+        "--revealed",
+        action="store_true",
+        help="also check every version's post-game reveal (WatchGame with revealed)",
+    )
     verify.add_argument(
         "--wait",
         type=float,

@@ -651,11 +651,20 @@ class Referee:
     # --- watching --------------------------------------------------------------------------
 
     async def watch(
-        self, game_id: str, token: str | None, after_version: int | None, *, seated: bool = False
+        self,
+        game_id: str,
+        token: str | None,
+        after_version: int | None,
+        *,
+        seated: bool = False,
+        revealed: bool = False,
     ) -> AsyncIterator[Update]:
         """The caller's updates after ``after_version`` (None: a snapshot first), then live.
 
         ``seated``: the caller must hold a seat (Play), as for a move; spectators may not.
+        ``revealed``: the post-game reveal (watching.revealed_updates), for a caller who may
+        watch, of a game whose history is public; before that FAILED_PRECONDITION
+        GAME_NOT_OVER, checked after the caller and the version, so it tells nothing more.
         """
         table = await load_table(self.store, game_id)
         viewer = self._seat(table, token) if seated else self._viewer(table, token)
@@ -664,4 +673,10 @@ class Referee:
                 "VERSION_AHEAD" if after_version > table.version else "VERSION_INVALID",
                 f"after_version must be between 0 and {table.version}",
             )
+        if revealed:
+            if not self._public(table):
+                raise RuleViolation(
+                    "GAME_NOT_OVER", "the post-game reveal is only for a game that is over"
+                )
+            return watching.revealed_updates(self, table, after_version)
         return watching.updates(self, table, viewer, after_version)

@@ -84,6 +84,7 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
         to_act=sorted(view.to_act),
         outcome=outcome_to_proto(view.outcome) if view.outcome is not None else None,
         head=view.head,
+        revealed=view.revealed,
         **body,
     )
 

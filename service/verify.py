@@ -4,7 +4,9 @@
 or spectator) and checks that the seed matches the commitment published at creation, that
 every logged move is legal when replayed, that every event the referee reported is what the
 replay produces, and that the outcome matches. Views recorded by a client (for example
-from WatchGame) can be checked too: each must equal the replay's view for that viewer.
+from WatchGame) can be checked too: each must equal the replay's view for that viewer, or,
+a view marked ``revealed`` (WatchGame's post-game reveal), the replay's revealed view of
+its version.
 The replay stops at the first move that differs, and the report names its version: that is
 why it steps through the moves itself rather than calling :func:`engines.base.replay`, which
 only says that some move failed.
@@ -126,7 +128,7 @@ def verify_history(
     ):
         report.problems.append("the outcome differs from the replay")
     report.views = len(views)
-    expected: dict[tuple[int, int | None, str], game_pb2.View] = {}
+    expected: dict[tuple[int, int | None, str, bool], game_pb2.View] = {}
     for view in views:
         _check_view(report, game, history, states, view, game_id, expected)
     return report
@@ -259,7 +261,7 @@ def _check_view(
     states: dict[int, tuple[Any, str]],
     view: game_pb2.View,
     game_id: str,
-    expected: dict[tuple[int, int | None, str], game_pb2.View],
+    expected: dict[tuple[int, int | None, str, bool], game_pb2.View],
 ) -> None:
     """Compare one recorded view with the replay's view for its viewer at its version,
     its head first: a view kept from the game pins the history up to its version.
@@ -281,9 +283,9 @@ def _check_view(
     if viewer is not None and not 0 <= viewer < history.setup.seats:
         report.problems.append(f"a view for seat {viewer}, who is not at this table")
         return
-    key = (view.version, viewer, game_id or view.game_id)
+    key = (view.version, viewer, game_id or view.game_id, view.revealed)
     if key not in expected:
-        expected[key] = _replayed_view(game, history, state, view.version, viewer, key[2], head)
+        expected[key] = _replayed_view(game, history, state, key, head)
     if expected[key] != _without_table(view):
         report.problems.append(f"the view at version {view.version} differs from the replay")
 
@@ -292,13 +294,14 @@ def _replayed_view(
     game: AnyGame,
     history: referee_pb2.GetHistoryResponse,
     state: Any,
-    version: int,
-    viewer: int | None,
-    game_id: str,
+    key: tuple[int, int | None, str, bool],
     head: str,
 ) -> game_pb2.View:
+    """The replay's view for ``key`` (version, viewer, game id, revealed): a revealed one
+    is nobody's, so a recorded revealed view that names a seat differs from it."""
+    version, viewer, game_id, revealed = key
     seats = history.setup.seats
-    view = seat_view(game, game_id, seats, state, version, viewer, head)
+    view = seat_view(game, game_id, seats, state, version, viewer, head, revealed=revealed)
     gone = _forfeited(history)
     if view.outcome is not None and gone:
         view = dataclasses.replace(view, outcome=hosting.adjust_outcome(view.outcome, gone))

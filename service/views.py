@@ -31,6 +31,9 @@ class SeatView:
     clock: clocks.ClockView | None = None
     # The hosting side (service.hosting), public; None in a replayed view (the verifier's).
     table: hosting.TableInfo | None = None
+    # The post-game reveal (``viewer`` None, ``body`` the game's revealed_view): only ever
+    # of a finished game's states.
+    revealed: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,20 @@ class History:
     actions: tuple[records.TableActionRecord, ...] = ()
 
 
-def project(table: Table, state: Any, version: int, viewer: int | None, head: str) -> SeatView:
-    view = seat_view(table.game, table.game_id, table.meta.seats, state, version, viewer, head)
+def project(
+    table: Table,
+    state: Any,
+    version: int,
+    viewer: int | None,
+    head: str,
+    *,
+    revealed: bool = False,
+) -> SeatView:
+    """``viewer``'s view of ``state`` with the table's hosting side; ``revealed``: the
+    post-game reveal instead (the caller checked that the game is over)."""
+    view = seat_view(
+        table.game, table.game_id, table.meta.seats, state, version, viewer, head, revealed=revealed
+    )
     host = table.hosting
     clock = table.meta.clock if isinstance(table.meta.clock, records.ClockSpec) else None
     info = hosting.project_table(
@@ -131,19 +146,23 @@ def seat_view(
     version: int,
     viewer: int | None,
     head: str,
+    *,
+    revealed: bool = False,
 ) -> SeatView:
     """What ``viewer`` (a seat, or None for a spectator) sees of ``state`` at ``version``,
-    whose chain head is ``head``."""
+    whose chain head is ``head``; ``revealed``: the game's post-game reveal of ``state``
+    (nobody's view: ``viewer`` is ignored), which only a finished game may give."""
     return SeatView(
         game=game.name,
         game_id=game_id,
         version=version,
-        viewer=viewer,
+        viewer=None if revealed else viewer,
         seats=seats,
         to_act=game.to_act(state),
         outcome=game.outcome(state),
-        body=game.view(state, viewer),
+        body=game.revealed_view(state) if revealed else game.view(state, viewer),
         head=head,
+        revealed=revealed,
     )
 
 

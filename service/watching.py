@@ -1,6 +1,9 @@
 """A watch's updates, for WatchGame and Play: a snapshot or the versions after the
 client's (replayed from the log), then every live change the feed publishes, each as the
-viewer may see it, with its clocks; a seated viewer holds its seat's presence meanwhile."""
+viewer may see it, with its clocks; a seated viewer holds its seat's presence meanwhile.
+
+The post-game reveal (:func:`revealed_updates`, WatchGame's ``revealed``) is a watch of a
+game that is over: the same snapshot or replay, each view the game's revealed view."""
 
 from __future__ import annotations
 
@@ -38,6 +41,21 @@ async def updates(
         return
     async with presence.holding(referee.store, table.game_id, viewer):
         async for update in _followed(referee, table, viewer, after_version):
+            yield update
+
+
+async def revealed_updates(
+    referee: Watched, table: Table, after_version: int | None
+) -> AsyncIterator[Update]:
+    """The post-game reveal of ``table``, whose history is public (the caller checked): a
+    revealed snapshot, or each version after ``after_version`` revealed, with every event.
+    Nothing live follows (the game is over), so it needs no feed and holds no presence."""
+    version = table.version
+    if after_version is None:
+        view = project(table, table.state, version, None, table.head, revealed=True)
+        yield Update(version, [], referee.clocked(view, table), True)
+    elif after_version < version:
+        async for update in _replayed(referee, table, None, after_version, version, revealed=True):
             yield update
 
 
@@ -93,7 +111,13 @@ async def _followed(
 
 
 async def _replayed(
-    referee: Watched, table: Table, viewer: int | None, after: int, upto: int
+    referee: Watched,
+    table: Table,
+    viewer: int | None,
+    after: int,
+    upto: int,
+    *,
+    revealed: bool = False,
 ) -> AsyncIterator[Update]:
     """Updates for versions ``after+1..upto``, recomputed from the seed and the log.
 
@@ -102,9 +126,10 @@ async def _replayed(
     holds the loop for one batch at a time, never for the whole replay.
 
     Replayed from a finished game (``table`` is over), every update carries every
-    event, as GetHistory does; replayed before the end, they are redacted.
+    event, as GetHistory does; replayed before the end, they are redacted. ``revealed``:
+    each view is the post-game reveal of its version (the caller checked the game is over).
     """
-    public = table.finished
+    public = table.finished or revealed
     state = table.game.new_game(table.config, table.meta.seed)
     head = table.meta.seed_sha256
     for start in range(0, upto, REPLAY_BATCH):
@@ -115,7 +140,8 @@ async def _replayed(
             head = chain.link(head, item)
             if version > after:
                 seen = list(events) if public else redact_events(table, events, viewer)
-                yield Update(version, seen, project(table, state, version, viewer, head), False)
+                view = project(table, state, version, viewer, head, revealed=revealed)
+                yield Update(version, seen, view, False)
         if len(raw) < REPLAY_BATCH:
             return
         await asyncio.sleep(0)  # the next batch after other requests had their turn

@@ -7,7 +7,13 @@ from engines.gang_of_four import defaults, rules
 from engines.gang_of_four.events import Event
 from engines.gang_of_four.model import GangOfFourConfig, GangOfFourState
 from engines.gang_of_four.moves import GiveBack, Move, Pass, Play
-from engines.gang_of_four.view import GangOfFourView, view, view_event, view_move
+from engines.gang_of_four.view import (
+    GangOfFourView,
+    revealed_view,
+    view,
+    view_event,
+    view_move,
+)
 
 GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourView] = (
     GameDefinition(
@@ -29,6 +35,7 @@ GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourV
         view_move=view_move,
         outcome=rules.outcome,
         default_move=defaults.default_move,
+        revealed_view=revealed_view,
     )
 )
 

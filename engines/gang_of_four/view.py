@@ -6,6 +6,10 @@ and the last-card announcements. Nobody sees another hand or the set-aside cards
 the game goes on; once it is over, everything is public (rules revision 2 on):
 ``revealed_hands`` shows the cards every seat still held and ``revealed_set_aside`` the
 cards dealt to nobody (3 players), both empty until then.
+
+:func:`hidden` is the one place that says what the game hides; the finished view and the
+post-game reveal (:func:`revealed_view`, every earlier state of a finished game shown
+whole) both take it from there.
 """
 
 from __future__ import annotations
@@ -62,11 +66,27 @@ def reveals(state: GangOfFourState) -> bool:
     return state.phase is Phase.OVER and rules_revision(state.config.rules_revision) >= 2
 
 
+def hidden(state: GangOfFourState) -> dict[str, object]:
+    """What ``state`` hides from every seat, as the ``revealed_*`` fields that show it:
+    each seat's hand and the cards dealt to nobody (3 players)."""
+    return {
+        "revealed_hands": tuple(
+            RevealedHand(seat, cards) for seat, cards in enumerate(state.hands)
+        ),
+        "revealed_set_aside": state.set_aside,
+    }
+
+
+def revealed_view(state: GangOfFourState) -> GangOfFourView:
+    """The post-game reveal of ``state``: the spectator's view with everything it hides
+    shown. Only for a finished game's states (the service refuses it before the end)."""
+    return msgspec.structs.replace(view(state, None), **hidden(state))
+
+
 def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
     check_viewer(viewer, state.config.players)
     current = state.current
-    revealed = reveals(state)
-    return GangOfFourView(
+    shown = GangOfFourView(
         viewer=viewer,
         players=state.config.players,
         auto_announce_last_card=state.config.auto_announce_last_card,
@@ -88,13 +108,8 @@ def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
         exchange=state.exchange,
         totals=state.totals,
         results=state.results,
-        revealed_hands=(
-            tuple(RevealedHand(seat, cards) for seat, cards in enumerate(state.hands))
-            if revealed
-            else ()
-        ),
-        revealed_set_aside=state.set_aside if revealed else (),
     )
+    return msgspec.structs.replace(shown, **hidden(state)) if reveals(state) else shown
 
 
 def view_event(event: Event, viewer: Viewer) -> Event | None:

@@ -7,7 +7,7 @@ from engines.pinched import defaults, rules, setup
 from engines.pinched.events import Event
 from engines.pinched.model import PinchedConfig, PinchedState
 from engines.pinched.moves import Move
-from engines.pinched.view import PinchedView, view, view_event, view_move
+from engines.pinched.view import PinchedView, revealed_view, view, view_event, view_move
 
 GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = GameDefinition(
     name="pinched",
@@ -28,6 +28,7 @@ GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = Ga
     view_move=view_move,
     outcome=rules.outcome,
     default_move=defaults.default_move,
+    revealed_view=revealed_view,
 )
 
 __all__ = ["GAME", "Event", "Move", "PinchedConfig", "PinchedState", "PinchedView"]

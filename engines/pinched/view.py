@@ -11,6 +11,11 @@ After the end everything is public (the seed is revealed, so every deal can be d
 finished view, for every seat and spectator alike, shows what was hidden in its
 ``revealed_*`` fields (empty, or None, one version earlier and before).
 
+:func:`hidden` is the one place that says what a state hides from every seat. The finished
+view shows the part of it the final state still hides (:data:`FINISHED_REVEALS`); the
+post-game reveal (:func:`revealed_view`, each state of a finished game shown whole) shows
+all of it, the sealed location cards of a morning too.
+
 The state names cards by id; the view names each card's kind too (a :class:`Valuable`), so
 that a frontend need not work kinds out from the component table (events and moves name
 cards by id only).
@@ -149,6 +154,21 @@ class PinchedView(msgspec.Struct, frozen=True):
     revealed_letter: Location | None = None
     revealed_deck: tuple[Valuable, ...] = ()
     revealed_curse_pile: tuple[Curse, ...] = ()
+    # Only in the post-game reveal (revealed_view): every seat's location card this day,
+    # sealed ones too (None: not chosen yet); empty in every other view.
+    revealed_choices: tuple[Location | None, ...] = ()
+
+
+# The hidden parts a finished view shows (rules revision 2 on): no location card is sealed
+# at the end, so these views never carried the choices (a kept view must equal its replay).
+FINISHED_REVEALS = (
+    "revealed_hands",
+    "revealed_sold",
+    "revealed_curses",
+    "revealed_letter",
+    "revealed_deck",
+    "revealed_curse_pile",
+)
 
 
 def view(state: PinchedState, viewer: Viewer) -> PinchedView:
@@ -215,15 +235,26 @@ def view(state: PinchedState, viewer: Viewer) -> PinchedView:
         result=scoring.final(state) if over else None,
     )
     if over and rules_revision(state.config.rules_revision) >= 2:
-        return msgspec.structs.replace(shown, **_revealed(state, cards))
+        hid = hidden(state)
+        return msgspec.structs.replace(shown, **{name: hid[name] for name in FINISHED_REVEALS})
     # A revision-1 game's finished views stay as they were, so views kept from it verify.
     return shown
 
 
-def _revealed(state: PinchedState, cards: _Cards) -> dict[str, object]:
-    """The ``revealed_*`` fields of a finished view: everything the game kept hidden."""
+def revealed_view(state: PinchedState) -> PinchedView:
+    """The post-game reveal of ``state``: the spectator's view with everything it hides
+    shown. Only for a finished game's states (the service refuses it before the end)."""
+    return msgspec.structs.replace(view(state, None), **hidden(state))
+
+
+def hidden(state: PinchedState) -> dict[str, object]:
+    """What ``state`` hides from every seat, as the ``revealed_*`` fields that show it:
+    every hand, sold pile and curse stack, the sealed letter, the draw pile, the curse pile
+    and the location cards chosen this morning."""
     letter = state.letter
+    cards = _Cards.of(state.config.components)
     return {
+        "revealed_choices": state.choices,
         "revealed_hands": tuple(SeatCards(cards.cards(hand)) for hand in state.hands),
         "revealed_sold": tuple(SeatCards(cards.cards(sold)) for sold in state.sold),
         "revealed_curses": tuple(SeatCurses(curses) for curses in state.curses),

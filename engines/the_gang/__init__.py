@@ -7,7 +7,7 @@ from engines.the_gang import defaults, rules
 from engines.the_gang.events import Event
 from engines.the_gang.model import Colour, TheGangConfig, TheGangState
 from engines.the_gang.moves import ConfirmRoundEnd, Move, ReturnChip, TakeChip
-from engines.the_gang.view import TheGangView, view, view_event, view_move
+from engines.the_gang.view import TheGangView, revealed_view, view, view_event, view_move
 
 GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = GameDefinition(
     name="the_gang",
@@ -28,6 +28,7 @@ GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = Ga
     view_move=view_move,
     outcome=rules.outcome,
     default_move=defaults.default_move,
+    revealed_view=revealed_view,
     awaited=defaults.awaited,
 )
 

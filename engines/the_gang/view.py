@@ -13,6 +13,11 @@ a finished view, for every viewer, adds what the final state still hides in its
 ``revealed_*`` fields. Pockets need none: every one is shown at each heist's showdown. What
 earlier heists hid (their discards, an Informant's card) is in the finished game's history,
 whose events are then whole.
+
+:func:`hidden` is the one place that says what a state hides from every seat. The finished
+view shows the part of it the final state still hides (:data:`FINISHED_REVEALS`); the
+post-game reveal (:func:`revealed_view`, each state of a finished game shown whole) shows
+all of it, every seat's pocket and the Coordinator's sealed passes too.
 """
 
 from __future__ import annotations
@@ -62,6 +67,20 @@ class PileView(msgspec.Struct, frozen=True):
     card_one_turned: bool
 
 
+class SeatPocket(msgspec.Struct, frozen=True):
+    """One seat's pocket cards, in the post-game reveal."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+class SealedPass(msgspec.Struct, frozen=True):
+    """Coordinator: the card a seat chose to pass, before the passes land (the reveal)."""
+
+    seat: int
+    card: Card
+
+
 class TheGangView(msgspec.Struct, frozen=True):
     viewer: int | None
     players: int
@@ -107,6 +126,21 @@ class TheGangView(msgspec.Struct, frozen=True):
     revealed_announcements: tuple[Announcement, ...] = ()  # the last heist's, cards shown
     revealed_challenge_pile: tuple[int, ...] = ()  # the order, top first, even if shuffled
     revealed_specialist_pile: tuple[int, ...] = ()
+    # Only in the post-game reveal (revealed_view), empty in every other view.
+    revealed_pockets: tuple[SeatPocket, ...] = ()  # every seat's, seat order
+    revealed_passes: tuple[SealedPass, ...] = ()  # Coordinator: the sealed choices made
+
+
+# The hidden parts a finished view shows (rules revision 2 on): what its final state still
+# hides. Pockets are shown at every showdown and no pass is sealed at the end, so these
+# views never carried them (a kept finished view must still equal its replay).
+FINISHED_REVEALS = (
+    "revealed_deck",
+    "revealed_discards",
+    "revealed_announcements",
+    "revealed_challenge_pile",
+    "revealed_specialist_pile",
+)
 
 
 def _pile(pile: Pile) -> PileView:
@@ -172,26 +206,39 @@ def view(state: TheGangState, viewer: Viewer) -> TheGangView:
         round_needs_confirmation=flow.needs_confirmation(state) and not state.finished,
     )
     if state.finished and rules_revision(state.config.rules_revision) >= 2:
-        return _revealed(seen, state, challenge_pile, specialist_pile)
+        shown = hidden(state)
+        return msgspec.structs.replace(seen, **{name: shown[name] for name in FINISHED_REVEALS})
     # A revision-1 game's finished views stay as they were, so views kept from it verify.
     return seen
 
 
-def _revealed(
-    seen: TheGangView, state: TheGangState, challenges: Pile, specialists: Pile
-) -> TheGangView:
-    """A finished view with its ``revealed_*`` fields: nothing is hidden any more (the base
-    game has no piles in play)."""
+def hidden(state: TheGangState) -> dict[str, object]:
+    """What ``state`` hides from every seat, as the ``revealed_*`` fields that show it: the
+    pockets, the deck, the face-down discards, the announcements' cards (the Informant's),
+    the Coordinator's sealed passes and the piles' order (a finished game's as the next
+    game would continue them, as its view shows; the base game has no piles in play)."""
+    challenges, specialists = (
+        piles.continued(state) if state.finished else (state.challenge_pile, state.specialist_pile)
+    )
     if not tables.uses_piles(state):
         challenges = specialists = Pile((), known=True)
-    return msgspec.structs.replace(
-        seen,
-        revealed_deck=state.deck,
-        revealed_discards=state.discards,
-        revealed_announcements=state.announcements,
-        revealed_challenge_pile=challenges.cards,
-        revealed_specialist_pile=specialists.cards,
-    )
+    return {
+        "revealed_deck": state.deck,
+        "revealed_discards": state.discards,
+        "revealed_announcements": state.announcements,
+        "revealed_challenge_pile": challenges.cards,
+        "revealed_specialist_pile": specialists.cards,
+        "revealed_pockets": tuple(SeatPocket(s, cards) for s, cards in enumerate(state.pockets)),
+        "revealed_passes": tuple(
+            SealedPass(seat, card) for seat, card in enumerate(state.passes) if card is not None
+        ),
+    }
+
+
+def revealed_view(state: TheGangState) -> TheGangView:
+    """The post-game reveal of ``state``: the spectator's view with everything it hides
+    shown. Only for a finished game's states (the service refuses it before the end)."""
+    return msgspec.structs.replace(view(state, None), **hidden(state))
 
 
 def view_event(event: Event, viewer: Viewer) -> Event | None:

@@ -10,6 +10,7 @@ import { board, outcomeBlock } from "../board.js";
 import { follow } from "../follow.js";
 import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
+import { revealPanel } from "../games/reveal.js";
 import { EventLog } from "../log.js";
 import { counting, everySecond, seatsPanel, tableState, waitingLine } from "../table.js";
 import { gameProblemNote, links, problemBox } from "../ui.js";
@@ -41,7 +42,8 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
           ? html`<div class="game-layout">
               ${board(view)}
               <aside class="side">
-                ${outcomeBlock(view, history)} ${seatsPanel(view, now)}
+                ${outcomeBlock(view, history)} ${view.outcome ? revealPanel(view) : nothing}
+                ${seatsPanel(view, now)}
                 <h3>Events</h3>
                 ${log.render()}
               </aside>

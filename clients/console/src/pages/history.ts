@@ -1,8 +1,13 @@
 /**
  * `#/game/<id>/history`: a game step by step. GetHistory gives the moves, their events
  * and (once the game is over) the seed; WatchGame from version 0 replays every version's
- * spectator view, so each step can show the board as it was. "Verify" sends both, as
- * received, to VerifyHistory.
+ * view, so each step can show the board as it was: the spectator's while the game goes on,
+ * and once it is over the post-game reveal (`revealed`: every hand at every step, drawn by
+ * games/reveal.ts). "Verify" sends the history and the views, as received, to VerifyHistory.
+ *
+ * The stream starts once the first GetHistory says whether the game is over: a finished
+ * game is watched revealed from the start; a live one plainly, and when it ends the page
+ * watches it again revealed, from version 0, and those views replace the first ones.
  */
 import { wholeHistory, type GetHistoryResponse, type View } from "@referee/client/web";
 import { render } from "lit-html";
@@ -27,6 +32,7 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
     verifying: { state: "idle" },
     seedCheck: undefined,
     streamDone: false,
+    revealed: false,
     actions: {
       go: (step: number) => {
         model.step = Math.max(0, Math.min(step, steps()));
@@ -86,6 +92,7 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
         model.problem = undefined;
         // Start at the end (the final board); stay at the end while the game goes on.
         if (atEnd) model.step = history.entries.length;
+        if (!streaming) watchViews(history.seed.length > 0);
         if (history.seed.length > 0 && model.seedCheck === undefined) {
           const digest = await sha256Hex(history.seed);
           model.seedCheck = digest === undefined ? "unavailable" : digest === history.seedSha256 ? "match" : "mismatch";
@@ -116,35 +123,58 @@ export function mountHistory(root: HTMLElement, signal: AbortSignal, id: string)
   window.addEventListener("keydown", onKey);
   signal.addEventListener("abort", () => window.removeEventListener("keydown", onKey), { once: true });
 
+  /** The view stream has been started (it waits for the first history). */
+  let streaming = false;
+  /**
+   * Every version's view from version 0; `revealed` (the game is over): its post-game
+   * reveal. A plain stream that sees the end is followed by a revealed one.
+   */
+  const watchViews = (revealed: boolean): void => {
+    streaming = true;
+    model.revealed = revealed;
+    received.length = 0;
+    if (revealed && (model.history?.entries.length ?? 0) === 0) {
+      model.streamDone = true; // nothing to replay: the game ended before any move
+      return;
+    }
+    let ended = false;
+    // Verify waits for this: the views it sends are all we will get (every version of a
+    // finished game, or what came before the stream failed for good).
+    const streamed = follow({
+      signal,
+      afterVersion: 0n,
+      open: (afterVersion, callSignal) =>
+        referee.watchGame({ gameId: id, afterVersion, revealed }, { signal: callSignal }),
+      version: (message) => message.version,
+      message: (message) => {
+        if (message.version > latest) latest = message.version;
+        if (message.view) {
+          model.views.set(message.version, message.view);
+          received.push(message.view);
+        }
+        model.streamProblem = undefined;
+        // A version the history does not hold yet: the game went on, fetch it again soon.
+        // While a failed fetch waits to be tried again, that try will do it.
+        if (model.history !== undefined && message.version > model.history.version) refreshSoon();
+        draw();
+      },
+      final: (message) => {
+        ended = message.view?.outcome !== undefined;
+        // A revealed stream ends at the last version (an aborted table has no outcome).
+        return ended || (revealed && model.history !== undefined && message.version >= model.history.version);
+      },
+      problem: (problem, retrying) => {
+        model.streamProblem = { problem, retrying };
+        draw();
+      },
+    });
+    void streamed.then(() => {
+      if (!revealed && ended && !signal.aborted) return watchViews(true);
+      model.streamDone = true;
+      draw();
+    });
+  };
+
   draw();
   void load();
-  // Verify waits for this: the views it sends are all we will get (every version of a
-  // finished game, or what came before the stream failed for good).
-  const streamed = follow({
-    signal,
-    afterVersion: 0n,
-    open: (afterVersion, callSignal) => referee.watchGame({ gameId: id, afterVersion }, { signal: callSignal }),
-    version: (message) => message.version,
-    message: (message) => {
-      if (message.version > latest) latest = message.version;
-      if (message.view) {
-        model.views.set(message.version, message.view);
-        received.push(message.view);
-      }
-      model.streamProblem = undefined;
-      // A version the history does not hold yet: the game went on, fetch it again soon.
-      // While a failed fetch waits to be tried again, that try will do it.
-      if (model.history !== undefined && message.version > model.history.version) refreshSoon();
-      draw();
-    },
-    final: (message) => message.view?.outcome !== undefined,
-    problem: (problem, retrying) => {
-      model.streamProblem = { problem, retrying };
-      draw();
-    },
-  });
-  void streamed.then(() => {
-    model.streamDone = true;
-    draw();
-  });
 }

@@ -8,6 +8,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import type { ApiProblem } from "../api.js";
 import { board, eventLine, moveLine, outcomeBlock } from "../board.js";
 import { gameTitle } from "../games/index.js";
+import { revealPanel } from "../games/reveal.js";
 import { seatNames } from "../table.js";
 import { gameProblemNote, hex, links, problemBox, retryNote, seatName } from "../ui.js";
 import { verifyResult, type VerifyState } from "../verify.js";
@@ -15,8 +16,10 @@ import { verifyResult, type VerifyState } from "../verify.js";
 export interface HistoryModel {
   id: string;
   history: GetHistoryResponse | undefined;
-  /** The spectator view at each version, from WatchGame. */
+  /** The view at each version, from WatchGame: the spectator's, or (`revealed`) the reveal. */
   views: Map<bigint, View>;
+  /** The views are (being replaced by) the post-game reveal: the game is over. */
+  revealed: boolean;
   /** The version shown: 0 is the deal, before the first move. */
   step: number;
   problem: ApiProblem | undefined;
@@ -152,6 +155,7 @@ export function historyPage(model: HistoryModel): TemplateResult {
     <div class="game-layout">
       <div class="main-col">${stepView(model, history)}</div>
       <aside class="side">
+        ${model.step > 0 ? revealPanel(model.views.get(BigInt(model.step))) : nothing}
         ${history.outcome && final ? outcomeBlock(final) : nothing}
         ${history.outcome && !final
           ? html`<div class="outcome" data-testid="outcome"><h3>Game over</h3><p>${history.outcome.summary}</p></div>`

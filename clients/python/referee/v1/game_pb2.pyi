@@ -202,6 +202,7 @@ class View(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     HEAD_FIELD_NUMBER: _builtins.int
     TABLE_FIELD_NUMBER: _builtins.int
+    REVEALED_FIELD_NUMBER: _builtins.int
     THE_GANG_FIELD_NUMBER: _builtins.int
     GANG_OF_FOUR_FIELD_NUMBER: _builtins.int
     PINCHED_FIELD_NUMBER: _builtins.int
@@ -219,6 +220,12 @@ class View(_message.Message):
     stored entry GetHistory shows once the game is over (HistoryEntry.log_entry). Keep a
     view: VerifyHistory later proves that the history it is handed is the one you played
     up to this version. Empty only in views recorded before the chain existed.
+    """
+    revealed: _builtins.bool
+    """True for the post-game reveal: the view of nobody in particular (no `seat`) that shows
+    everything the game hid at `version` in its game view's revealed_* fields (every hand,
+    the deck, set-aside cards, sealed choices). Only a finished game gives these (WatchGame
+    with `revealed`); VerifyHistory compares such a view with the replay's revealed view.
     """
     @_builtins.property
     def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -252,13 +259,14 @@ class View(_message.Message):
         outcome: Global___Outcome | None = ...,
         head: _builtins.str = ...,
         table: _table_pb2.Table | None = ...,
+        revealed: _builtins.bool = ...,
         the_gang: _the_gang_pb2.TheGangView | None = ...,
         gang_of_four: _gang_of_four_pb2.GangOfFourView | None = ...,
         pinched: _pinched_pb2.PinchedView | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "table", b"table", "the_gang", b"the_gang"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "head", b"head", "outcome", b"outcome", "pinched", b"pinched", "seat", b"seat", "seats", b"seats", "table", b"table", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "game", b"game", "game_id", b"game_id", "game_view", b"game_view", "gang_of_four", b"gang_of_four", "head", b"head", "outcome", b"outcome", "pinched", b"pinched", "revealed", b"revealed", "seat", b"seat", "seats", b"seats", "table", b"table", "the_gang", b"the_gang", "to_act", b"to_act", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -420,6 +420,10 @@ class GangOfFourView(_message.Message):
     def revealed_set_aside(self) -> _containers.RepeatedCompositeFieldContainer[Global___GangOfFourCard]:
         """Phase OVER, 3 players: the cards of the last hand that were dealt to nobody. Empty
         while the game goes on (and always at 4 players).
+
+        The post-game reveal (a view with View.revealed set, from WatchGame with `revealed` on
+        a finished game) fills both fields at every version, with that version's hands and
+        set-aside cards, under every rules revision.
         """
 
     def __init__(

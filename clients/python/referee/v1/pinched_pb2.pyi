@@ -1127,6 +1127,7 @@ class PinchedView(_message.Message):
     REVEALED_LETTER_FIELD_NUMBER: _builtins.int
     REVEALED_DECK_FIELD_NUMBER: _builtins.int
     REVEALED_CURSE_PILE_FIELD_NUMBER: _builtins.int
+    REVEALED_CHOICES_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     day: _builtins.int
     """1-based."""
@@ -1287,6 +1288,14 @@ class PinchedView(_message.Message):
     def revealed_curse_pile(self) -> _containers.RepeatedCompositeFieldContainer[Global___Curse]:
         """The curses still face down on the hearts mansion, top first."""
 
+    @_builtins.property
+    def revealed_choices(self) -> _containers.RepeatedScalarFieldContainer[Global___Location.ValueType]:
+        """Only in the post-game reveal (a view with View.revealed set, from WatchGame with
+        `revealed` on a finished game), where every revealed_* field above shows that version's
+        hidden cards: per seat, its location card this day, sealed ones too (unspecified: not
+        chosen yet). Empty in every other view.
+        """
+
     def __init__(
         self,
         *,
@@ -1343,10 +1352,11 @@ class PinchedView(_message.Message):
         revealed_letter: Global___Location.ValueType = ...,
         revealed_deck: _abc.Iterable[Global___Valuable] | None = ...,
         revealed_curse_pile: _abc.Iterable[Global___Curse] | None = ...,
+        revealed_choices: _abc.Iterable[Global___Location.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder", "_lisa_mona_holder", b"_lisa_mona_holder", "_rufus_holder", b"_rufus_holder", "components", b"components", "gordie_holder", b"gordie_holder", "lisa_mona_holder", b"lisa_mona_holder", "result", b"result", "rufus_holder", b"rufus_holder"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder", "_lisa_mona_holder", b"_lisa_mona_holder", "_rufus_holder", b"_rufus_holder", "choices", b"choices", "chosen_seats", b"chosen_seats", "clues", b"clues", "clues_left", b"clues_left", "components", b"components", "curse_counts", b"curse_counts", "curse_pile", b"curse_pile", "curse_turns", b"curse_turns", "curses", b"curses", "day", b"day", "deck_size", b"deck_size", "diamonds", b"diamonds", "diamonds_left", b"diamonds_left", "discard", b"discard", "dog_due", b"dog_due", "fields", b"fields", "first_mastermind", b"first_mastermind", "gordie_due", b"gordie_due", "gordie_holder", b"gordie_holder", "hand", b"hand", "hand_sizes", b"hand_sizes", "heist", b"heist", "letter", b"letter", "letter_opened", b"letter_opened", "letter_read_by", b"letter_read_by", "lisa_mona_holder", b"lisa_mona_holder", "lisa_mona_points", b"lisa_mona_points", "locations", b"locations", "mastermind", b"mastermind", "my_choice", b"my_choice", "passage_due", b"passage_due", "passage_open", b"passage_open", "phase", b"phase", "players", b"players", "present", b"present", "result", b"result", "revealed_curse_pile", b"revealed_curse_pile", "revealed_curses", b"revealed_curses", "revealed_deck", b"revealed_deck", "revealed_hands", b"revealed_hands", "revealed_letter", b"revealed_letter", "revealed_sold", b"revealed_sold", "river", b"river", "river_turns", b"river_turns", "rufus_holder", b"rufus_holder", "selling", b"selling", "sold", b"sold", "sold_counts", b"sold_counts", "stashes", b"stashes", "takes", b"takes", "vault", b"vault", "vault_value", b"vault_value", "watch", b"watch"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder", "_lisa_mona_holder", b"_lisa_mona_holder", "_rufus_holder", b"_rufus_holder", "choices", b"choices", "chosen_seats", b"chosen_seats", "clues", b"clues", "clues_left", b"clues_left", "components", b"components", "curse_counts", b"curse_counts", "curse_pile", b"curse_pile", "curse_turns", b"curse_turns", "curses", b"curses", "day", b"day", "deck_size", b"deck_size", "diamonds", b"diamonds", "diamonds_left", b"diamonds_left", "discard", b"discard", "dog_due", b"dog_due", "fields", b"fields", "first_mastermind", b"first_mastermind", "gordie_due", b"gordie_due", "gordie_holder", b"gordie_holder", "hand", b"hand", "hand_sizes", b"hand_sizes", "heist", b"heist", "letter", b"letter", "letter_opened", b"letter_opened", "letter_read_by", b"letter_read_by", "lisa_mona_holder", b"lisa_mona_holder", "lisa_mona_points", b"lisa_mona_points", "locations", b"locations", "mastermind", b"mastermind", "my_choice", b"my_choice", "passage_due", b"passage_due", "passage_open", b"passage_open", "phase", b"phase", "players", b"players", "present", b"present", "result", b"result", "revealed_choices", b"revealed_choices", "revealed_curse_pile", b"revealed_curse_pile", "revealed_curses", b"revealed_curses", "revealed_deck", b"revealed_deck", "revealed_hands", b"revealed_hands", "revealed_letter", b"revealed_letter", "revealed_sold", b"revealed_sold", "river", b"river", "river_turns", b"river_turns", "rufus_holder", b"rufus_holder", "selling", b"selling", "sold", b"sold", "sold_counts", b"sold_counts", "stashes", b"stashes", "takes", b"takes", "vault", b"vault", "vault_value", b"vault_value", "watch", b"watch"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__gordie_holder: _TypeAlias = _typing.Literal["gordie_holder"]  # noqa: Y015
     _WhichOneofArgType__gordie_holder: _TypeAlias = _typing.Literal["_gordie_holder", b"_gordie_holder"]  # noqa: Y015

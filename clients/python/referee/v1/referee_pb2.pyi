@@ -386,21 +386,32 @@ class WatchGameRequest(_message.Message):
 
     GAME_ID_FIELD_NUMBER: _builtins.int
     AFTER_VERSION_FIELD_NUMBER: _builtins.int
+    REVEALED_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     after_version: _builtins.int
     """Resume after this version: you get one message for each later version, then live
     updates. Leave unset to start with a snapshot of the current view. If the referee no
     longer holds that far back, you get a snapshot (empty `events`) at the current version.
     """
+    revealed: _builtins.bool
+    """The post-game reveal, only for a finished game: every view sent (the snapshot, or each
+    replayed version after `after_version`) is the revealed view of its version
+    (View.revealed set, no seat: every hand, the deck, set-aside cards and sealed choices
+    of that version shown), with every event whole. A game that is not over refuses it
+    with FAILED_PRECONDITION GAME_NOT_OVER, so nothing leaks before the end. Same
+    permissions (a spectator needs `allow_spectators`), quotas and bounds as any watch;
+    the stream ends after the final version. Hand the views to VerifyHistory as any other.
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
         after_version: _builtins.int | None = ...,
+        revealed: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_after_version", b"_after_version", "after_version", b"after_version"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_after_version", b"_after_version", "after_version", b"after_version", "game_id", b"game_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_after_version", b"_after_version", "after_version", b"after_version", "game_id", b"game_id", "revealed", b"revealed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__after_version: _TypeAlias = _typing.Literal["after_version"]  # noqa: Y015
     _WhichOneofArgType__after_version: _TypeAlias = _typing.Literal["_after_version", b"_after_version"]  # noqa: Y015

@@ -98,7 +98,8 @@ class RefereeServiceStub:
     """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
     seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
     received it), comparing each move's events, the outcome and any `views` the caller
-    recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+    recorded (e.g. from WatchGame, revealed ones too: View.revealed says which view of the
+    replay each is compared with) with the replay. Reads nothing stored: the answer
     depends only on the request, so any referee, or `referee verify` offline, gives the
     same one. A history that does not verify is an answer (`verified` false), not an error.
     It also checks the hash chain of the move log: every entry's `log_entry` against its
@@ -176,7 +177,8 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
     seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
     received it), comparing each move's events, the outcome and any `views` the caller
-    recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+    recorded (e.g. from WatchGame, revealed ones too: View.revealed says which view of the
+    replay each is compared with) with the replay. Reads nothing stored: the answer
     depends only on the request, so any referee, or `referee verify` offline, gives the
     same one. A history that does not verify is an answer (`verified` false), not an error.
     It also checks the hash chain of the move log: every entry's `log_entry` against its
@@ -305,7 +307,8 @@ class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
         """Fairness check of a finished game, by anyone (no token): re-deal from the revealed
         seed and re-run every move of `history` (a GetHistoryResponse, as any seat or spectator
         received it), comparing each move's events, the outcome and any `views` the caller
-        recorded (e.g. from WatchGame) with the replay. Reads nothing stored: the answer
+        recorded (e.g. from WatchGame, revealed ones too: View.revealed says which view of the
+        replay each is compared with) with the replay. Reads nothing stored: the answer
         depends only on the request, so any referee, or `referee verify` offline, gives the
         same one. A history that does not verify is an answer (`verified` false), not an error.
         It also checks the hash chain of the move log: every entry's `log_entry` against its

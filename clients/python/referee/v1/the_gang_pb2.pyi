@@ -1323,6 +1323,8 @@ class TheGangView(_message.Message):
     REVEALED_ANNOUNCEMENTS_FIELD_NUMBER: _builtins.int
     REVEALED_CHALLENGE_PILE_FIELD_NUMBER: _builtins.int
     REVEALED_SPECIALIST_PILE_FIELD_NUMBER: _builtins.int
+    REVEALED_POCKETS_FIELD_NUMBER: _builtins.int
+    REVEALED_PASSES_FIELD_NUMBER: _builtins.int
     players: _builtins.int
     confirm_round_end: _builtins.bool
     heist: _builtins.int
@@ -1467,6 +1469,20 @@ class TheGangView(_message.Message):
     def revealed_specialist_pile(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """As `revealed_challenge_pile`, for the specialist pile."""
 
+    @_builtins.property
+    def revealed_pockets(self) -> _containers.RepeatedCompositeFieldContainer[Global___TheGangSeatPocket]:
+        """Only in the post-game reveal (a view with View.revealed set, from WatchGame with
+        `revealed` on a finished game; empty in every other view): the revealed view of each
+        version shows everything that version hid, in the fields above (the deck, the
+        discards, the Informant's card, the piles' order) and in these two.
+
+        Every seat's pocket cards at this version, in seat order.
+        """
+
+    @_builtins.property
+    def revealed_passes(self) -> _containers.RepeatedCompositeFieldContainer[Global___TheGangSealedPass]:
+        """Coordinator: the cards the seats chose to pass, before the passes land."""
+
     def __init__(
         self,
         *,
@@ -1511,16 +1527,68 @@ class TheGangView(_message.Message):
         revealed_announcements: _abc.Iterable[Global___Announcement] | None = ...,
         revealed_challenge_pile: _abc.Iterable[_builtins.int] | None = ...,
         revealed_specialist_pile: _abc.Iterable[_builtins.int] | None = ...,
+        revealed_pockets: _abc.Iterable[Global___TheGangSeatPocket] | None = ...,
+        revealed_passes: _abc.Iterable[Global___TheGangSealedPass] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "challenge_pile", b"challenge_pile", "guessed_seat", b"guessed_seat", "my_pass", b"my_pass", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "pocket_sizes", b"pocket_sizes", "proposals", b"proposals", "revealed_announcements", b"revealed_announcements", "revealed_challenge_pile", b"revealed_challenge_pile", "revealed_deck", b"revealed_deck", "revealed_discards", b"revealed_discards", "revealed_specialist_pile", b"revealed_specialist_pile", "round", b"round", "round_needs_confirmation", b"round_needs_confirmation", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat", "alarms", b"alarms", "alarms_to_lose", b"alarms_to_lose", "announcements", b"announcements", "awaiting_guesses", b"awaiting_guesses", "board", b"board", "challenge_pile", b"challenge_pile", "challenges", b"challenges", "chips", b"chips", "confirm_round_end", b"confirm_round_end", "confirmed_seats", b"confirmed_seats", "dark_chips", b"dark_chips", "deck_size", b"deck_size", "discard_count", b"discard_count", "guessed_seat", b"guessed_seat", "guesses", b"guesses", "heist", b"heist", "heists", b"heists", "mode", b"mode", "my_pass", b"my_pass", "passed_seats", b"passed_seats", "pending", b"pending", "players", b"players", "pocket", b"pocket", "pocket_sizes", b"pocket_sizes", "proposals", b"proposals", "revealed_announcements", b"revealed_announcements", "revealed_challenge_pile", b"revealed_challenge_pile", "revealed_deck", b"revealed_deck", "revealed_discards", b"revealed_discards", "revealed_passes", b"revealed_passes", "revealed_pockets", b"revealed_pockets", "revealed_specialist_pile", b"revealed_specialist_pile", "round", b"round", "round_needs_confirmation", b"round_needs_confirmation", "set_aside_colours", b"set_aside_colours", "shown", b"shown", "skipped_colours", b"skipped_colours", "specialist", b"specialist", "specialist_pile", b"specialist_pile", "specialist_use", b"specialist_use", "standing_challenges", b"standing_challenges", "vaults", b"vaults", "vaults_to_win", b"vaults_to_win"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__guessed_seat: _TypeAlias = _typing.Literal["guessed_seat"]  # noqa: Y015
     _WhichOneofArgType__guessed_seat: _TypeAlias = _typing.Literal["_guessed_seat", b"_guessed_seat"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__guessed_seat) -> _WhichOneofReturnType__guessed_seat | None: ...
 
 Global___TheGangView: _TypeAlias = TheGangView  # noqa: Y015
+
+@_typing.final
+class TheGangSeatPocket(_message.Message):
+    """One seat's pocket cards, in the post-game reveal."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayingCard]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[Global___PlayingCard] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TheGangSeatPocket: _TypeAlias = TheGangSeatPocket  # noqa: Y015
+
+@_typing.final
+class TheGangSealedPass(_message.Message):
+    """Coordinator: the card a seat chose to pass (sealed until the passes land), revealed."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def card(self) -> Global___PlayingCard: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: Global___PlayingCard | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TheGangSealedPass: _TypeAlias = TheGangSealedPass  # noqa: Y015
 
 @_typing.final
 class TheGangEvent(_message.Message):

@@ -375,6 +375,10 @@ export type GangOfFourView = Message<"referee.v1.GangOfFourView"> & {
    * Phase OVER, 3 players: the cards of the last hand that were dealt to nobody. Empty
    * while the game goes on (and always at 4 players).
    *
+   * The post-game reveal (a view with View.revealed set, from WatchGame with `revealed` on
+   * a finished game) fills both fields at every version, with that version's hands and
+   * set-aside cards, under every rules revision.
+   *
    * @generated from field: repeated referee.v1.GangOfFourCard revealed_set_aside = 22;
    */
   revealedSetAside: GangOfFourCard[];
