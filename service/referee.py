@@ -340,7 +340,9 @@ class Referee:
         """``view`` with the table's clocks, when it is at ``table``'s version."""
         if view.version != table.version:
             return view
-        due = clock_deadlines(table, self.bot_delay_ms)
+        # Clocks run only while the table is live: an open table's seats have no deadline.
+        live = table.hosting.status == records.TABLE_LIVE
+        due = clock_deadlines(table, self.bot_delay_ms) if live else {}
         if table.clock_spec is None and not due:
             return view
         shown = clocks.ClockView(table.clock_spec, clocks_of(table), due)

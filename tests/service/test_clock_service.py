@@ -104,6 +104,17 @@ async def test_views_carry_each_seats_deadline_bank_and_waiting_time(clocked: Cl
     assert shown.seats[first].clock_moves == 0
 
 
+async def test_an_open_tables_clocks_do_not_run_before_it_starts(clocked: Clocked) -> None:
+    spec = ClockSpec(move_seconds=30, bank_seconds=60)
+    created = await clocked.referee.create_game(
+        "gang_of_four", 4, {"clock": spec}, allow_spectators=True, seed=b"open", open_seats=1
+    )
+    view = translate.view_to_proto(await clocked.referee.get_view(created.game_id, None))
+    assert view.table.status == table_pb2.TABLE_STATUS_OPEN
+    assert [seat.deadline_unix_ms for seat in view.table.seats] == [0, 0, 0, 0]
+    assert {seat.bank_ms for seat in view.table.seats} == {60_000}
+
+
 async def test_a_table_without_a_clock_shows_none(clocked: Clocked) -> None:
     created = await clocked.referee.create_game(
         "pinched", 2, {}, allow_spectators=True, seed=b"none"
