@@ -22,6 +22,7 @@ import {
   statusLine,
   winnersText,
 } from "./gang_of_four_draw.js";
+import { seat } from "./gang_of_four_seat.js";
 import { seatLabel } from "../table.js";
 import type { GameRenderer } from "./types.js";
 
@@ -91,4 +92,4 @@ function eventText(e: Event, seatName: (seat: number) => string): string {
   }
 }
 
-export const gangOfFour: GameRenderer = { game: "gang_of_four", title: "Gang of Four", table, move, event };
+export const gangOfFour: GameRenderer = { game: "gang_of_four", title: "Gang of Four", table, move, event, seat };
