@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from playwright.async_api import Browser, Page, Request, ViewportSize, expect
+from playwright.async_api import Browser, Page, Request, expect
 
 from referee.client import AsyncRefereeClient, AsyncSeat
 from referee.v1 import game_pb2, gang_of_four_pb2, referee_pb2_grpc
@@ -48,8 +48,6 @@ ME = 0  # the seat played by clicks
 SEED = b"seat-gang-of-four-53"  # six kinds of combination in two hands
 WAIT = 30_000  # ms: the longest wait for the page
 MOST_VERSIONS = 600  # a meek table's game is far shorter; a bound, not a target
-ON_PHONE: ViewportSize = {"width": PHONE["width"], "height": PHONE["height"]}
-ON_DESKTOP: ViewportSize = {"width": DESKTOP["width"], "height": DESKTOP["height"]}
 # The kinds of move, as the page names them (`data-move-kind`: the oneof case, camelCase).
 KINDS = {f.json_name for f in G.GangOfFourMove.DESCRIPTOR.oneofs_by_name["action"].fields}
 
@@ -182,13 +180,13 @@ async def _screenshots(page: Page, shots: Path) -> list[str]:
     from being usable on the phone (asserted once the game is over, so that it hides
     nothing else)."""
     await page.screenshot(path=str(shots / "seat-gang_of_four.png"), full_page=True)
-    await page.set_viewport_size(ON_PHONE)
+    await page.set_viewport_size(PHONE)
     problems = await phone_problems(page)
     widths = await page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     if widths[0] > widths[1]:
         problems.append(f"horizontal scroll: {widths}")
     await page.screenshot(path=str(shots / "seat-gang_of_four-phone.png"), full_page=True)
-    await page.set_viewport_size(ON_DESKTOP)
+    await page.set_viewport_size(DESKTOP)
     return problems
 
 
@@ -277,7 +275,7 @@ async def test_a_whole_game_by_clicks_on_the_seat_page(
         seats = client.seats(created)
         dealt = await seats[ME].view()
         tokens = [seat.token for seat in created.seat_tokens]
-        context = await browser.new_context(viewport=ON_DESKTOP)
+        context = await browser.new_context(viewport=DESKTOP)
         page = await context.new_page()
         sent = Sent()
         page.on("request", sent.record)
