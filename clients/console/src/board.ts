@@ -64,14 +64,19 @@ export function seatBoard(view: View, controls: SeatControls): TemplateResult {
     ${own ? allMoves(view, controls) : moveButtons(view, controls)}`;
 }
 
+/** Whether the list of every legal move is unfolded: kept from version to version. */
+let allMovesOpen = false;
+
 /**
  * Every legal move in a list, folded away under the game's own controls: a debug panel
  * for frontend authors (what ListLegalMoves said, word for word) and a way to make any
- * move when the drawing offers no better one.
+ * move when the drawing offers no better one. Once unfolded it stays so, move after move.
  */
-function allMoves(view: View, controls: SeatControls): TemplateResult | typeof nothing {
-  if (controls.legal.length === 0) return nothing;
-  return html`<details class="all-moves" data-testid="all-moves">
+function allMoves(view: View, controls: SeatControls): TemplateResult {
+  const toggled = (event: globalThis.Event) => {
+    allMovesOpen = (event.target as HTMLDetailsElement).open;
+  };
+  return html`<details class="all-moves" data-testid="all-moves" ?open=${allMovesOpen} @toggle=${toggled}>
     <summary>All legal moves (${controls.legal.length})</summary>
     ${moveButtons(view, controls)}
   </details>`;
