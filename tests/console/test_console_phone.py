@@ -37,10 +37,6 @@ WAIT = 20_000  # ms: the longest wait for a page
 SEATS = {"the_gang": 3, "gang_of_four": 4, "pinched": 2}
 NAMES = ["Ann", "Bram", "Cleo", "Dirk"]
 MOVES = 6  # moves the test makes at each live table: enough for cards on the felt
-# Inside a game's felt, text and controls are its own css's (games/*.css, rebuilt for phones
-# by their own helpers of issue 18): left out here, but for the page's width, which the felt
-# must never widen (it scrolls inside itself).
-FELTS = ".felt"
 HISTORY_OF = "pinched"  # one history page: the shortest whole game of the three
 
 
@@ -181,7 +177,7 @@ async def test_every_spectator_page_fits_a_phone(
             await page.goto(f"{console_url(served)}{route}")
             await ready(page)
             if size == "phone":
-                found = await phone_problems(page, ignore=FELTS)
+                found = await phone_problems(page)
                 problems += [f"{name}: {problem}" for problem in found]
             # The whole length of a phone's page; a desktop's first screen.
             path = str(shots / f"{size}-{name}.png")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, Request, ViewportSize, expect
+from playwright.async_api import Browser, BrowserContext, Page, Request, expect
 
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from tests.console.support import (
@@ -67,10 +67,6 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield process
 
 
-def _size(viewport: dict[str, int]) -> ViewportSize:
-    return ViewportSize(width=viewport["width"], height=viewport["height"])
-
-
 @dataclass
 class Sent:
     """Every request of one browser context: its URL and authorization header."""
@@ -113,8 +109,8 @@ async def test_a_tournament_made_on_the_page_with_a_person_playing_by_clicks_fin
 ) -> None:
     shots = screenshot_dir(tmp_path)
     base = console_url(served)
-    admin_context = await browser.new_context(viewport=_size(DESKTOP))
-    human_context = await browser.new_context(viewport=_size(DESKTOP))
+    admin_context = await browser.new_context(viewport=DESKTOP)
+    human_context = await browser.new_context(viewport=DESKTOP)
     sent_admin, sent_human = Sent(), Sent()
     sent_admin.follow(admin_context)
     sent_human.follow(human_context)
@@ -201,9 +197,7 @@ async def test_on_a_phone_the_admin_hands_a_seat_to_a_bot_and_forfeits_another(
     shots = screenshot_dir(tmp_path)
     base = console_url(served)
     tid, admin_token = await _no_shows(served)
-    context = await browser.new_context(
-        viewport=_size(PHONE), device_scale_factor=1, is_mobile=True
-    )
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True)
     page = await context.new_page()
     await page.goto(f"{base}#/tournaments/new")
     await expect(page.get_by_test_id("new-tournament-form")).to_be_visible()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from playwright.async_api import Browser, BrowserContext, Page, Request, ViewportSize, expect
+from playwright.async_api import Browser, BrowserContext, Page, Request, expect
 
 from engines.cards import Card
 from engines.poker.evaluator import rank_value
@@ -82,10 +82,6 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     finally:
         client.flushdb()
         client.close()
-
-
-def _viewport(size: dict[str, int]) -> ViewportSize:
-    return {"width": size["width"], "height": size["height"]}
 
 
 def _auth(token: str) -> tuple[tuple[str, str]]:
@@ -323,12 +319,12 @@ async def _third_table(table: Table, shots: Path) -> None:
 
 
 async def _on_a_phone(page: Page, shots: Path) -> None:
-    await page.set_viewport_size(_viewport(PHONE))
+    await page.set_viewport_size(PHONE)
     width = await page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], f"horizontal scroll at 390 px: {width}"
     assert await page.evaluate(SMALL_CONTROLS, SMALLEST_TAP_PX) == []
     await page.screenshot(path=str(shots / "seat-the_gang-phone.png"), full_page=True)
-    await page.set_viewport_size(_viewport(DESKTOP))
+    await page.set_viewport_size(DESKTOP)
 
 
 def _options(**more: object) -> tg.TheGangOptions:
@@ -340,7 +336,7 @@ async def test_the_gang_is_played_by_clicks_on_the_seat_page(
 ) -> None:
     shots = screenshot_dir(tmp_path)
     clicked: set[str] = set()
-    context = await browser.new_context(viewport=_viewport(DESKTOP))
+    context = await browser.new_context(viewport=DESKTOP)
     async with grpc_channel(served) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         advanced = tg.THE_GANG_MODE_ADVANCED
