@@ -16,18 +16,14 @@ Screenshots: lobby.png, new-table.png, join.png, table-admin.png, lobby-phone.pn
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
-import pytest
-import redis
 from playwright.async_api import Browser, Locator, Page, Request, ViewportSize, expect
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from tests.console.support import (
-    CONSOLE_DB,
     DESKTOP,
     PHONE,
     console_url,
@@ -35,7 +31,7 @@ from tests.console.support import (
     phone_problems,
     screenshot_dir,
 )
-from tests.servers import Served, referee_process
+from tests.servers import Served
 
 WAIT = 30_000  # ms: the longest wait for the page
 LISTED = 20_000  # ms: the front page asks again every 5 s
@@ -52,22 +48,6 @@ READY = """() => {
 }"""
 OVER = """() => ['finished', 'aborted'].includes(
   document.querySelector('[data-testid="table-status"]')?.textContent.trim())"""
-
-
-@pytest.fixture(scope="module")
-def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`referee serve` on the console's database, with bots that move at once."""
-    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{CONSOLE_DB}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    try:
-        with referee_process(
-            url, tmp_path_factory.mktemp("lobby"), {"REFEREE_BOT_MOVE_DELAY_MS": "0"}
-        ) as process:
-            yield process
-    finally:
-        client.flushdb()
-        client.close()
 
 
 @dataclass

@@ -8,19 +8,16 @@ Screenshots: ``history-revealed.png`` (1280 px) and ``history-revealed-phone.png
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-import redis
 from google.protobuf.message import Message
 from playwright.async_api import Browser, Page, expect
 
 from referee.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
 from referee.v1.tournament_pb2 import BOT_STRATEGY_HEURISTIC
 from tests.console.support import (
-    CONSOLE_DB,
     DESKTOP,
     PHONE,
     SMALLEST_TAP_PX,
@@ -31,7 +28,7 @@ from tests.console.support import (
     grpc_channel,
     screenshot_dir,
 )
-from tests.servers import Served, referee_process
+from tests.servers import Served
 
 LONG = 60_000  # ms
 # In the order of the tests: Gang of Four, whose game is longest, last.
@@ -58,21 +55,6 @@ PANEL_ON_A_PHONE = """(panel, [tap, text]) => {
   const box = panel.getBoundingClientRect();
   return {width: box.width, scroll: panel.scrollWidth, client: panel.clientWidth, problems};
 }"""
-
-
-@pytest.fixture(scope="module")
-def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`referee serve` whose bots move at once, on Redis database CONSOLE_DB."""
-    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{CONSOLE_DB}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    env = {"REFEREE_BOT_MOVE_DELAY_MS": "0"}
-    try:
-        with referee_process(url, tmp_path_factory.mktemp("reveal"), env) as process:
-            yield process
-    finally:
-        client.flushdb()
-        client.close()
 
 
 @pytest.fixture(scope="module")

@@ -15,24 +15,21 @@ Screenshots: tournament-new.png, tournament-admin.png (1280x800), tournament-adm
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
-import pytest
 from playwright.async_api import Browser, BrowserContext, Page, Request, expect
 
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from tests.console.support import (
-    CONSOLE_DB,
     DESKTOP,
     PHONE,
     console_url,
     phone_problems,
     screenshot_dir,
 )
-from tests.servers import Served, referee_process
+from tests.servers import Served
 
 T = tournament_pb2
 HUMAN = "Hanna"
@@ -56,15 +53,6 @@ MOVED_ON = """(version) => {
     || document.querySelector('[data-testid="refusal"]')
     || (view && Number(view.dataset.version) > version);
 }"""
-
-
-@pytest.fixture(scope="module")
-def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`referee serve` on database CONSOLE_DB, its bots (tables' and the no-show's) at once."""
-    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{CONSOLE_DB}"
-    env = {"REFEREE_BOT_MOVE_DELAY_MS": "0"}
-    with referee_process(url, tmp_path_factory.mktemp("console-tadmin"), env) as process:
-        yield process
 
 
 @dataclass

@@ -18,18 +18,14 @@ screenshots at 1280x800 and 390x844, no horizontal scroll and no small control a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-import redis
 from playwright.async_api import Browser, Page, Request, expect
 
 from referee.client import AsyncRefereeClient, AsyncSeat
 from referee.v1 import game_pb2, gang_of_four_pb2, referee_pb2_grpc
 from tests.console.support import (
-    CONSOLE_DB,
     DESKTOP,
     PHONE,
     card_key,
@@ -40,7 +36,7 @@ from tests.console.support import (
     screenshot_dir,
     view_at,
 )
-from tests.servers import Served, referee_process
+from tests.servers import Served
 
 G = gang_of_four_pb2
 SEATS = 4
@@ -69,21 +65,6 @@ RECORD = """() => {
   const all = { subtree: true, childList: true, attributes: true };
   new MutationObserver(read).observe(document, all);
 }"""
-
-
-@pytest.fixture(scope="module")
-def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`referee serve` as conftest's `served`, but allowing a client seed (a fixed deal)."""
-    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{CONSOLE_DB}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    env = {"REFEREE_ALLOW_CLIENT_SEEDS": "1"}
-    try:
-        with referee_process(url, tmp_path_factory.mktemp("console"), env) as process:
-            yield process
-    finally:
-        client.flushdb()
-        client.close()
 
 
 def _action(move: game_pb2.Move) -> str:

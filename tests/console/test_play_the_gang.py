@@ -20,12 +20,9 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-import redis
 from playwright.async_api import Browser, BrowserContext, Page, Request, expect
 
 from engines.cards import Card
@@ -33,7 +30,6 @@ from engines.poker.evaluator import rank_value
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from referee.v1 import the_gang_pb2 as tg
 from tests.console.support import (
-    CONSOLE_DB,
     DESKTOP,
     PHONE,
     SMALLEST_TAP_PX,
@@ -43,7 +39,7 @@ from tests.console.support import (
     screenshot_dir,
     view_at,
 )
-from tests.servers import Served, referee_process
+from tests.servers import Served
 
 ME = 0
 NAMES = ["Ada", "Bram", "Cleo"]
@@ -67,21 +63,6 @@ SMALL_CONTROLS = """(tap) => [...document.querySelectorAll('[data-testid="game-v
   .filter(b => b.getBoundingClientRect().width > 0)
   .filter(b => b.getBoundingClientRect().width < tap || b.getBoundingClientRect().height < tap)
   .map(b => b.dataset.testid)"""
-
-
-@pytest.fixture(scope="module")
-def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`referee serve` as the console tests have it, taking the seeds the test picks."""
-    url = f"{redis_url.rstrip('/').rsplit('/', 1)[0]}/{CONSOLE_DB}"
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    seeds = {"REFEREE_ALLOW_CLIENT_SEEDS": "1"}
-    try:
-        with referee_process(url, tmp_path_factory.mktemp("seat"), seeds) as process:
-            yield process
-    finally:
-        client.flushdb()
-        client.close()
 
 
 def _auth(token: str) -> tuple[tuple[str, str]]:
