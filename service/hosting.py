@@ -124,7 +124,13 @@ def check_player_id(player_id: str) -> str:
 
 
 def new_host(
-    seats: int, open_seats: int, names: Sequence[str], *, listed: bool, created_at: float
+    seats: int,
+    open_seats: int,
+    names: Sequence[str],
+    *,
+    listed: bool,
+    created_at: float,
+    presence: bool = False,
 ) -> HostRecord:
     """A new table's record: the first ``seats - open_seats`` seats held by the creator's
     players (named by ``names``, else "Seat N"), the rest open. Live when none is open."""
@@ -139,14 +145,15 @@ def new_host(
     ]
     holds += [SeatHold() for _ in range(open_seats)]
     status = records.TABLE_OPEN if open_seats else records.TABLE_LIVE
-    return HostRecord(status, tuple(holds), created_at, listed=listed)
+    return HostRecord(status, tuple(holds), created_at, listed=listed, presence=presence)
 
 
 def tracks_presence(host: HostRecord) -> bool:
-    """Whether the table's seats show their presence: a lobby table (listed, or joined
-    through a code). A table whose creator handed out every token (a tournament's, a
-    bot's) keeps none, and its streams write no leases."""
-    return host.listed or any(action.kind == JOINED for action in host.actions)
+    """Whether the table's seats show their presence: a table where people sit, i.e. a
+    lobby table (listed, or joined through a code) or a tournament's table with a person
+    at it. A table whose creator handed out every token to programs (a tournament of bots,
+    a load test) keeps none, and its streams write no leases."""
+    return host.presence or host.listed or any(action.kind == JOINED for action in host.actions)
 
 
 def status_of(host: HostRecord, finished: bool) -> int:

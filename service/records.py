@@ -75,6 +75,9 @@ class HostRecord(msgspec.Struct, frozen=True):
     listed: bool = False
     admin_generation: int = 0
     actions: tuple[TableActionRecord, ...] = ()
+    # Shows its seats' presence though neither listed nor joined: a tournament's table
+    # where a person sits (see service.hosting.tracks_presence).
+    presence: bool = False
 
 
 class LogEntry(msgspec.Struct, frozen=True, array_like=True):

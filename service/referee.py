@@ -212,10 +212,12 @@ class Referee:
         open_seats: int = 0,
         names: tuple[str, ...] = (),
         listed: bool = False,
+        presence: bool = False,
     ) -> Created:
         """A new game; ``admit`` (the caller's quotas) is awaited with its id once the
         request is found valid, before anything is stored, and may refuse it. The last
-        ``open_seats`` seats are left for LobbyService.JoinGame (service.lobby)."""
+        ``open_seats`` seats are left for LobbyService.JoinGame (service.lobby);
+        ``presence`` makes the table show its seats' presence (a person sits there)."""
         game = GAMES.get(game_name)
         if game is None:
             raise BadRequest(
@@ -235,7 +237,9 @@ class Referee:
             if len(seed) > 64:
                 raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
         created_at = time.time()
-        host = hosting.new_host(seats, open_seats, names, listed=listed, created_at=created_at)
+        host = hosting.new_host(
+            seats, open_seats, names, listed=listed, created_at=created_at, presence=presence
+        )
         seed = seed or secrets.token_bytes(SEED_BYTES)
         state = game.new_game(config, seed)
         meta = records.GameMeta(

@@ -213,6 +213,7 @@ class Director:
             allow_spectators=True,
             seed=seed,
             names=tuple(tournament.participants[who].name for who in table.participants),
+            presence=any(tournament.participants[who].external for who in table.participants),
         )
         stored = await self.store.update(
             self.tournament_id,

@@ -111,6 +111,15 @@ async def _table(games: Games, game_id: str) -> tuple[table_pb2.Table, int]:
     return view.table, len(history.actions)
 
 
+async def _hosting(games: Games, game_id: str) -> tuple[table_pb2.Table, int]:
+    """`_table` without who is present: what a table action changes (presence comes and
+    goes with the streams, here the bots' as they start)."""
+    table, actions = await _table(games, game_id)
+    for seat in table.seats:
+        seat.present = False
+    return table, actions
+
+
 async def _refused(call: object, request: object, token: str | None) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await call(request, metadata=_auth(token) if token else None)  # type: ignore[operator]
@@ -124,7 +133,7 @@ async def test_the_admin_forfeits_a_no_show_and_every_other_caller_is_refused(
     stub: Stub = tournament_pb2_grpc.TournamentServiceStub(channel)
     games: Games = referee_pb2_grpc.RefereeServiceStub(channel)
     started = await _started(stub)
-    before = await _table(games, started.game_id)
+    before = await _hosting(games, started.game_id)
     bot_seat = 1 - started.human_seat
     forfeit = stub.ForfeitTableSeat
 
@@ -160,7 +169,7 @@ async def test_the_admin_forfeits_a_no_show_and_every_other_caller_is_refused(
         grpc.StatusCode.PERMISSION_DENIED,
         "SEAT_NOT_AT_TABLE",
     )
-    assert await _table(games, started.game_id) == before  # no refusal changed the table
+    assert await _hosting(games, started.game_id) == before  # no refusal changed the table
     answer = await forfeit(ask(), metadata=_auth(started.admin))
     assert answer.table.seats[started.human_seat].forfeited
     assert await _refused(forfeit, ask(), started.admin) == (
@@ -173,7 +182,7 @@ async def test_the_admin_forfeits_a_no_show_and_every_other_caller_is_refused(
     assert table.results[started.human_seat].place == 2
 
 
-async def test_the_admin_hands_a_no_show_to_a_bot_and_the_participant_token_is_spent(
+async def test_a_no_show_shows_away_then_the_admin_hands_it_to_a_bot_and_its_token_is_spent(
     channel: grpc.aio.Channel,
 ) -> None:
     stub: Stub = tournament_pb2_grpc.TournamentServiceStub(channel)
@@ -184,6 +193,18 @@ async def test_the_admin_hands_a_no_show_to_a_bot_and_the_participant_token_is_s
         metadata=_auth(started.participant),
     )
     (seat_token,) = mine.tournament.round_results[0].tables[0].seat_tokens
+    # A person sits at this table, so it shows whether they are there: away until a
+    # stream of their seat is open, then present (the admin sees who is a no-show).
+    table, _ = await _table(games, started.game_id)
+    assert not table.seats[started.human_seat].present
+    watch = games.WatchGame(
+        referee_pb2.WatchGameRequest(game_id=started.game_id), metadata=_auth(seat_token.token)
+    )
+    async with asyncio.timeout(15):
+        async for update in watch:
+            if update.view.table.seats[started.human_seat].present:
+                break
+    watch.cancel()
     request = T.ReplaceTableSeatByBotRequest(
         tournament_id=started.tournament_id,
         game_id=started.game_id,

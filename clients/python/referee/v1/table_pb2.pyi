@@ -217,10 +217,11 @@ class TableSeat(_message.Message):
     so do not put secrets in it.
     """
     present: _builtins.bool
-    """Whether a Play or WatchGame stream holding this seat's token is open now, on a lobby
-    table (listed, or joined through a code): a change is pushed to the table's streams
-    within about a second. Tables whose creator holds every token (tournaments', bots')
-    do not track presence: false there.
+    """Whether a Play or WatchGame stream holding this seat's token is open now, on a table
+    where people sit: a lobby table (listed, or joined through a code) or a tournament's
+    table with a person at it. A change is pushed to the table's streams within about a
+    second. Other tables (whose creator holds every token: a tournament of bots, a load
+    test) do not track presence: false there.
     """
     deadline_unix_ms: _builtins.int
     """When this seat's clock runs out (Unix ms); 0 when it is not to act or the table has no

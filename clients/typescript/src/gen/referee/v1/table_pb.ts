@@ -101,10 +101,11 @@ export type TableSeat = Message<"referee.v1.TableSeat"> & {
   playerId: string;
 
   /**
-   * Whether a Play or WatchGame stream holding this seat's token is open now, on a lobby
-   * table (listed, or joined through a code): a change is pushed to the table's streams
-   * within about a second. Tables whose creator holds every token (tournaments', bots')
-   * do not track presence: false there.
+   * Whether a Play or WatchGame stream holding this seat's token is open now, on a table
+   * where people sit: a lobby table (listed, or joined through a code) or a tournament's
+   * table with a person at it. A change is pushed to the table's streams within about a
+   * second. Other tables (whose creator holds every token: a tournament of bots, a load
+   * test) do not track presence: false there.
    *
    * @generated from field: bool present = 5;
    */
