@@ -62,6 +62,8 @@ async def revealed_updates(
 async def _followed(
     referee: Watched, table: Table, viewer: int | None, after_version: int | None
 ) -> AsyncIterator[Update]:
+    # The token's generation: the caller's claim was checked against this very record.
+    generation = None if viewer is None else table.hosting.seats[viewer].generation
     async with referee.feed.subscribe(table) as subscription:
         if subscription.version > table.version:  # moves landed since our load
             table = dataclasses.replace(
@@ -73,7 +75,7 @@ async def _followed(
             )
         newer = subscription.table
         if newer is not None and newer.host_version > table.host_version:
-            table = _rehosted(table, newer)
+            table = _rehosted(table, newer, viewer, generation)
         version = table.version
         if after_version is None:
             view = referee.clocked(project(table, table.state, version, viewer, table.head), table)
@@ -85,7 +87,7 @@ async def _followed(
             return
         async for change in subscription:
             if change.table is not None:
-                table = _rehosted(table, change.table)
+                table = _rehosted(table, change.table, viewer, generation)
             if change.version < version or (change.version == version and not change.table):
                 continue
             if not change.snapshot and change.version > version + 1:
@@ -147,8 +149,15 @@ async def _replayed(
         await asyncio.sleep(0)  # the next batch after other requests had their turn
 
 
-def _rehosted(table: Table, newer: Table) -> Table:
-    """``table`` with the hosting record (and presence) of ``newer``, a later load."""
+def _rehosted(table: Table, newer: Table, viewer: int | None, generation: int | None) -> Table:
+    """``table`` with the hosting record (and presence) of ``newer``, a later load.
+
+    A seated viewer's token must still hold its seat there (``generation``): a token
+    reissued, left or handed to a bot ends the watch with TOKEN_REVOKED, as it ends every
+    other call of that token, before the stream shows the seat's cards to its old holder
+    or keeps the seat present for them."""
+    if viewer is not None and generation is not None:
+        hosting.check_generation(newer.hosting, viewer, generation)
     return dataclasses.replace(
         table,
         host=newer.host,
