@@ -1,8 +1,9 @@
 """A stream opened with a seat token ends when that token is revoked (the seat's token
-reissued, its player gone, its seat handed to a bot): UNAUTHENTICATED TOKEN_REVOKED, as
-every call of that token is from then on. Left open, it would go on showing the seat's
-hidden cards to whoever holds the old token (the next person to take the seat's), and
-hold the seat present for a player who is no longer there."""
+reissued, its player gone, its seat handed to a bot, a tournament's by its admin too):
+UNAUTHENTICATED TOKEN_REVOKED, as every call of that token is from then on. Left open, it
+would go on showing the seat's hidden cards to whoever holds the old token (the next
+person to take the seat's), and hold the seat present for a player who is no longer
+there."""
 
 from __future__ import annotations
 
@@ -14,15 +15,26 @@ from typing import Any
 import grpc
 import pytest
 
-from referee.v1 import lobby_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
+from referee.v1 import (
+    lobby_pb2,
+    lobby_pb2_grpc,
+    referee_pb2,
+    referee_pb2_grpc,
+    table_pb2,
+    tournament_pb2,
+    tournament_pb2_grpc,
+)
 from service.server import running
 from tests.servers import settings_for
 from tests.service.table import COLOURS, auth, reason_of, take
+from tests.tournaments.test_admin_tables import _started
 
 WAIT = 10  # seconds: the stream must end (or a push come) well within this
 
 R = referee_pb2
 L = lobby_pb2
+T = tournament_pb2
+BOT = table_pb2.SEAT_HOLDER_BOT
 
 
 @pytest.fixture
@@ -98,3 +110,28 @@ async def test_a_play_stream_of_a_reissued_token_ends_and_its_seat_is_away(
         while (await other.read()).view.table.seats[0].present:
             pass
     other.cancel()
+
+
+async def test_a_participants_watch_ends_when_the_tournament_admin_hands_the_seat_to_a_bot(
+    channel: grpc.aio.Channel,
+) -> None:
+    games: Any = referee_pb2_grpc.RefereeServiceStub(channel)
+    tournaments: Any = tournament_pb2_grpc.TournamentServiceStub(channel)
+    started = await _started(tournaments)
+    mine = await tournaments.GetTournament(
+        T.GetTournamentRequest(tournament_id=started.tournament_id),
+        metadata=auth(started.participant),
+    )
+    (seat_token,) = mine.tournament.round_results[0].tables[0].seat_tokens
+    watch = games.WatchGame(
+        R.WatchGameRequest(game_id=started.game_id), metadata=auth(seat_token.token)
+    )
+    assert (await asyncio.wait_for(watch.read(), WAIT)).view.seat == started.human_seat
+    await tournaments.ReplaceTableSeatByBot(
+        T.ReplaceTableSeatByBotRequest(
+            tournament_id=started.tournament_id, game_id=started.game_id, seat=started.human_seat
+        ),
+        metadata=auth(started.admin),
+    )
+    seen = await _until_revoked(watch)
+    assert all(m.view.table.seats[started.human_seat].holder != BOT for m in seen)
