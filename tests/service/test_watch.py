@@ -20,8 +20,15 @@ WHITE = COLOURS[0]
 
 
 async def _collect(
-    stub: Stub, table: Table, seat: int | None, after: int | None, count: int
+    stub: Stub,
+    table: Table,
+    seat: int | None,
+    after: int | None,
+    count: int,
+    first: asyncio.Event | None = None,
 ) -> list[referee_pb2.WatchGameResponse]:
+    """``count`` messages of a watch; ``first`` is set once the first one (the snapshot,
+    without ``after``) is in, so a test moves only once the watch is live."""
     request = referee_pb2.WatchGameRequest(game_id=table.game_id)
     if after is not None:
         request.after_version = after
@@ -29,10 +36,25 @@ async def _collect(
     out: list[referee_pb2.WatchGameResponse] = []
     async for message in stream:
         out.append(message)
+        if first is not None:
+            first.set()
         if len(out) == count:
             stream.cancel()
             break
     return out
+
+
+async def _watching(
+    stub: Stub, watches: list[tuple[Table, int | None, int]]
+) -> list[asyncio.Task[list[referee_pb2.WatchGameResponse]]]:
+    """Watches from a snapshot, each (table, seat, count), once every one has its snapshot."""
+    started = [asyncio.Event() for _ in watches]
+    tasks = [
+        asyncio.create_task(_collect(stub, table, seat, None, count, first))
+        for (table, seat, count), first in zip(watches, started, strict=True)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(first.wait() for first in started)), 30)
+    return tasks
 
 
 async def test_resume_after_a_version_replays_exactly_the_missed_updates(stub: Stub) -> None:
@@ -47,8 +69,7 @@ async def test_resume_after_a_version_replays_exactly_the_missed_updates(stub: S
 
 async def test_live_updates_follow_a_snapshot(stub: Stub) -> None:
     table = await Table.create(stub, 3)
-    watcher = asyncio.create_task(_collect(stub, table, 0, after=None, count=3))
-    await asyncio.sleep(0.1)
+    (watcher,) = await _watching(stub, [(table, 0, 3)])
     first = await table.submit(1, take(WHITE, 2))
     second = await table.submit(2, take(WHITE, 3))
     messages = await asyncio.wait_for(watcher, 10)
@@ -60,11 +81,7 @@ async def test_live_updates_follow_a_snapshot(stub: Stub) -> None:
 
 async def test_a_seat_sees_only_its_own_pocket_deal(stub: Stub) -> None:
     table = await Table.create(stub, 3, seed=b"deal")
-    watchers = [
-        asyncio.create_task(_collect(stub, table, seat, after=None, count=4))
-        for seat in (0, 1, None)
-    ]
-    await asyncio.sleep(0.1)
+    watchers = await _watching(stub, [(table, seat, 4) for seat in (0, 1, None)])
     for seat in range(3):  # ends the white round: flop dealt, yellow round starts
         await table.submit(seat, take(WHITE, seat + 1))
     done = [await asyncio.wait_for(w, 10) for w in watchers]
@@ -76,8 +93,7 @@ async def test_a_seat_sees_only_its_own_pocket_deal(stub: Stub) -> None:
 
 async def test_the_stream_ends_with_the_game(stub: Stub) -> None:
     table = await Table.create(stub, 3, seed=b"ends")
-    watcher = asyncio.create_task(_collect(stub, table, None, after=None, count=10_000))
-    await asyncio.sleep(0.1)
+    (watcher,) = await _watching(stub, [(table, None, 10_000)])
     final = await play_to_end(table, 3, win=True)
     messages = await asyncio.wait_for(watcher, 20)
     assert messages[-1].version == final.version
@@ -109,8 +125,7 @@ async def test_one_referee_follows_more_games_than_a_default_redis_pool_holds(
     """Each watched game blocks one Redis connection in its reader; redis-py's default pool
     (100) once stalled a referee watching more games than that (found by the load test)."""
     tables = [await Table.create(stub, 3) for _ in range(130)]
-    watchers = [asyncio.create_task(_collect(stub, t, 0, after=None, count=2)) for t in tables]
-    await asyncio.sleep(0.5)
+    watchers = await _watching(stub, [(t, 0, 2) for t in tables])
     for table in tables:
         await table.submit(1, take(WHITE, 2))
     streams = await asyncio.wait_for(asyncio.gather(*watchers), 30)
