@@ -54,11 +54,17 @@ async def test_a_whole_game_of_the_gang_over_plain_http_json(http: httpx.AsyncCl
     tokens = [t["token"] for t in created["seatTokens"]]
     assert [t.get("seat", 0) for t in created["seatTokens"]] == [0, 1, 2]
 
+    subscribed = asyncio.Event()
+
     async def spectate() -> list[Message]:
-        return [m async for m in watch(http, {"gameId": game_id})]
+        seen: list[Message] = []
+        async for message in watch(http, {"gameId": game_id}):
+            seen.append(message)
+            subscribed.set()  # the snapshot is in: every move from now on is a live update
+        return seen
 
     watching = asyncio.create_task(spectate())
-    await asyncio.sleep(0.1)
+    await asyncio.wait_for(subscribed.wait(), 10)
     view = await _view(http, game_id)
     moves = 0
     while "outcome" not in view:
