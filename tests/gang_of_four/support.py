@@ -261,19 +261,34 @@ def play_out(
 # --- what a viewer is shown ---------------------------------------------------------------
 
 
+# Values that hold no card, skipped by their exact type before any isinstance test: the
+# scan runs over every view, event and move of every playout, mostly through these.
+_LEAVES: frozenset[type] = frozenset({int, str, bool, float, bytes, type(None)})
+
+
 def cards_in(value: object) -> Iterator[GofCard]:
-    """Every :class:`GofCard` inside a struct, tuple, list or dict, however deep."""
+    """Every :class:`GofCard` inside a struct, tuple, list or dict, however deep, in order."""
+    found: list[GofCard] = []
+    _collect(value, found)
+    return iter(found)
+
+
+def _collect(value: object, found: list[GofCard]) -> None:
+    """``cards_in`` as plain recursion: nested generators cost a frame per level for every
+    card they pass up."""
+    if type(value) in _LEAVES:
+        return
     if isinstance(value, GofCard):
-        yield value
+        found.append(value)
     elif isinstance(value, msgspec.Struct):
         for name in value.__struct_fields__:
-            yield from cards_in(getattr(value, name))
+            _collect(getattr(value, name), found)
     elif isinstance(value, dict):
         for item in value.values():
-            yield from cards_in(item)
+            _collect(item, found)
     elif isinstance(value, list | tuple | set | frozenset):
         for item in value:
-            yield from cards_in(item)
+            _collect(item, found)
 
 
 def view_leaks(
