@@ -167,10 +167,12 @@ def after_move(
 
 @dataclass(frozen=True)
 class Roles:
-    """Seats the referee plays by itself: bots, and forfeited seats (by the clock)."""
+    """Seats the referee plays by itself: bots, and forfeited seats (by the clock); and
+    seats programs hold (``SeatHold.program``), which the no-show policy spares."""
 
     bots: frozenset[int] = frozenset()
     forfeited: frozenset[int] = frozenset()
+    programs: frozenset[int] = frozenset()
 
     @property
     def any(self) -> bool:
@@ -183,6 +185,7 @@ def roles(host: HostRecord | None) -> Roles:
     return Roles(
         bots=frozenset(n for n, hold in enumerate(host.seats) if hold.holder == BOT),
         forfeited=frozenset(n for n, hold in enumerate(host.seats) if hold.forfeited),
+        programs=frozenset(n for n, hold in enumerate(host.seats) if hold.program),
     )
 
 
@@ -227,10 +230,10 @@ def by_for(seat: int, who: Roles) -> int:
 def no_show_due(spec: ClockSpec | None, state: ClockState, seat: int, who: Roles) -> bool:
     """Whether the no-show policy now applies to ``seat``: the clock has made its
     ``no_show_after`` consecutive moves, the policy does something, and the seat is still
-    a player's."""
+    a person's (not a bot's, a forfeited seat or a program's)."""
     if spec is None or not spec.no_show_after or spec.no_show == NO_SHOW_KEEP:
         return False
-    if seat in who.bots or seat in who.forfeited:
+    if seat in who.bots or seat in who.forfeited or seat in who.programs:
         return False
     return state.seats[seat].clock_moves >= spec.no_show_after
 

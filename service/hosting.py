@@ -131,16 +131,22 @@ def new_host(
     listed: bool,
     created_at: float,
     presence: bool = False,
+    programs: frozenset[int] = frozenset(),
 ) -> HostRecord:
     """A new table's record: the first ``seats - open_seats`` seats held by the creator's
-    players (named by ``names``, else "Seat N"), the rest open. Live when none is open."""
+    players (named by ``names``, else "Seat N"; ``programs`` are held by programs, see
+    ``SeatHold.program``), the rest open. Live when none is open."""
     if not 0 <= open_seats <= seats:
         raise BadRequest("OPEN_SEATS_INVALID", f"open_seats must be between 0 and {seats}")
     held = seats - open_seats
     if len(names) > held:
         raise BadRequest("NAME_INVALID", f"at most {held} names: one per seat not left open")
     holds = [
-        SeatHold(PLAYER, check_name(names[seat]) if seat < len(names) else seat_name(seat))
+        SeatHold(
+            PLAYER,
+            check_name(names[seat]) if seat < len(names) else seat_name(seat),
+            program=seat in programs,
+        )
         for seat in range(held)
     ]
     holds += [SeatHold() for _ in range(open_seats)]

@@ -43,7 +43,9 @@ TABLE_OPEN, TABLE_LIVE, TABLE_ABORTED = 1, 2, 4
 class SeatHold(msgspec.Struct, frozen=True, array_like=True):
     """Who holds one seat. ``generation`` is that of the seat's token (service.auth): a
     reissue raises it and every older token is refused. ``bot`` is the ``BotStrategy``
-    number of a seat held by the referee's bot."""
+    number of a seat held by the referee's bot. ``program`` marks a player's seat that a
+    program holds (a tournament's bot participant): a slow program may get a clock move,
+    but the no-show policy, which is for people who do not show up, never applies to it."""
 
     holder: int = OPEN_SEAT
     name: str = ""
@@ -51,6 +53,7 @@ class SeatHold(msgspec.Struct, frozen=True, array_like=True):
     generation: int = 0
     bot: int = 0
     forfeited: bool = False
+    program: bool = False
 
 
 class TableActionRecord(msgspec.Struct, frozen=True, array_like=True):

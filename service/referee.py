@@ -213,11 +213,13 @@ class Referee:
         names: tuple[str, ...] = (),
         listed: bool = False,
         presence: bool = False,
+        programs: frozenset[int] = frozenset(),
     ) -> Created:
         """A new game; ``admit`` (the caller's quotas) is awaited with its id once the
         request is found valid, before anything is stored, and may refuse it. The last
         ``open_seats`` seats are left for LobbyService.JoinGame (service.lobby);
-        ``presence`` makes the table show its seats' presence (a person sits there)."""
+        ``presence`` makes the table show its seats' presence (a person sits there);
+        ``programs`` are seats programs hold, which the no-show policy spares."""
         game = GAMES.get(game_name)
         if game is None:
             raise BadRequest(
@@ -238,7 +240,13 @@ class Referee:
                 raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
         created_at = time.time()
         host = hosting.new_host(
-            seats, open_seats, names, listed=listed, created_at=created_at, presence=presence
+            seats,
+            open_seats,
+            names,
+            listed=listed,
+            created_at=created_at,
+            presence=presence,
+            programs=programs,
         )
         seed = seed or secrets.token_bytes(SEED_BYTES)
         state = game.new_game(config, seed)

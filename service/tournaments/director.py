@@ -214,6 +214,11 @@ class Director:
             seed=seed,
             names=tuple(tournament.participants[who].name for who in table.participants),
             presence=any(tournament.participants[who].external for who in table.participants),
+            programs=frozenset(
+                seat
+                for seat, who in enumerate(table.participants)
+                if not tournament.participants[who].external
+            ),
         )
         stored = await self.store.update(
             self.tournament_id,

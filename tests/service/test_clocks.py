@@ -162,10 +162,17 @@ def test_a_table_without_a_clock_times_only_the_referees_own_seats() -> None:
 def test_roles_come_from_the_hosting_record() -> None:
     host = HostRecord(
         status=2,
-        seats=(SeatHold(PLAYER), SeatHold(BOT, bot=1), SeatHold(PLAYER, forfeited=True)),
+        seats=(
+            SeatHold(PLAYER),
+            SeatHold(BOT, bot=1),
+            SeatHold(PLAYER, forfeited=True),
+            SeatHold(PLAYER, program=True),
+        ),
         created_at=0.0,
     )
-    assert clocks.roles(host) == Roles(bots=frozenset({1}), forfeited=frozenset({2}))
+    assert clocks.roles(host) == Roles(
+        bots=frozenset({1}), forfeited=frozenset({2}), programs=frozenset({3})
+    )
     assert clocks.roles(None) == Roles()
 
 
@@ -178,6 +185,9 @@ def test_the_no_show_policy_applies_after_k_consecutive_clock_moves_of_a_players
     state = clocks.after_move(spec, state, {0}, {1}, 0, BY_CLOCK, T0 + 2_100)
     assert clocks.no_show_due(spec, state, 0, Roles())
     assert not clocks.no_show_due(spec, state, 0, Roles(bots=frozenset({0})))
+    # A program (a tournament's bot participant) that is slow gets clock moves, never the
+    # policy: it is for people who do not show up.
+    assert not clocks.no_show_due(spec, state, 0, Roles(programs=frozenset({0})))
     keep = ClockSpec(move_seconds=1, no_show_after=2)
     assert not clocks.no_show_due(keep, state, 0, Roles())
 

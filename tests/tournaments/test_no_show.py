@@ -100,8 +100,13 @@ async def test_a_tournament_with_a_human_who_never_moves_finishes_by_itself(
     assert marks[:2] == [table_pb2.MOVE_BY_CLOCK] * 2, "two clock moves, then the policy"
     assert set(marks[:clock_moves]) == {table_pb2.MOVE_BY_CLOCK}
     assert set(marks[clock_moves:]) <= {then}
+    # The bots play through the API; one late on a busy machine may get a clock move (a
+    # default move, which verify_history checks), but never the no-show policy.
     others = {entry.by for entry in history.entries if entry.seat != seat}
-    assert others == {table_pb2.MOVE_BY_UNSPECIFIED}  # the bots play through the API
+    assert table_pb2.MOVE_BY_UNSPECIFIED in others
+    assert others <= {table_pb2.MOVE_BY_UNSPECIFIED, table_pb2.MOVE_BY_CLOCK}
+    bots = [held for held in view.view.table.seats if held.seat != seat]
+    assert all(b.holder == table_pb2.SEAT_HOLDER_PLAYER and not b.forfeited for b in bots)
     report = verify_history(history)
     assert report.ok, str(report)
     human = view.view.table.seats[seat]

@@ -171,7 +171,8 @@ class Clock(_message.Message):
     """
     no_show_after: _builtins.int
     """After this many consecutive clock moves for one seat, 1 to 1000, `no_show` applies to
-    that seat; 0: never.
+    that seat; 0: never. A tournament's bot participants are spared: a slow one gets
+    the clock's moves, never the policy.
     """
     no_show: Global___NoShow.ValueType
     def __init__(

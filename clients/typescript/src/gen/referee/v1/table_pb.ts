@@ -49,7 +49,8 @@ export type Clock = Message<"referee.v1.Clock"> & {
 
   /**
    * After this many consecutive clock moves for one seat, 1 to 1000, `no_show` applies to
-   * that seat; 0: never.
+   * that seat; 0: never. A tournament's bot participants are spared: a slow one gets
+   * the clock's moves, never the policy.
    *
    * @generated from field: int32 no_show_after = 4;
    */
