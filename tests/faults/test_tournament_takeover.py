@@ -26,6 +26,7 @@ from tests.servers import referee_process
 
 T = tournament_pb2
 TAKEOVERS = {"REFEREE_TOURNAMENT_TAKEOVER_SECONDS": "0.5"}
+STALLED = 25  # s: the most between two updates of the tournament (the lease is 6 s)
 
 
 async def _game_under_way(
@@ -54,12 +55,17 @@ async def _game_under_way(
 async def _finished(
     tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub, tournament_id: str
 ) -> T.Tournament:
+    """Until the tournament finishes, as long as it moves on: each update (the takeover,
+    a table's result, the next round) must come within STALLED seconds of the one before,
+    however long the whole takes on a busy machine."""
     last = None
-    async with asyncio.timeout(25):
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(STALLED) as stalled:
         async for update in tournaments.WatchTournament(
             T.WatchTournamentRequest(tournament_id=tournament_id)
         ):
             last = update.tournament
+            stalled.reschedule(loop.time() + STALLED)
     assert last is not None and last.status == T.TOURNAMENT_STATUS_FINISHED
     return last
 
