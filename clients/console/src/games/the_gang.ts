@@ -14,7 +14,7 @@ import {
   statusBar, tableChip,
 } from "./the_gang_parts.js";
 import { seat } from "./the_gang_seat.js";
-import type { GameRenderer } from "./types.js";
+import type { GameRenderer, MoreReveal, Reveal } from "./types.js";
 import "./the_gang.css";
 
 function seatArea(v: View, g: TheGangView, n: number): TemplateResult {
@@ -180,4 +180,29 @@ function event(e: Event): string {
   }
 }
 
-export const theGang: GameRenderer = { game: "the_gang", title: "The Gang", table, move, event, seat };
+/** The post-game reveal: every pocket (and a sealed pass), the deck, discards, piles. */
+function revealed(view: View): Reveal | undefined {
+  if (view.gameView.case !== "theGang") return undefined;
+  const g = view.gameView.value;
+  const passes = new Map(g.revealedPasses.map((p) => [p.seat, p.card]));
+  const seats = g.revealedPockets.map((pocket) => {
+    const sealed = passes.get(pocket.seat);
+    return { seat: pocket.seat, cards: pocket.cards.map((c) => playing(c)), notes: sealed ? [`chose to pass ${cardText(sealed)}`] : [] };
+  });
+  const informant = g.revealedAnnouncements.flatMap((a) => (a.card ? [a.card] : []));
+  const more: MoreReveal[] = [
+    { label: "the deck, top first", cards: g.revealedDeck.map((c) => playing(c)) },
+    { label: "face-down discards", cards: g.revealedDiscards.map((c) => playing(c)) },
+    { label: "shown by the Informant", cards: informant.map((c) => playing(c)) },
+  ];
+  if (g.revealedChallengePile.length || g.revealedSpecialistPile.length) {
+    more.push({
+      label: "the piles, top first",
+      cards: [],
+      text: `challenges ${g.revealedChallengePile.join(", ") || "—"}; specialists ${g.revealedSpecialistPile.join(", ") || "—"}`,
+    });
+  }
+  return { seats, more };
+}
+
+export const theGang: GameRenderer = { game: "the_gang", title: "The Gang", table, move, event, seat, revealed };
