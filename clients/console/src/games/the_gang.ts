@@ -21,11 +21,13 @@ function seatArea(v: View, g: TheGangView, n: number): TemplateResult {
   const toAct = v.toAct.includes(n);
   // A pocket is face up only where the view reveals it: the hands shown before the scan
   // guesses, once the game is over the final showdown, or a seat's own view of its pocket.
-  const reveal =
-    g.shown.find((r) => r.seat === n) ??
-    (v.outcome ? g.heists.at(-1)?.reveals.find((r) => r.seat === n) : undefined);
+  // A finished view with the post-game reveal has every pocket in it, drawn beside the
+  // board, and the showdown's in the last heist: the seat then draws it neither time.
+  const shown = g.shown.find((r) => r.seat === n);
+  const reveal = shown ?? (v.outcome ? g.heists.at(-1)?.reveals.find((r) => r.seat === n) : undefined);
   const own = v.seat === n && g.pocket.length ? g.pocket : undefined;
-  const pocket = (reveal?.pocket ?? own)?.map((c) => playing(c)) ??
+  const face = shown ?? (g.revealedPockets.length ? undefined : reveal);
+  const pocket = (face?.pocket ?? own)?.map((c) => playing(c)) ??
     (v.outcome ? [] : Array.from({ length: pocketSize(g, n) }, () => cardBack()));
   const notes = [
     ...g.announcements.filter((a) => a.seat === n).map(announced),
