@@ -2,12 +2,12 @@
  * `#/game/<id>`: one table as a spectator, live from WatchGame. The first message is a
  * snapshot; every later one is one version with its events and the view after it.
  */
-import { TableStatus, wholeHistory, type View } from "@referee/client/web";
+import { wholeHistory, type View } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
 
 import { isAbort, problemOf, referee, type ApiProblem } from "../api.js";
 import { board, outcomeBlock } from "../board.js";
-import { follow } from "../follow.js";
+import { followGame } from "../follow.js";
 import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
 import { revealPanel } from "../games/reveal.js";
@@ -111,10 +111,7 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   };
 
   void fill();
-  void follow({
-    signal,
-    open: (afterVersion, callSignal) => referee.watchGame({ gameId: id, afterVersion }, { signal: callSignal }),
-    version: (message) => message.version,
+  void followGame(referee, id, signal, {
     message: (message) => {
       if (message.view) view = message.view;
       log.add(message.version, message.events);
@@ -126,7 +123,6 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
       draw();
       if (counting(view)) clock.resume();
     },
-    final: (message) => message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
     problem: (next, again) => {
       problem = next;
       retrying = again;

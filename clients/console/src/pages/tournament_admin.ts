@@ -18,8 +18,8 @@ import {
 } from "@referee/client/web";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 
-import { isAbort, problemOf, referee, withToken, type ApiProblem } from "../api.js";
-import { follow } from "../follow.js";
+import { isAbort, problemOf, referee, withToken, type ApiProblem, type TokenClients } from "../api.js";
+import { followTournament } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { tokenOf } from "../tokens.js";
 import { botName, links, problemBox, retryNote, statusLine, statusName } from "../ui.js";
@@ -67,7 +67,7 @@ export function mountTournamentAdmin(root: HTMLElement, signal: AbortSignal, id:
     );
     return;
   }
-  new AdminPage(root, signal, id, token).start();
+  new AdminPage(root, signal, id, withToken(token)).start();
 }
 
 class AdminPage {
@@ -82,31 +82,23 @@ class AdminPage {
   private busy = "";
   private refusal: Refusal | undefined;
   private done: string | undefined;
-  private readonly clients;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly signal: AbortSignal,
     private readonly id: string,
-    token: string,
-  ) {
-    this.clients = withToken(token);
-  }
+    private readonly clients: TokenClients,
+  ) {}
 
   start(): void {
     this.draw();
-    void follow({
-      signal: this.signal,
-      open: (afterVersion, callSignal) =>
-        this.clients.tournaments.watchTournament({ tournamentId: this.id, afterVersion }, { signal: callSignal }),
-      version: (message) => message.tournament?.version ?? 0n,
+    void followTournament(this.clients.tournaments, this.id, this.signal, {
       message: (message) => {
         if (message.tournament) this.tournament = message.tournament;
         this.problem = undefined;
         this.lookAtTables();
         this.draw();
       },
-      final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
       problem: (next, again) => {
         this.problem = next;
         this.retrying = again;

@@ -9,8 +9,8 @@
 import { TournamentStatus, type Tournament, type TournamentTable } from "@referee/client/web";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 
-import { problemOf, tournaments as api, withToken, type ApiProblem } from "../api.js";
-import { follow } from "../follow.js";
+import { problemOf, tournaments as api, withToken, type ApiProblem, type TokenClients } from "../api.js";
+import { followTournament } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { hideSecret, keepToken, tokenOf } from "../tokens.js";
 import { links, points, problemBox, retryNote, statusLine, statusName } from "../ui.js";
@@ -34,7 +34,7 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
   if (routeCode) hideSecret(links.claim(id));
   const token = tokenOf("participant", id);
   if (token !== undefined) {
-    new GamesView(root, signal, id, token).start();
+    new GamesView(root, signal, id, withToken(token)).start();
     return;
   }
   const state: Claiming = { code: routeCode, name: "", sending: false };
@@ -54,7 +54,7 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
         location.hash = links.claim(claimed.tournamentId);
         return;
       }
-      new GamesView(root, signal, id, claimed.participantToken).start();
+      new GamesView(root, signal, id, withToken(claimed.participantToken)).start();
       return;
     } catch (error) {
       if (signal.aborted) return;
@@ -128,30 +128,22 @@ class GamesView {
   private retrying = false;
   /** Live tables seen at the last snapshot: one that is new there opens by itself. */
   private live: Set<string> | undefined;
-  private readonly clients;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly signal: AbortSignal,
     private readonly id: string,
-    token: string,
-  ) {
-    this.clients = withToken(token);
-  }
+    private readonly clients: TokenClients,
+  ) {}
 
   start(): void {
     this.draw();
-    void follow({
-      signal: this.signal,
-      open: (afterVersion, callSignal) =>
-        this.clients.tournaments.watchTournament({ tournamentId: this.id, afterVersion }, { signal: callSignal }),
-      version: (message) => message.tournament?.version ?? 0n,
+    void followTournament(this.clients.tournaments, this.id, this.signal, {
       message: (message) => {
         if (message.tournament) this.see(message.tournament);
         this.problem = undefined;
         this.draw();
       },
-      final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
       problem: (next, again) => {
         this.problem = next;
         this.retrying = again;
