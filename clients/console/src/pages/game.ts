@@ -12,7 +12,7 @@ import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
 import { revealPanel } from "../games/reveal.js";
 import { EventLog } from "../log.js";
-import { counting, everySecond, seatsPanel, tableState, waitingLine } from "../table.js";
+import { counting, redrawWhileCounting, seatsPanel, tableState, waitingLine } from "../table.js";
 import { gameProblemNote, links, problemBox } from "../ui.js";
 
 export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): void {
@@ -57,10 +57,7 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
 
   draw();
   // The countdowns and the waiting time move on between views, while the table waits.
-  const clock = everySecond(signal, () => {
-    draw();
-    return counting(view);
-  });
+  const clock = redrawWhileCounting(signal, draw, () => view);
 
   // The log starts with what happened before we came, from the history; the stream adds
   // the rest. Its first message is a snapshot, without events: when moves land between

@@ -19,7 +19,7 @@ import { gameTitle } from "../games/index.js";
 import type { SeatControls } from "../games/types.js";
 import { EventLog } from "../log.js";
 import { Retry } from "../retry.js";
-import { counting, everySecond, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
+import { counting, redrawWhileCounting, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
 import { forgetToken, hideSecret, keepToken, moveId, tokenOf } from "../tokens.js";
 import { links, problemBox, retryNote } from "../ui.js";
 import { refusalWords } from "./refusals.js";
@@ -88,10 +88,7 @@ class SeatPage {
     this.clients = withToken(token);
     this.resend = new Retry(() => void this.send(), signal);
     this.relist = new Retry(() => void this.list(), signal);
-    this.clock = everySecond(signal, () => {
-      this.draw();
-      return counting(this.view);
-    });
+    this.clock = redrawWhileCounting(signal, () => this.draw(), () => this.view);
   }
 
   start(): void {

@@ -14,7 +14,7 @@ import { board, outcomeBlock } from "../board.js";
 import { followGame } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { EventLog } from "../log.js";
-import { counting, everySecond, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
+import { counting, redrawWhileCounting, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
 import { forgetToken, keepToken, tokenOf } from "../tokens.js";
 import { links, problemBox, retryNote } from "../ui.js";
 import { absolute, Action, clockWords, copyField, joinCodeOf, mySeatOf, refusalBox } from "./lobby_parts.js";
@@ -61,10 +61,7 @@ class AdminPage {
     private readonly id: string,
     private readonly clients: TokenClients,
   ) {
-    this.clock = everySecond(signal, () => {
-      this.draw();
-      return counting(this.view);
-    });
+    this.clock = redrawWhileCounting(signal, () => this.draw(), () => this.view);
   }
 
   start(): void {
