@@ -11,10 +11,9 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { problemOf, tournaments as api, withToken, type ApiProblem, type TokenClients } from "../api.js";
 import { followTournament } from "../follow.js";
-import { gameTitle } from "../games/index.js";
 import { hideSecret, keepToken, tokenOf } from "../tokens.js";
-import { links, points, problemBox, retryNote, statusLine, statusName } from "../ui.js";
-import "./tournament_admin.css";
+import { links, points } from "../ui.js";
+import { tournamentFrame } from "./tournament_frame.js";
 
 const CLAIM_WORDS: Record<string, string> = {
   SEAT_CODE_INVALID: "This code is unknown, already used or expired. Ask the tournament's admin for yours.",
@@ -168,23 +167,9 @@ class GamesView {
 
   private draw(): void {
     if (this.signal.aborted) return;
-    const t = this.tournament;
-    render(
-      html`<div class="tadmin">
-        <div class="page-head">
-          <h1>${t ? `${gameTitle(t.game)} tournament` : "Tournament"}: your games</h1>
-          ${t
-            ? html`<span class="badge ${statusName(t.status)}" data-testid="claim-status" data-status=${statusName(t.status)}
-                >${statusLine(t.status, t.currentRound, t.rounds)}</span
-              >`
-            : nothing}
-          <a href=${links.tournament(this.id)}>tournament page</a>
-        </div>
-        ${problemBox(this.problem, retryNote(this.retrying))}
-        ${t ? this.body(t) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
-      </div>`,
-      this.root,
-    );
+    const { id, tournament, problem, retrying } = this;
+    const frame = { id, tournament, problem, retrying, heading: "your games", statusId: "claim-status" };
+    render(tournamentFrame(frame, (t) => this.body(t)), this.root);
   }
 
   private body(t: Tournament): TemplateResult {
