@@ -3,17 +3,20 @@ the cards of views keyed as the page keys them (`data-card`), with what seats hi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from playwright.async_api import Page, ViewportSize
+from playwright.async_api import BrowserContext, Page, Request, ViewportSize
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.auth import TokenSigner
@@ -117,6 +120,64 @@ async def hidden_cards(
         own = cards_in(await view_at(stub, game_id, version, signer.issue(game_id, seat)))
         hidden |= own - public
     return hidden
+
+
+# The table a page shows (`[data-testid=game-view]`), read in one go so that the version
+# and the cards belong together: {version, cards: their `data-card` keys}, or null.
+DRAWN = """() => {
+  const view = document.querySelector('[data-testid="game-view"]');
+  if (!view) return null;
+  return {
+    version: Number(view.getAttribute('data-version')),
+    cards: [...view.querySelectorAll('[data-testid="card"]')].map(c => c.getAttribute('data-card')),
+  };
+}"""
+
+
+@dataclass(frozen=True)
+class SentRequest:
+    """One request a page sent."""
+
+    url: str
+    authorization: str | None  # the header ("Bearer <token>"), None when it had none
+    content_type: str
+
+
+@dataclass
+class Sent:
+    """Every request of a page or a browser context, checked once the test is done (an
+    assertion inside a Playwright listener would not fail the test)."""
+
+    requests: list[SentRequest] = dataclasses.field(default_factory=list)
+
+    def follow(self, target: Page | BrowserContext) -> Sent:
+        target.on("request", self.record)
+        return self
+
+    def record(self, request: Request) -> None:
+        headers = request.headers
+        self.requests.append(
+            SentRequest(request.url, headers.get("authorization"), headers.get("content-type", ""))
+        )
+
+    @property
+    def urls(self) -> list[str]:
+        return [request.url for request in self.requests]
+
+    @property
+    def tokens(self) -> set[str]:
+        """The tokens the requests carried as their authorization."""
+        return {
+            request.authorization.removeprefix("Bearer ")
+            for request in self.requests
+            if request.authorization is not None
+        }
+
+    def no_token_in_a_url(self, tokens: Iterable[str]) -> None:
+        """No request's URL holds any of ``tokens``."""
+        tokens = list(tokens)
+        for url in self.urls:
+            assert not any(token in url for token in tokens), f"a token in a URL: {url}"
 
 
 def grpc_channel(served: Served) -> grpc.aio.Channel:

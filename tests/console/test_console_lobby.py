@@ -16,16 +16,16 @@ Screenshots: lobby.png, new-table.png, join.png, table-admin.png, lobby-phone.pn
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
-from playwright.async_api import Browser, Locator, Page, Request, ViewportSize, expect
+from playwright.async_api import Browser, Locator, Page, ViewportSize, expect
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from tests.console.support import (
     DESKTOP,
     PHONE,
+    Sent,
     console_url,
     grpc_channel,
     phone_problems,
@@ -50,21 +50,11 @@ OVER = """() => ['finished', 'aborted'].includes(
   document.querySelector('[data-testid="table-status"]')?.textContent.trim())"""
 
 
-@dataclass
-class Sent:
-    """Every request of one browser context: its URL and the authorization it carried."""
-
-    requests: list[tuple[str, str]] = field(default_factory=list)
-
-    def record(self, request: Request) -> None:
-        self.requests.append((request.url, request.headers.get("authorization", "")))
-
-    def check(self, own: set[str], others: set[str]) -> None:
-        for url, authorization in self.requests:
-            assert not any(token in url for token in own | others), f"a token in a URL: {url}"
-            assert authorization.removeprefix("Bearer ") not in others, (url, "another's token")
-        used = {authorization.removeprefix("Bearer ") for _, authorization in self.requests}
-        assert own <= used, "a token of this context was never sent"
+def _check_sent(sent: Sent, own: set[str], others: set[str]) -> None:
+    """One browser context's requests: its own tokens went out, as authorization only."""
+    sent.no_token_in_a_url(own | others)
+    assert not sent.tokens & others, "another's token"
+    assert own <= sent.tokens, "a token of this context was never sent"
 
 
 async def _kept(page: Page, kind: str, game_id: str) -> str:
@@ -192,9 +182,7 @@ async def test_a_lobby_flow_across_two_browsers(
     shots = screenshot_dir(tmp_path)
     a_context = await browser.new_context(viewport=ON_DESKTOP)
     b_context = await browser.new_context(viewport=ON_DESKTOP)
-    a_sent, b_sent = Sent(), Sent()
-    a_context.on("request", a_sent.record)
-    b_context.on("request", b_sent.record)
+    a_sent, b_sent = Sent().follow(a_context), Sent().follow(b_context)
     a, front, b = await a_context.new_page(), await a_context.new_page(), await b_context.new_page()
     # The page in use in front: a background tab's timers and animation frames are throttled.
     await a.bring_to_front()
@@ -260,8 +248,8 @@ async def test_a_lobby_flow_across_two_browsers(
     await a.get_by_test_id("admin-abort").click()
     await _refused(a, "GAME_ABORTED", "aborted")
 
-    a_sent.check(a_tokens, b_tokens)
-    b_sent.check(b_tokens, a_tokens)
+    _check_sent(a_sent, a_tokens, b_tokens)
+    _check_sent(b_sent, b_tokens, a_tokens)
     await a_context.close()
     await b_context.close()
 

@@ -16,13 +16,13 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
-from playwright.async_api import Browser, Page, Request, Route, expect
+from playwright.async_api import Browser, Page, Route, expect
 
 from referee.client import AsyncRefereeClient, AsyncSeat
-from tests.console.support import console_url
+from tests.console.support import Sent, console_url
 from tests.servers import Served
 
 SUBMIT = "**/referee.v1.RefereeService/SubmitMove"
@@ -37,20 +37,12 @@ class Table:
     tokens: list[str]
 
 
-@dataclass
-class Sent:
-    """Every request of a page: its URL and the authorization header it carried."""
-
-    requests: list[tuple[str, str]] = field(default_factory=list)
-
-    def record(self, request: Request) -> None:
-        self.requests.append((request.url, request.headers.get("authorization", "")))
-
-    def check(self, tokens: list[str], seat: int) -> None:
-        for url, authorization in self.requests:
-            assert not any(token in url for token in tokens), f"a token in a URL: {url}"
-            if "/referee.v1." in url:
-                assert authorization == f"Bearer {tokens[seat]}", (url, authorization)
+def _check_sent(sent: Sent, tokens: list[str], seat: int) -> None:
+    """The seat page's requests: its seat's token in every call, in no URL."""
+    sent.no_token_in_a_url(tokens)
+    for request in sent.requests:
+        if "/referee.v1." in request.url:
+            assert request.authorization == f"Bearer {tokens[seat]}", request
 
 
 @pytest.fixture
@@ -73,7 +65,7 @@ async def _open_seat(
 ) -> tuple[Page, Sent]:
     page = await browser.new_page()
     sent = Sent()
-    page.on("request", sent.record)
+    sent.follow(page)
     await page.goto(f"{console_url(served)}#/play/{table.game_id}/{table.tokens[seat]}")
     await expect(page.get_by_test_id("game-view")).to_have_attribute(
         "data-seat", str(seat), timeout=WAIT_MS
@@ -108,7 +100,7 @@ async def test_a_seat_link_keeps_its_token_out_of_urls(
     # A reload plays the same seat from session storage.
     await page.reload()
     await expect(page.get_by_test_id("game-view")).to_have_attribute("data-seat", str(seat))
-    sent.check(table.tokens, seat)
+    _check_sent(sent, table.tokens, seat)
 
 
 async def test_a_lost_answer_is_sent_again_with_the_same_move_id(
@@ -136,7 +128,7 @@ async def test_a_lost_answer_is_sent_again_with_the_same_move_id(
     history = await table.seats[seat].history()
     assert [entry.version for entry in history.entries] == [1]
     assert (await table.seats[seat].view()).version == 1
-    sent.check(table.tokens, seat)
+    _check_sent(sent, table.tokens, seat)
 
 
 async def test_a_move_the_table_moved_past_is_refused_in_words(
@@ -160,7 +152,7 @@ async def test_a_move_the_table_moved_past_is_refused_in_words(
     await expect(page.get_by_test_id("game-view")).to_have_attribute("data-version", "1")
     await expect(page.get_by_test_id("turn")).not_to_have_text("Your move")
     assert (await table.seats[seat].view()).version == 1
-    sent.check(table.tokens, seat)
+    _check_sent(sent, table.tokens, seat)
 
 
 class Cable:
@@ -220,7 +212,7 @@ async def test_a_cut_connection_loses_no_move_and_the_stream_comes_back(
         seat = await _seat_to_act(table)
         page = await browser.new_page()
         sent = Sent()
-        page.on("request", sent.record)
+        sent.follow(page)
         await page.goto(f"{base}/console/#/play/{table.game_id}/{table.tokens[seat]}")
         await expect(page.get_by_test_id("turn")).to_have_text("Your move", timeout=WAIT_MS)
 
@@ -242,6 +234,6 @@ async def test_a_cut_connection_loses_no_move_and_the_stream_comes_back(
         legal = await table.seats[following].legal_moves()
         await table.seats[following].submit(legal.moves[0], expected_version=legal.version)
         await expect(game_view).to_have_attribute("data-version", "2", timeout=WAIT_MS)
-        sent.check(table.tokens, seat)
+        _check_sent(sent, table.tokens, seat)
     finally:
         await cable.close()

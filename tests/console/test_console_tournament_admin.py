@@ -15,16 +15,16 @@ Screenshots: tournament-new.png, tournament-admin.png (1280x800), tournament-adm
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
-from playwright.async_api import Browser, BrowserContext, Page, Request, expect
+from playwright.async_api import Browser, Page, expect
 
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from tests.console.support import (
     DESKTOP,
     PHONE,
+    Sent,
     console_url,
     phone_problems,
     screenshot_dir,
@@ -55,22 +55,6 @@ MOVED_ON = """(version) => {
 }"""
 
 
-@dataclass
-class Sent:
-    """Every request of one browser context: its URL and authorization header."""
-
-    urls: list[str] = field(default_factory=list)
-    tokens: set[str] = field(default_factory=set)
-
-    def follow(self, context: BrowserContext) -> None:
-        context.on("request", self._record)
-
-    def _record(self, request: Request) -> None:
-        self.urls.append(request.url)
-        if auth := request.headers.get("authorization"):
-            self.tokens.add(auth.removeprefix("Bearer "))
-
-
 async def _session_token(page: Page, kind: str, id_: str) -> str:
     token = await page.evaluate("([k]) => sessionStorage.getItem(k)", [f"referee:{kind}:{id_}"])
     assert isinstance(token, str) and token
@@ -99,9 +83,7 @@ async def test_a_tournament_made_on_the_page_with_a_person_playing_by_clicks_fin
     base = console_url(served)
     admin_context = await browser.new_context(viewport=DESKTOP)
     human_context = await browser.new_context(viewport=DESKTOP)
-    sent_admin, sent_human = Sent(), Sent()
-    sent_admin.follow(admin_context)
-    sent_human.follow(human_context)
+    sent_admin, sent_human = Sent().follow(admin_context), Sent().follow(human_context)
     admin = await admin_context.new_page()
     await admin.goto(f"{base}#/tournaments/new")
     await admin.get_by_test_id("participant-name").first.fill(HUMAN)

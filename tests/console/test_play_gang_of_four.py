@@ -21,13 +21,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, Request, expect
+from playwright.async_api import Browser, Page, expect
 
 from referee.client import AsyncRefereeClient, AsyncSeat
 from referee.v1 import game_pb2, gang_of_four_pb2, referee_pb2_grpc
 from tests.console.support import (
     DESKTOP,
     PHONE,
+    Sent,
     card_key,
     cards_in,
     console_url,
@@ -171,20 +172,10 @@ async def _screenshots(page: Page, shots: Path) -> list[str]:
     return problems
 
 
-@dataclass
-class Sent:
-    """Every request the page sends, with its authorization header."""
-
-    requests: list[tuple[str, str | None]] = field(default_factory=list)
-
-    def record(self, request: Request) -> None:
-        self.requests.append((request.url, request.headers.get("authorization")))
-
-    def check(self, mine: str, others: list[str]) -> None:
-        assert any(auth == f"Bearer {mine}" for _, auth in self.requests)
-        for url, auth in self.requests:
-            assert auth in (None, f"Bearer {mine}"), f"{url} sent {auth}"
-            assert all(token not in url for token in [mine, *others]), url
+def _check_sent(sent: Sent, mine: str, others: list[str]) -> None:
+    """The page sent its seat's token, no other, and in no URL."""
+    assert sent.tokens == {mine}, f"the page sent {sent.tokens}"
+    sent.no_token_in_a_url([mine, *others])
 
 
 async def _drawn_matches_views(
@@ -259,7 +250,7 @@ async def test_a_whole_game_by_clicks_on_the_seat_page(
         context = await browser.new_context(viewport=DESKTOP)
         page = await context.new_page()
         sent = Sent()
-        page.on("request", sent.record)
+        sent.follow(page)
         await page.add_init_script(f"({RECORD})()")
         await page.goto(f"{console_url(served)}#/play/{created.game_id}/{tokens[ME]}")
         await expect(page.get_by_test_id("game-view")).to_have_attribute(
@@ -279,6 +270,6 @@ async def test_a_whole_game_by_clicks_on_the_seat_page(
         assert len(await _combinations(seats[ME])) >= 4, "plays of several combinations"
         shown = await _drawn_matches_views(page, served, created.game_id, tokens[ME], dealt)
         assert {*clicker.acted_at, final.version} <= shown
-        sent.check(tokens[ME], [*tokens[1:], created.admin_token])
+        _check_sent(sent, tokens[ME], [*tokens[1:], created.admin_token])
         await context.close()
         assert clicker.on_phone == [], "usable at 390 px"

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, Request, ViewportSize, expect
+from playwright.async_api import Browser, Page, ViewportSize, expect
 
 from referee.bots import bot_for
 from referee.client import AsyncRefereeClient, AsyncSeat
@@ -32,6 +32,7 @@ from referee.v1 import game_pb2, pinched_pb2, referee_pb2_grpc
 from tests.console.support import (
     DESKTOP,
     PHONE,
+    Sent,
     cards_in,
     console_url,
     grpc_channel,
@@ -229,24 +230,6 @@ def selectors(move: game_pb2.Move) -> list[str]:
 
 
 @dataclass
-class Requests:
-    """Every request the page sends: the tokens it carries and where it goes."""
-
-    mine: str
-    wrong: list[str] = field(default_factory=list)
-    with_token: int = 0
-
-    def record(self, request: Request) -> None:
-        authorization = request.headers.get("authorization")
-        if authorization is not None:
-            self.with_token += 1
-            if authorization != f"Bearer {self.mine}":
-                self.wrong.append(f"another token to {request.url}")
-        if self.mine in request.url:
-            self.wrong.append(f"the token in a URL: {request.url}")
-
-
-@dataclass
 class Table:
     """The game: the seat the page plays, the others the test plays through the API."""
 
@@ -379,8 +362,7 @@ async def test_a_whole_game_of_pinched_played_by_clicks_on_the_seat_page(
         context = await browser.new_context(viewport=DESKTOP_SIZE)
         await context.add_init_script(RECORD_DRAWINGS)
         page = await context.new_page()
-        requests = Requests(token)
-        page.on("request", requests.record)
+        sent = Sent().follow(page)
         await page.goto(f"{console_url(served)}#/play/{table.game_id}/{token}")
         await expect(page.get_by_test_id("game-view")).to_have_attribute(
             "data-seat", str(table.me), timeout=WAIT
@@ -401,7 +383,9 @@ async def test_a_whole_game_of_pinched_played_by_clicks_on_the_seat_page(
     checked = await _check_drawings(served, table.game_id, token, played.seen, drawn)
     assert checked >= sum(clicked.values()), f"only {checked} versions drawn"
     assert played.final in {d["version"] for d in drawn}
-    assert not requests.wrong, requests.wrong
-    assert requests.with_token > sum(clicked.values())  # every move and listing went with it
+    assert sent.tokens <= {token}, f"another token: {sent.tokens - {token}}"
+    sent.no_token_in_a_url([token])
+    with_token = [request for request in sent.requests if request.authorization is not None]
+    assert len(with_token) > sum(clicked.values())  # every move and listing went with it
     assert (shots / "seat-pinched.png").exists() and (shots / "seat-pinched-phone.png").exists()
     assert played.phone == [], "\n".join(played.phone)

@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 import uuid
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, BrowserContext, Page, Request, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from engines.cards import Card
 from engines.poker.evaluator import rank_value
@@ -31,8 +32,10 @@ from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from referee.v1 import the_gang_pb2 as tg
 from tests.console.support import (
     DESKTOP,
+    DRAWN,
     PHONE,
     SMALLEST_TAP_PX,
+    Sent,
     cards_in,
     console_url,
     grpc_channel,
@@ -49,15 +52,6 @@ MOVE_KINDS = {
     for f in tg.TheGangMove.DESCRIPTOR.oneofs_by_name["action"].fields
 }
 
-# The page as drawn, in one go, so that the version and the cards belong together.
-DRAWN = """() => {
-  const view = document.querySelector('[data-testid="game-view"]');
-  if (!view) return null;
-  return {
-    version: Number(view.getAttribute('data-version')),
-    cards: [...view.querySelectorAll('[data-testid="card"]')].map(c => c.getAttribute('data-card')),
-  };
-}"""
 # The seat's own controls on a phone: each at least SMALLEST_TAP_PX both ways.
 SMALL_CONTROLS = """(tap) => [...document.querySelectorAll('[data-testid="game-view"] button')]
   .filter(b => b.getBoundingClientRect().width > 0)
@@ -76,22 +70,6 @@ def _drawn(card: tg.PlayingCard) -> str:
 
 
 @dataclass
-class Requests:
-    """Every request the page sends: its URL and its authorization header."""
-
-    seen: list[tuple[str, str | None]] = field(default_factory=list)
-
-    def record(self, request: Request) -> None:
-        self.seen.append((request.url, request.headers.get("authorization")))
-
-    def check(self, tokens: list[str]) -> None:
-        sent = {auth for _, auth in self.seen if auth is not None}
-        assert sent == {f"Bearer {tokens[ME]}"}, f"the page sent {sent}"
-        for url, _ in self.seen:
-            assert not any(token in url for token in tokens), f"a token in the URL {url}"
-
-
-@dataclass
 class Table:
     """One table: seat 0 on the page, the others moved by the test."""
 
@@ -101,7 +79,7 @@ class Table:
     tokens: list[str]
     clicked: set[str]
     version: int = 0
-    requests: Requests = field(default_factory=Requests)
+    sent: Sent = field(default_factory=Sent)
 
     async def check(self) -> None:
         """The page is at our version and draws exactly seat 0's cards of it."""
@@ -227,7 +205,7 @@ async def _open(
     tokens = [seat.token for seat in created.seat_tokens]
     page = await context.new_page()
     table = Table(page, stub, created.game_id, tokens, clicked)
-    page.on("request", table.requests.record)
+    table.sent.follow(page)
     await page.goto(f"{console_url(served)}#/play/{created.game_id}/{tokens[ME]}")
     await table.check()
     return table
@@ -321,51 +299,42 @@ async def test_the_gang_is_played_by_clicks_on_the_seat_page(
     async with grpc_channel(served) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         advanced = tg.THE_GANG_MODE_ADVANCED
-        tables = [
-            await _open(
-                context,
-                served,
-                stub,
+        # Each table's options, seed and what the test plays at it, one table after another.
+        plays: list[tuple[tg.TheGangOptions, bytes, Callable[[Table], Awaitable[None]]]] = [
+            (
                 _options(
                     mode=advanced,
                     specialist_pile=tg.PileStart(cards=[1, 5, 2, 3, 4, 6, 7, 8, 9, 10]),
                 ),
                 b"the gang seat 1",
-                clicked,
+                _first_table,
             ),
-        ]
-        await _first_table(tables[0])
-        tables.append(
-            await _open(
-                context,
-                served,
-                stub,
+            (
                 _options(
                     mode=advanced,
                     confirm_round_end=True,
                     specialist_pile=tg.PileStart(cards=[6, 1, 2, 3, 4, 5, 7, 8, 9, 10]),
                 ),
                 b"the gang seat 2",
-                clicked,
-            )
-        )
-        await _second_table(tables[1])
-        tables.append(
-            await _open(
-                context,
-                served,
-                stub,
+                _second_table,
+            ),
+            (
                 _options(
                     mode=tg.THE_GANG_MODE_MASTER_THIEF,
                     ordered_challenges=True,
                     challenge_pile=tg.PileStart(cards=[4, 9, 2, 3, 5, 6, 7, 8, 10]),
                 ),
                 b"the gang seat 3",
-                clicked,
-            )
-        )
-        await _third_table(tables[2], shots)
+                lambda table: _third_table(table, shots),
+            ),
+        ]
+        tables = []
+        for options, seed, play in plays:
+            table = await _open(context, served, stub, options, seed, clicked)
+            await play(table)
+            tables.append(table)
     await context.close()
     assert clicked == MOVE_KINDS, f"never clicked: {MOVE_KINDS - clicked}"
     for table in tables:
-        table.requests.check(table.tokens)
+        assert table.sent.tokens == {table.tokens[ME]}, f"the page sent {table.sent.tokens}"
+        table.sent.no_token_in_a_url(table.tokens)

@@ -6,6 +6,7 @@ import type { Event, Move, View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import { rendererFor } from "./games/index.js";
+import { revealPanel } from "./games/reveal.js";
 import type { SeatControls } from "./games/types.js";
 import { seatNames } from "./table.js";
 import { seatName } from "./ui.js";
@@ -39,7 +40,9 @@ export function board(view: View): TemplateResult {
 
 /**
  * A seat's own table with its moves: the renderer's `seat` drawing, else its `table` with
- * one button per legal move. The same `game-view` section as `board`, with the seat on it.
+ * one button per legal move. The same `game-view` section as `board`, with the seat on it;
+ * once the game is over, the post-game reveal inside it (the seat drawings draw none), so
+ * the section draws every card of the seat's view, each where the view puts it.
  */
 export function seatBoard(view: View, controls: SeatControls): TemplateResult {
   const renderer = rendererFor(view.game);
@@ -59,7 +62,7 @@ export function seatBoard(view: View, controls: SeatControls): TemplateResult {
       data-seat="${controls.seat}"
       data-version="${String(view.version)}"
     >
-      ${drawn}
+      ${drawn} ${view.outcome ? revealPanel(view) : nothing}
     </section>
     ${own ? allMoves(view, controls) : moveButtons(view, controls)}`;
 }

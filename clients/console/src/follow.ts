@@ -7,6 +7,15 @@
  * drawing threw) is the page's bug, not the stream's: it is logged and shown, and the
  * stream goes on, since calling again cannot draw it any better.
  */
+import {
+  TableStatus,
+  TournamentStatus,
+  type RefereeClient,
+  type TournamentClient,
+  type WatchGameResponse,
+  type WatchTournamentResponse,
+} from "@referee/client/web";
+
 import { isAbort, problemOf, type ApiProblem } from "./api.js";
 
 export interface FollowOptions<T> {
@@ -89,4 +98,47 @@ export async function follow<T>(options: FollowOptions<T>): Promise<void> {
     await sleep(delay, signal);
     delay = Math.min(delay * 2, 4000);
   }
+}
+
+/** What a page does with what a game's or a tournament's stream brings. */
+export interface Followed<T> {
+  message(message: T): void;
+  problem(problem: ApiProblem, retrying: boolean): void;
+}
+
+/**
+ * Follow game `gameId` from a snapshot through `referee` (the public client, or a token's,
+ * whose view is then the seat's) until it ends: an outcome, or the table aborted.
+ */
+export function followGame(
+  referee: RefereeClient,
+  gameId: string,
+  signal: AbortSignal,
+  on: Followed<WatchGameResponse>,
+): Promise<void> {
+  return follow({
+    signal,
+    open: (afterVersion, callSignal) => referee.watchGame({ gameId, afterVersion }, { signal: callSignal }),
+    version: (message) => message.version,
+    message: (message) => on.message(message),
+    final: (message) => message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
+    problem: (problem, retrying) => on.problem(problem, retrying),
+  });
+}
+
+/** Follow tournament `tournamentId` through `tournaments` (public, or a token's) until it is finished. */
+export function followTournament(
+  tournaments: TournamentClient,
+  tournamentId: string,
+  signal: AbortSignal,
+  on: Followed<WatchTournamentResponse>,
+): Promise<void> {
+  return follow({
+    signal,
+    open: (afterVersion, callSignal) => tournaments.watchTournament({ tournamentId, afterVersion }, { signal: callSignal }),
+    version: (message) => message.tournament?.version ?? 0n,
+    message: (message) => on.message(message),
+    final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
+    problem: (problem, retrying) => on.problem(problem, retrying),
+  });
 }

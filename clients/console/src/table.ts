@@ -202,3 +202,18 @@ export function everySecond(signal: AbortSignal, tick: () => boolean): { resume(
     },
   };
 }
+
+/**
+ * Redraws a table's page once a second while `view()` counts something down (a turn
+ * clock, a wait); `resume` after a view that may count again.
+ */
+export function redrawWhileCounting(
+  signal: AbortSignal,
+  draw: () => void,
+  view: () => View | undefined,
+): { resume(): void } {
+  return everySecond(signal, () => {
+    draw();
+    return counting(view());
+  });
+}

@@ -6,7 +6,7 @@
  * own table, with its moves, is `gang_of_four_seat.ts`; the parts both draw are in
  * `gang_of_four_draw.ts`.
  */
-import type { Event, Move, View } from "@referee/client/web";
+import type { Event, GangOfFourCard, Move, View } from "@referee/client/web";
 import { html, type TemplateResult } from "lit-html";
 import {
   backs,
@@ -15,6 +15,7 @@ import {
   centre,
   classify,
   direction,
+  drawCard,
   playText,
   scores,
   seatBox,
@@ -24,7 +25,7 @@ import {
 } from "./gang_of_four_draw.js";
 import { seat } from "./gang_of_four_seat.js";
 import { seatLabel } from "../table.js";
-import type { GameRenderer } from "./types.js";
+import type { GameRenderer, Reveal } from "./types.js";
 
 function table(view: View): TemplateResult {
   if (view.gameView.case !== "gangOfFour") return html`<p>Not a Gang of Four view.</p>`;
@@ -92,4 +93,23 @@ function eventText(e: Event, seatName: (seat: number) => string): string {
   }
 }
 
-export const gangOfFour: GameRenderer = { game: "gang_of_four", title: "Gang of Four", table, move, event, seat };
+/** The post-game reveal: every hand, and the cards dealt to nobody. */
+function revealed(view: View): Reveal | undefined {
+  if (view.gameView.case !== "gangOfFour") return undefined;
+  const g = view.gameView.value;
+  const draw = (c: GangOfFourCard) => drawCard(c);
+  return {
+    seats: g.revealedHands.map((hand) => ({ seat: hand.seat, cards: hand.cards.map(draw), notes: [] })),
+    more: [{ label: "dealt to nobody", cards: g.revealedSetAside.map(draw), testid: "revealed-set-aside" }],
+  };
+}
+
+export const gangOfFour: GameRenderer = {
+  game: "gang_of_four",
+  title: "Gang of Four",
+  table,
+  move,
+  event,
+  seat,
+  revealed,
+};

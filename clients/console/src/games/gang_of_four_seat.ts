@@ -1,7 +1,7 @@
 /**
  * Gang of Four: one seat's own table with its moves. The seat's hand is face up at the
  * bottom, every card a button; the other seats show what the view shows of them (a count
- * and backs, every hand face up once the game is over).
+ * and backs; once the game is over every hand is in the reveal below the table, `board.ts`).
  *
  * The drawing never judges a combination. It reads `controls.legal` (ListLegalMoves):
  * a card is pickable while some listed move holds it, a pick that fits no listed play
@@ -212,30 +212,9 @@ function actions(view: View, g: GangOfFourView, o: Offer, controls: SeatControls
   </div>`;
 }
 
-/** What seat `n` shows of its hand: backs, or its cards face up once the game is over. */
-function shown(g: GangOfFourView, n: number): TemplateResult {
-  const revealed = g.revealedHands.find((r) => r.seat === n);
-  if (revealed === undefined) return backs(g, n);
-  return html`<div class="gof-hand gof-revealed" data-testid="revealed-hand" data-count="${revealed.cards.length}">
-    <span class="gof-count">${revealed.cards.length ? "held at the end:" : "no cards left"}</span>
-    <div class="gof-cards">${revealed.cards.map((c) => drawCard(c, false, true))}</div>
-  </div>`;
-}
-
-function setAside(g: GangOfFourView): TemplateResult | typeof nothing {
-  if (!g.revealedSetAside.length) return nothing;
-  return html`<div class="gof-set-aside" data-testid="revealed-set-aside">
-    <span>Set aside, dealt to nobody:</span>
-    <div class="gof-cards">${g.revealedSetAside.map((c) => drawCard(c, false, true))}</div>
-  </div>`;
-}
-
-/** The seat's own place: its name and badges, its hand, its moves (and, once the game is
- * over, the hand as revealed to everyone). */
+/** The seat's own place: its name and badges, its hand, its moves. */
 function own(view: View, g: GangOfFourView, o: Offer, controls: SeatControls): TemplateResult {
-  const n = controls.seat;
-  const revealed = g.revealedHands.some((r) => r.seat === n) ? shown(g, n) : nothing;
-  return seatBox(view, g, n, 0, html`${ownHand(g, o, controls)}${actions(view, g, o, controls)}${revealed}`);
+  return seatBox(view, g, controls.seat, 0, html`${ownHand(g, o, controls)}${actions(view, g, o, controls)}`);
 }
 
 export function seat(view: View, controls: SeatControls): TemplateResult {
@@ -254,8 +233,8 @@ export function seat(view: View, controls: SeatControls): TemplateResult {
   >
     ${statusLine(g)}
     <div class="gof-felt gof-seat-felt">
-      ${others.map((n) => seatBox(view, g, n, place(n), shown(g, n)))}
-      <div class="gof-middle">${centre(view, g)}${setAside(g)}</div>
+      ${others.map((n) => seatBox(view, g, n, place(n), backs(g, n)))}
+      <div class="gof-middle">${centre(view, g)}</div>
       ${own(view, g, o, controls)}
     </div>
     ${scores(view, g)}

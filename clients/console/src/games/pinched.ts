@@ -6,7 +6,7 @@
  * tokens. Sealed location cards show only that a seat has chosen, never what. A seat's own
  * table, with its moves on it, is `pinched_seat.ts`.
  */
-import { type Event, type Location, type Move, type View } from "@referee/client/web";
+import { Location, type Event, type Move, type Valuable, type View } from "@referee/client/web";
 import { html, type TemplateResult } from "lit-html";
 import {
   cap,
@@ -33,7 +33,7 @@ import {
   type Kinds,
 } from "./pinched_parts.js";
 import { seat } from "./pinched_seat.js";
-import type { GameRenderer } from "./types.js";
+import type { GameRenderer, MoreReveal, Reveal } from "./types.js";
 
 function table(view: View): TemplateResult {
   if (view.gameView.case !== "pinched") return html`<p>Not a Pinched! view.</p>`;
@@ -132,6 +132,30 @@ function eventText(e: Event, kinds: Kinds): string {
   }
 }
 
+const curseText = (curses: readonly { points: number }[]): string => curses.map((c) => `−${c.points}`).join(" ");
+
+/** The post-game reveal: every hand with its sold pile, curses and location card; the deck, letter, curse pile. */
+function revealed(view: View): Reveal | undefined {
+  if (view.gameView.case !== "pinched") return undefined;
+  const p = view.gameView.value;
+  const draw = (c: Valuable) => valuable(c);
+  const seats = p.revealedHands.map((hand, seat) => {
+    const sold = p.revealedSold[seat]?.cards ?? [];
+    const curses = p.revealedCurses[seat]?.curses ?? [];
+    const choice = p.revealedChoices[seat];
+    const notes = [
+      sold.length ? `sold (last ${sold.length})` : "",
+      curses.length ? `curses ${curseText(curses)}` : "",
+      choice ? `location card: ${place(choice)}` : "",
+    ].filter(Boolean);
+    return { seat, cards: [...hand.cards, ...sold].map(draw), notes };
+  });
+  const more: MoreReveal[] = [{ label: "the draw pile, top first", cards: p.revealedDeck.map(draw) }];
+  if (p.revealedLetter !== Location.UNSPECIFIED) more.push({ label: "the sealed letter", cards: [], text: place(p.revealedLetter) });
+  if (p.revealedCursePile.length) more.push({ label: "the curse pile", cards: [], text: curseText(p.revealedCursePile) });
+  return { seats, more };
+}
+
 export const pinched: GameRenderer = {
   game: "pinched",
   title: "Pinched!",
@@ -139,4 +163,5 @@ export const pinched: GameRenderer = {
   move,
   event: (e: Event, view?: View): string => cap(eventText(e, kindsOf(view))),
   seat,
+  revealed,
 };

@@ -135,7 +135,7 @@ class SeatDrawing {
         ${stash(this.view, v, this.me, { slot: (i) => this.slotControls(i), own: this.ownCards() })}
       </div>
       <div class="pinched-stashes">${others.map((s) => stash(this.view, v, s))}</div>
-      ${scores(this.view, v)} ${this.revealed()}
+      ${scores(this.view, v)}
     </div>`;
   }
 
@@ -383,27 +383,6 @@ class SeatDrawing {
         <summary>${top ? valuable(top, true) : nothing}<span>${v.discard.length} discarded</span></summary>
         <div class="pinched-discard-cards">${v.discard.slice(0, -1).reverse().map((card) => valuable(card, true))}</div>
       </details>
-    </section>`;
-  }
-
-  /** After the end: every hand, sold pile and curse, the deck left and the letter. */
-  private revealed(): Maybe {
-    const v = this.v;
-    if (!v.revealedHands.length && !v.revealedDeck.length) return nothing;
-    const cards = (list: readonly Valuable[]) => (list.length ? list.map((card) => valuable(card, true)) : html`<span>none</span>`);
-    return html`<section class="pinched-revealed" data-testid="revealed">
-      <header>Everything revealed</header>
-      ${Array.from({ length: v.players }, (_, s) => html`<div class="pinched-revealed-seat" data-seat="${s}">
-        <b>${seatLabel(this.view, s)}</b>
-        <span class="pinched-revealed-part">in hand: ${cards(v.revealedHands[s]?.cards ?? [])}</span>
-        <span class="pinched-revealed-part">sold: ${cards(v.revealedSold[s]?.cards ?? [])}</span>
-        ${(v.revealedCurses[s]?.curses ?? []).map((curse) => token(`−${curse.points}`, "curse"))}
-      </div>`)}
-      <div class="pinched-revealed-seat"><b>The deck left</b> ${cards(v.revealedDeck)}</div>
-      ${v.revealedCursePile.length
-        ? html`<div class="pinched-revealed-seat"><b>Curses left</b> ${v.revealedCursePile.map((curse) => token(`−${curse.points}`, "curse"))}</div>`
-        : nothing}
-      ${v.revealedLetter ? html`<div class="pinched-revealed-seat"><b>The letter said</b> ${place(v.revealedLetter)}</div>` : nothing}
     </section>`;
   }
 }

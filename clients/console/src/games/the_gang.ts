@@ -14,18 +14,20 @@ import {
   statusBar, tableChip,
 } from "./the_gang_parts.js";
 import { seat } from "./the_gang_seat.js";
-import type { GameRenderer } from "./types.js";
+import type { GameRenderer, MoreReveal, Reveal } from "./types.js";
 import "./the_gang.css";
 
 function seatArea(v: View, g: TheGangView, n: number): TemplateResult {
   const toAct = v.toAct.includes(n);
   // A pocket is face up only where the view reveals it: the hands shown before the scan
   // guesses, once the game is over the final showdown, or a seat's own view of its pocket.
-  const reveal =
-    g.shown.find((r) => r.seat === n) ??
-    (v.outcome ? g.heists.at(-1)?.reveals.find((r) => r.seat === n) : undefined);
+  // A finished view with the post-game reveal has every pocket in it, drawn beside the
+  // board, and the showdown's in the last heist: the seat then draws it neither time.
+  const shown = g.shown.find((r) => r.seat === n);
+  const reveal = shown ?? (v.outcome ? g.heists.at(-1)?.reveals.find((r) => r.seat === n) : undefined);
   const own = v.seat === n && g.pocket.length ? g.pocket : undefined;
-  const pocket = (reveal?.pocket ?? own)?.map((c) => playing(c)) ??
+  const face = shown ?? (g.revealedPockets.length ? undefined : reveal);
+  const pocket = (face?.pocket ?? own)?.map((c) => playing(c)) ??
     (v.outcome ? [] : Array.from({ length: pocketSize(g, n) }, () => cardBack()));
   const notes = [
     ...g.announcements.filter((a) => a.seat === n).map(announced),
@@ -180,4 +182,29 @@ function event(e: Event): string {
   }
 }
 
-export const theGang: GameRenderer = { game: "the_gang", title: "The Gang", table, move, event, seat };
+/** The post-game reveal: every pocket (and a sealed pass), the deck, discards, piles. */
+function revealed(view: View): Reveal | undefined {
+  if (view.gameView.case !== "theGang") return undefined;
+  const g = view.gameView.value;
+  const passes = new Map(g.revealedPasses.map((p) => [p.seat, p.card]));
+  const seats = g.revealedPockets.map((pocket) => {
+    const sealed = passes.get(pocket.seat);
+    return { seat: pocket.seat, cards: pocket.cards.map((c) => playing(c)), notes: sealed ? [`chose to pass ${cardText(sealed)}`] : [] };
+  });
+  const informant = g.revealedAnnouncements.flatMap((a) => (a.card ? [a.card] : []));
+  const more: MoreReveal[] = [
+    { label: "the deck, top first", cards: g.revealedDeck.map((c) => playing(c)) },
+    { label: "face-down discards", cards: g.revealedDiscards.map((c) => playing(c)) },
+    { label: "shown by the Informant", cards: informant.map((c) => playing(c)) },
+  ];
+  if (g.revealedChallengePile.length || g.revealedSpecialistPile.length) {
+    more.push({
+      label: "the piles, top first",
+      cards: [],
+      text: `challenges ${g.revealedChallengePile.join(", ") || "—"}; specialists ${g.revealedSpecialistPile.join(", ") || "—"}`,
+    });
+  }
+  return { seats, more };
+}
+
+export const theGang: GameRenderer = { game: "the_gang", title: "The Gang", table, move, event, seat, revealed };

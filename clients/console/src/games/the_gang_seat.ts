@@ -9,7 +9,8 @@
  * Nothing here decides what is legal: every control is an entry of `controls.legal`
  * (ListLegalMoves) found by what it names, and a control without one is not drawn. Every
  * card of the view is drawn exactly once, where the view puts it (your pocket, the board, a
- * showdown, an announcement, the pass you chose, the heists so far, the revealed piles).
+ * showdown, an announcement, the pass you chose, the heists so far); once the game is over
+ * what it hid is in the reveal below the table (`board.ts`).
  */
 import {
   Announcement_Kind, ChipColour, Pending_Kind, SpecialistCard, type Announcement, type Chip,
@@ -316,18 +317,6 @@ function heists(s: Seat): TemplateResult | typeof nothing {
       ${done.slice(0, -1).map((h) => heist(s, h))}</details>` : nothing}`;
 }
 
-/** After the game: what the final state hid (the deck left, the discards, the Informant's card). */
-function revealed(g: TheGangView): TemplateResult | typeof nothing {
-  const shownCards = g.revealedAnnouncements.flatMap((a) => (a.card ? [a.card] : []));
-  if (!g.revealedDeck.length && !g.revealedDiscards.length && !shownCards.length) return nothing;
-  const row = (label: string, cards: PlayingCard[]): TemplateResult | typeof nothing =>
-    cards.length ? html`<p>${label}</p><div class="gang-pocket">${cards.map((c) => playing(c, { small: true }))}</div>` : nothing;
-  return html`<details class="gang-earlier" data-testid="revealed"><summary>After the game: every hidden card</summary>
-    ${row("The deck left, top first", g.revealedDeck)} ${row("The last heist's discards", g.revealedDiscards)}
-    ${row("Shown by the Informant", shownCards)}
-  </details>`;
-}
-
 /** The seat's table: status, cards in play, felt, your seat and moves, the others, heists. */
 export function seat(v: View, c: SeatControls): TemplateResult {
   if (v.gameView.case !== "theGang") return html`<div class="gang-table">No view of The Gang.</div>`;
@@ -344,6 +333,6 @@ export function seat(v: View, c: SeatControls): TemplateResult {
     </section>
     ${shown(s)}
     <section class="gang-seats">${others.map((n) => otherSeat(s, n))}</section>
-    ${heists(s)} ${revealed(g)}
+    ${heists(s)}
   </div>`;
 }

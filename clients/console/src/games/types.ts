@@ -31,6 +31,28 @@ export interface SeatControls {
   redraw(): void;
 }
 
+/** One seat's hidden cards in a post-game reveal; `notes` are what is not a card (curses, a sealed choice). */
+export interface SeatReveal {
+  seat: number;
+  cards: TemplateResult[];
+  notes: string[];
+}
+
+/** Something else the game hid: a labelled row of cards, or a line of text. */
+export interface MoreReveal {
+  label: string;
+  cards: TemplateResult[];
+  text?: string;
+  /** The row's `data-testid`, when a test or a frontend looks for it. */
+  testid?: string;
+}
+
+/** What a finished game's view shows of everything it kept face down (`revealed_*`). */
+export interface Reveal {
+  seats: SeatReveal[];
+  more: MoreReveal[];
+}
+
 export interface GameRenderer {
   /** The game's published name: "the_gang", "gang_of_four" or "pinched". */
   readonly game: string;
@@ -57,4 +79,9 @@ export interface GameRenderer {
    * it draws exactly what `view` shows.
    */
   seat?(view: View, controls: SeatControls): TemplateResult;
+  /**
+   * The view's post-game reveal (its `revealed_*` fields), its cards drawn by the game's
+   * own card drawing; undefined for a view of another game. `reveal.ts` lays it out.
+   */
+  revealed?(view: View): Reveal | undefined;
 }

@@ -2,17 +2,17 @@
  * `#/game/<id>`: one table as a spectator, live from WatchGame. The first message is a
  * snapshot; every later one is one version with its events and the view after it.
  */
-import { TableStatus, wholeHistory, type View } from "@referee/client/web";
+import { wholeHistory, type View } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
 
 import { isAbort, problemOf, referee, type ApiProblem } from "../api.js";
 import { board, outcomeBlock } from "../board.js";
-import { follow } from "../follow.js";
+import { followGame } from "../follow.js";
 import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
 import { revealPanel } from "../games/reveal.js";
 import { EventLog } from "../log.js";
-import { counting, everySecond, seatsPanel, tableState, waitingLine } from "../table.js";
+import { counting, redrawWhileCounting, seatsPanel, tableState, waitingLine } from "../table.js";
 import { gameProblemNote, links, problemBox } from "../ui.js";
 
 export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): void {
@@ -57,10 +57,7 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
 
   draw();
   // The countdowns and the waiting time move on between views, while the table waits.
-  const clock = everySecond(signal, () => {
-    draw();
-    return counting(view);
-  });
+  const clock = redrawWhileCounting(signal, draw, () => view);
 
   // The log starts with what happened before we came, from the history; the stream adds
   // the rest. Its first message is a snapshot, without events: when moves land between
@@ -111,10 +108,7 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   };
 
   void fill();
-  void follow({
-    signal,
-    open: (afterVersion, callSignal) => referee.watchGame({ gameId: id, afterVersion }, { signal: callSignal }),
-    version: (message) => message.version,
+  void followGame(referee, id, signal, {
     message: (message) => {
       if (message.view) view = message.view;
       log.add(message.version, message.events);
@@ -126,7 +120,6 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
       draw();
       if (counting(view)) clock.resume();
     },
-    final: (message) => message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
     problem: (next, again) => {
       problem = next;
       retrying = again;

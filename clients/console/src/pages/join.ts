@@ -10,9 +10,9 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 import { lobby, problemOf, referee, type ApiProblem } from "../api.js";
 import { gameTitle } from "../games/index.js";
 import { tableState } from "../table.js";
-import { keepToken, tokenOf } from "../tokens.js";
+import { tokenOf } from "../tokens.js";
 import { links } from "../ui.js";
-import { Action, clockWords, keepMySeat, refusalBox } from "./lobby_parts.js";
+import { Action, clockWords, keepSeat, refusalBox, submitted } from "./lobby_parts.js";
 import "./lobby.css";
 
 export function mountJoin(root: HTMLElement, signal: AbortSignal, id: string, code: string): void {
@@ -39,21 +39,15 @@ export function mountJoin(root: HTMLElement, signal: AbortSignal, id: string, co
     );
   };
   const action = new Action(draw);
-  const submit = async (event: SubmitEvent): Promise<void> => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
+  const join = (data: FormData) => {
     const joinCode = String(data.get("code") ?? "").trim();
-    const request = {
-      joinCode,
-      gameId: joinCode ? "" : id,
-      displayName: String(data.get("name") ?? "").trim(),
-    };
-    const joined = await action.run(() => lobby.joinGame(request, { signal }));
-    if (joined === undefined) return;
-    keepToken("seat", joined.gameId, joined.seatToken);
-    keepMySeat(joined.gameId, joined.seat);
-    location.hash = links.play(joined.gameId);
+    const request = { joinCode, gameId: joinCode ? "" : id, displayName: String(data.get("name") ?? "").trim() };
+    return lobby.joinGame(request, { signal });
   };
+  const submit = submitted(action, join, (joined) => {
+    keepSeat(joined.gameId, joined.seat, joined.seatToken);
+    location.hash = links.play(joined.gameId);
+  });
   draw();
   referee.getView({ gameId: id }, { signal }).then(
     (answer) => {

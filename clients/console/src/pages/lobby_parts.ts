@@ -6,6 +6,7 @@ import { NoShow, type Clock } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import { problemOf, type ApiProblem } from "../api.js";
+import { keepToken } from "../tokens.js";
 
 /** The lobby's refusals, said so a person knows what to do next. */
 const WORDS: Record<string, string> = {
@@ -86,6 +87,23 @@ export class Action {
   }
 }
 
+/**
+ * A form's submit handler: the form's fields go to `call` through `action` (one call at a
+ * time, a refusal shown), and `done` takes its answer.
+ */
+export function submitted<T>(
+  action: Action,
+  call: (data: FormData) => Promise<T>,
+  done: (answer: T) => void,
+): (event: SubmitEvent) => Promise<void> {
+  return async (event) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const answer = await action.run(() => call(data));
+    if (answer !== undefined) done(answer);
+  };
+}
+
 function storage(): Storage | undefined {
   try {
     return window.sessionStorage;
@@ -107,8 +125,12 @@ export function joinCodeOf(id: string): string {
 
 const seatKey = (id: string): string => `referee:my-seat:${id}`;
 
-/** Which seat this tab's seat token plays (kept beside the token, which says no more). */
-export function keepMySeat(id: string, seat: number): void {
+/**
+ * Keep seat `seat`'s token at table `id` in this tab, and which seat it plays (beside the
+ * token, which says no more).
+ */
+export function keepSeat(id: string, seat: number, token: string): void {
+  keepToken("seat", id, token);
   storage()?.setItem(seatKey(id), String(seat));
 }
 

@@ -12,7 +12,7 @@ import { referee } from "../api.js";
 import { gameTitle, renderers } from "../games/index.js";
 import { keepToken } from "../tokens.js";
 import { links } from "../ui.js";
-import { absolute, Action, copyField, keepJoinCode, keepMySeat, refusalBox } from "./lobby_parts.js";
+import { absolute, Action, copyField, keepJoinCode, keepSeat, refusalBox, submitted } from "./lobby_parts.js";
 import { clockFields, gameFields, optionsOf, SEAT_RANGE } from "./table_options.js";
 import "./lobby.css";
 
@@ -43,22 +43,15 @@ export function mountNewTable(root: HTMLElement, signal: AbortSignal): void {
     );
   };
   const action = new Action(draw);
-  const submit = async (event: SubmitEvent): Promise<void> => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
-    const answer = await action.run(() => referee.createGame(requestOf(choice, data), { signal }));
-    if (answer === undefined) return;
+  const submit = submitted(action, (data) => referee.createGame(requestOf(choice, data), { signal }), (answer) => {
     const id = answer.gameId;
     const own = answer.seatTokens[0];
-    if (own) {
-      keepToken("seat", id, own.token);
-      keepMySeat(id, own.seat);
-    }
+    if (own) keepSeat(id, own.seat, own.token);
     keepToken("table-admin", id, answer.adminToken);
     keepJoinCode(id, answer.joinCode);
     created = answer;
     draw();
-  };
+  });
   draw();
 }
 

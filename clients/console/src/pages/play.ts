@@ -9,17 +9,17 @@
  * token comes from session storage (or once from a seat link) and goes out only as the
  * `authorization` header of this page's calls.
  */
-import { TableStatus, type Move, type View } from "@referee/client/web";
+import type { Move, View } from "@referee/client/web";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { isAbort, problemOf, withToken, type ApiProblem } from "../api.js";
 import { outcomeBlock, seatBoard } from "../board.js";
-import { follow } from "../follow.js";
+import { followGame } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import type { SeatControls } from "../games/types.js";
 import { EventLog } from "../log.js";
 import { Retry } from "../retry.js";
-import { counting, everySecond, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
+import { counting, redrawWhileCounting, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
 import { forgetToken, hideSecret, keepToken, moveId, tokenOf } from "../tokens.js";
 import { links, problemBox, retryNote } from "../ui.js";
 import { refusalWords } from "./refusals.js";
@@ -88,27 +88,18 @@ class SeatPage {
     this.clients = withToken(token);
     this.resend = new Retry(() => void this.send(), signal);
     this.relist = new Retry(() => void this.list(), signal);
-    this.clock = everySecond(signal, () => {
-      this.draw();
-      return counting(this.view);
-    });
+    this.clock = redrawWhileCounting(signal, () => this.draw(), () => this.view);
   }
 
   start(): void {
     this.draw();
-    void follow({
-      signal: this.signal,
-      open: (afterVersion, callSignal) =>
-        this.clients.referee.watchGame({ gameId: this.id, afterVersion }, { signal: callSignal }),
-      version: (message) => message.version,
+    void followGame(this.clients.referee, this.id, this.signal, {
       message: (message) => {
         this.log.add(message.version, message.events);
         if (message.view) this.see(message.view);
         this.problem = undefined;
         this.draw();
       },
-      final: (message) =>
-        message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
       problem: (next, again) => {
         this.problem = next;
         this.retrying = again;

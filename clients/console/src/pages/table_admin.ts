@@ -6,15 +6,15 @@
  * seat link is shown once). The page offers every control whatever the table's state:
  * the referee decides, and a refusal is shown in words.
  */
-import { BotStrategy, SeatHolder, TableStatus, type Table, type TableSeat, type View } from "@referee/client/web";
+import { BotStrategy, SeatHolder, type Table, type TableSeat, type View } from "@referee/client/web";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { withToken, type ApiProblem, type TokenClients } from "../api.js";
 import { board, outcomeBlock } from "../board.js";
-import { follow } from "../follow.js";
+import { followGame } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { EventLog } from "../log.js";
-import { counting, everySecond, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
+import { counting, redrawWhileCounting, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
 import { forgetToken, keepToken, tokenOf } from "../tokens.js";
 import { links, problemBox, retryNote } from "../ui.js";
 import { absolute, Action, clockWords, copyField, joinCodeOf, mySeatOf, refusalBox } from "./lobby_parts.js";
@@ -61,19 +61,12 @@ class AdminPage {
     private readonly id: string,
     private readonly clients: TokenClients,
   ) {
-    this.clock = everySecond(signal, () => {
-      this.draw();
-      return counting(this.view);
-    });
+    this.clock = redrawWhileCounting(signal, () => this.draw(), () => this.view);
   }
 
   start(): void {
     this.draw();
-    void follow({
-      signal: this.signal,
-      open: (afterVersion, callSignal) =>
-        this.clients.referee.watchGame({ gameId: this.id, afterVersion }, { signal: callSignal }),
-      version: (message) => message.version,
+    void followGame(this.clients.referee, this.id, this.signal, {
       message: (message) => {
         this.log.add(message.version, message.events);
         if (message.view && (this.view === undefined || message.view.version >= this.view.version)) {
@@ -83,8 +76,6 @@ class AdminPage {
         this.draw();
         if (counting(this.view)) this.clock.resume();
       },
-      final: (message) =>
-        message.view?.outcome !== undefined || message.view?.table?.status === TableStatus.ABORTED,
       problem: (next, again) => {
         this.problem = next;
         this.retrying = again;

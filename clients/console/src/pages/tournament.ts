@@ -2,11 +2,11 @@
  * `#/tournament/<id>`: one tournament, live from WatchTournament: status, standings with
  * ratings, and every round's tables with links to watch them.
  */
-import { TournamentStatus, type Tournament, type TournamentRound, type TournamentTable } from "@referee/client/web";
+import type { Tournament, TournamentRound, TournamentTable } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
 
 import { tournaments as api, type ApiProblem } from "../api.js";
-import { follow } from "../follow.js";
+import { followTournament } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { standingsTable } from "../standings.js";
 import { tokenOf } from "../tokens.js";
@@ -110,16 +110,12 @@ export function mountTournament(root: HTMLElement, signal: AbortSignal, id: stri
     );
 
   draw();
-  void follow({
-    signal,
-    open: (afterVersion, callSignal) => api.watchTournament({ tournamentId: id, afterVersion }, { signal: callSignal }),
-    version: (message) => message.tournament?.version ?? 0n,
+  void followTournament(api, id, signal, {
     message: (message) => {
       if (message.tournament) tournament = message.tournament;
       problem = undefined;
       draw();
     },
-    final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
     problem: (next, again) => {
       problem = next;
       retrying = again;

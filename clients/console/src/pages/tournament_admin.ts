@@ -18,13 +18,12 @@ import {
 } from "@referee/client/web";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 
-import { isAbort, problemOf, referee, withToken, type ApiProblem } from "../api.js";
-import { follow } from "../follow.js";
-import { gameTitle } from "../games/index.js";
+import { isAbort, problemOf, referee, withToken, type ApiProblem, type TokenClients } from "../api.js";
+import { followTournament } from "../follow.js";
 import { tokenOf } from "../tokens.js";
-import { botName, links, problemBox, retryNote, statusLine, statusName } from "../ui.js";
+import { botName, links, problemBox } from "../ui.js";
 import { refusalWords } from "./refusals.js";
-import "./tournament_admin.css";
+import { tournamentFrame } from "./tournament_frame.js";
 
 export { mountNewTournament } from "./tournament_new.js";
 export { mountClaim } from "./tournament_claim.js";
@@ -67,7 +66,7 @@ export function mountTournamentAdmin(root: HTMLElement, signal: AbortSignal, id:
     );
     return;
   }
-  new AdminPage(root, signal, id, token).start();
+  new AdminPage(root, signal, id, withToken(token)).start();
 }
 
 class AdminPage {
@@ -82,31 +81,23 @@ class AdminPage {
   private busy = "";
   private refusal: Refusal | undefined;
   private done: string | undefined;
-  private readonly clients;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly signal: AbortSignal,
     private readonly id: string,
-    token: string,
-  ) {
-    this.clients = withToken(token);
-  }
+    private readonly clients: TokenClients,
+  ) {}
 
   start(): void {
     this.draw();
-    void follow({
-      signal: this.signal,
-      open: (afterVersion, callSignal) =>
-        this.clients.tournaments.watchTournament({ tournamentId: this.id, afterVersion }, { signal: callSignal }),
-      version: (message) => message.tournament?.version ?? 0n,
+    void followTournament(this.clients.tournaments, this.id, this.signal, {
       message: (message) => {
         if (message.tournament) this.tournament = message.tournament;
         this.problem = undefined;
         this.lookAtTables();
         this.draw();
       },
-      final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
       problem: (next, again) => {
         this.problem = next;
         this.retrying = again;
@@ -176,23 +167,9 @@ class AdminPage {
 
   private draw(): void {
     if (this.signal.aborted) return;
-    const t = this.tournament;
-    render(
-      html`<div class="tadmin">
-        <div class="page-head">
-          <h1>${t ? `${gameTitle(t.game)} tournament` : "Tournament"}: admin</h1>
-          ${t
-            ? html`<span class="badge ${statusName(t.status)}" data-testid="admin-status" data-status=${statusName(t.status)}
-                >${statusLine(t.status, t.currentRound, t.rounds)}</span
-              >`
-            : nothing}
-          <a href=${links.tournament(this.id)}>tournament page</a>
-        </div>
-        ${problemBox(this.problem, retryNote(this.retrying))}
-        ${t ? this.body(t) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
-      </div>`,
-      this.root,
-    );
+    const { id, tournament, problem, retrying } = this;
+    const frame = { id, tournament, problem, retrying, heading: "admin", statusId: "admin-status" };
+    render(tournamentFrame(frame, (t) => this.body(t)), this.root);
   }
 
   private body(t: Tournament): TemplateResult {

@@ -9,12 +9,11 @@
 import { TournamentStatus, type Tournament, type TournamentTable } from "@referee/client/web";
 import { html, nothing, render, type TemplateResult } from "lit-html";
 
-import { problemOf, tournaments as api, withToken, type ApiProblem } from "../api.js";
-import { follow } from "../follow.js";
-import { gameTitle } from "../games/index.js";
+import { problemOf, tournaments as api, withToken, type ApiProblem, type TokenClients } from "../api.js";
+import { followTournament } from "../follow.js";
 import { hideSecret, keepToken, tokenOf } from "../tokens.js";
-import { links, points, problemBox, retryNote, statusLine, statusName } from "../ui.js";
-import "./tournament_admin.css";
+import { links, points } from "../ui.js";
+import { tournamentFrame } from "./tournament_frame.js";
 
 const CLAIM_WORDS: Record<string, string> = {
   SEAT_CODE_INVALID: "This code is unknown, already used or expired. Ask the tournament's admin for yours.",
@@ -34,7 +33,7 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
   if (routeCode) hideSecret(links.claim(id));
   const token = tokenOf("participant", id);
   if (token !== undefined) {
-    new GamesView(root, signal, id, token).start();
+    new GamesView(root, signal, id, withToken(token)).start();
     return;
   }
   const state: Claiming = { code: routeCode, name: "", sending: false };
@@ -54,7 +53,7 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
         location.hash = links.claim(claimed.tournamentId);
         return;
       }
-      new GamesView(root, signal, id, claimed.participantToken).start();
+      new GamesView(root, signal, id, withToken(claimed.participantToken)).start();
       return;
     } catch (error) {
       if (signal.aborted) return;
@@ -128,30 +127,22 @@ class GamesView {
   private retrying = false;
   /** Live tables seen at the last snapshot: one that is new there opens by itself. */
   private live: Set<string> | undefined;
-  private readonly clients;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly signal: AbortSignal,
     private readonly id: string,
-    token: string,
-  ) {
-    this.clients = withToken(token);
-  }
+    private readonly clients: TokenClients,
+  ) {}
 
   start(): void {
     this.draw();
-    void follow({
-      signal: this.signal,
-      open: (afterVersion, callSignal) =>
-        this.clients.tournaments.watchTournament({ tournamentId: this.id, afterVersion }, { signal: callSignal }),
-      version: (message) => message.tournament?.version ?? 0n,
+    void followTournament(this.clients.tournaments, this.id, this.signal, {
       message: (message) => {
         if (message.tournament) this.see(message.tournament);
         this.problem = undefined;
         this.draw();
       },
-      final: (message) => message.tournament?.status === TournamentStatus.FINISHED,
       problem: (next, again) => {
         this.problem = next;
         this.retrying = again;
@@ -176,23 +167,9 @@ class GamesView {
 
   private draw(): void {
     if (this.signal.aborted) return;
-    const t = this.tournament;
-    render(
-      html`<div class="tadmin">
-        <div class="page-head">
-          <h1>${t ? `${gameTitle(t.game)} tournament` : "Tournament"}: your games</h1>
-          ${t
-            ? html`<span class="badge ${statusName(t.status)}" data-testid="claim-status" data-status=${statusName(t.status)}
-                >${statusLine(t.status, t.currentRound, t.rounds)}</span
-              >`
-            : nothing}
-          <a href=${links.tournament(this.id)}>tournament page</a>
-        </div>
-        ${problemBox(this.problem, retryNote(this.retrying))}
-        ${t ? this.body(t) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
-      </div>`,
-      this.root,
-    );
+    const { id, tournament, problem, retrying } = this;
+    const frame = { id, tournament, problem, retrying, heading: "your games", statusId: "claim-status" };
+    render(tournamentFrame(frame, (t) => this.body(t)), this.root);
   }
 
   private body(t: Tournament): TemplateResult {
