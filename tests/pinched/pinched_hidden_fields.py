@@ -49,6 +49,7 @@ PRIVATE_LOCATIONS = frozenset(
         "referee.v1.PinchedView.heist",
         "referee.v1.PinchedView.letter",
         "referee.v1.PinchedView.revealed_letter",
+        "referee.v1.PinchedView.revealed_choices",
         "referee.v1.PinchedEvent.LocationChosen.location",
         "referee.v1.PinchedEvent.LetterRead.location",
         "referee.v1.PinchedMove.ChooseLocation.location",
@@ -77,8 +78,15 @@ CARD_ID_FIELDS = frozenset(
 )
 """Card ids outside a ``Valuable``: moves and events name cards by id."""
 CURSE_ID_FIELDS = frozenset({"referee.v1.PinchedMove.PassCurse.curse"})
-REVEALED_FIELDS = frozenset(
-    name for name in pb.PinchedView.DESCRIPTOR.fields_by_name if name.startswith("revealed_")
+REVEALED_ONLY = frozenset({"revealed_choices"})
+"""Filled only in a revealed view (WatchGame `revealed`, a finished game's replay; judged by
+tests/service/test_reveal.py and tests/pinched/test_revealed_view.py), never in a plain one,
+finished or not: the views the judge sees are plain."""
+REVEALED_FIELDS = (
+    frozenset(
+        name for name in pb.PinchedView.DESCRIPTOR.fields_by_name if name.startswith("revealed_")
+    )
+    - REVEALED_ONLY
 )
 """The view's post-game reveal: everything hidden, once the game is over (judged with the
 view: empty before the end, the whole truth after it)."""

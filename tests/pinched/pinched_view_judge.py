@@ -20,7 +20,12 @@ from engines.pinched.components import JOKER, kinds_of
 from engines.pinched.model import Location, Phase, PinchedState
 from referee.v1 import game_pb2
 from referee.v1 import pinched_pb2 as pb
-from tests.pinched.pinched_hidden_fields import LOCATION_OF, PB_LOCATION, REVEALED_FIELDS
+from tests.pinched.pinched_hidden_fields import (
+    LOCATION_OF,
+    PB_LOCATION,
+    REVEALED_FIELDS,
+    REVEALED_ONLY,
+)
 from tests.pinched.pinched_received import Received, Viewer
 from tests.pinched.pinched_truth import DECK, Events, Tracker
 
@@ -311,6 +316,8 @@ class ViewJudge:
     def revealed(self, body: pb.PinchedView, state: PinchedState, path: str) -> None:
         """The post-game reveal: nothing before the end; the whole truth once it is over."""
         p = f"{path}.pinched"
+        for name in [fd.name for fd, _ in body.ListFields() if fd.name in REVEALED_ONLY]:
+            self.leak(f"{p}.{name}", "a revealed view's own field, in a plain view")
         shown = [fd.name for fd, _ in body.ListFields() if fd.name in REVEALED_FIELDS]
         if not state.finished:
             for name in shown:

@@ -27,6 +27,7 @@ from google.protobuf import descriptor
 
 from referee.v1 import referee_pb2, the_gang_pb2
 from tests.service.table import Stub
+from tests.the_gang import leakcheck
 from tests.the_gang.the_gang_leak_games import (
     MODE_GAMES,
     REQUIRED,
@@ -118,7 +119,8 @@ async def test_the_deck_order_and_the_seed_never_leave_the_referee(stub: Stub) -
     # at the end). The cards a view can carry: the board, the pocket, the sealed pass, the
     # Informant's card, the hands shown while the scan guesses are due, the finished heists'
     # reveals and the post-game reveal; leakcheck judges every one (and demands the
-    # revealed_* fields empty before the end).
+    # revealed_* fields empty before the end, and a revealed view's own pockets and sealed
+    # passes empty in every plain view).
     view = the_gang_pb2.TheGangView.DESCRIPTOR
     assert _card_paths(view, "", frozenset()) == {
         "board",
@@ -133,8 +135,12 @@ async def test_the_deck_order_and_the_seed_never_leave_the_referee(stub: Stub) -
         "revealed_deck",
         "revealed_discards",
         "revealed_announcements.card",
+        "revealed_pockets.cards",
+        "revealed_passes.card",
     }
     view_fields = view.fields_by_name
+    revealed = {name for name in view_fields if name.startswith("revealed_")}
+    assert revealed == {*leakcheck.REVEALED_FIELDS, *leakcheck.REVEALED_ONLY}
     assert [name for name in view_fields if "deck" in name] == ["deck_size", "revealed_deck"]
     assert view_fields["deck_size"].type == descriptor.FieldDescriptor.TYPE_INT32
     assert [name for name in view_fields if "discard" in name] == [

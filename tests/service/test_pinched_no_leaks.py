@@ -40,6 +40,7 @@ from tests.pinched.pinched_hidden_fields import (
     PRIVATE_LOCATIONS,
     PUBLIC_LOCATIONS,
     REVEALED_FIELDS,
+    REVEALED_ONLY,
     VALUABLE,
     iter_int_fields,
     paths_to,
@@ -161,7 +162,9 @@ def test_the_judge_knows_every_field_that_can_hold_a_hidden_thing() -> None:
     }
     view = pb.PinchedView.DESCRIPTOR.fields_by_name
     assert [name for name in view if "deck" in name] == ["deck_size", "revealed_deck"]
-    assert {name for name in view if name.startswith("revealed_")} == REVEALED_FIELDS
+    revealed = {name for name in view if name.startswith("revealed_")}
+    assert revealed == REVEALED_FIELDS | REVEALED_ONLY
+    assert {"revealed_choices"} == REVEALED_ONLY  # a revealed view's own, never in a plain one
     assert view["deck_size"].type == descriptor.FieldDescriptor.TYPE_INT32
     assert view["curse_pile"].type == descriptor.FieldDescriptor.TYPE_INT32
     bytes_fields = {

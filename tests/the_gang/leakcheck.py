@@ -537,22 +537,29 @@ def _judge_view(
         report.own_pockets_seen[viewer] += 1
 
 
-_REVEALED = (
+REVEALED_FIELDS = (
     "revealed_deck",
     "revealed_discards",
     "revealed_announcements",
     "revealed_challenge_pile",
     "revealed_specialist_pile",
 )
+# Filled only in a revealed view (WatchGame `revealed`, a finished game's replay; judged by
+# tests/service/test_reveal.py and the engines' test_revealed_view), never in a plain one,
+# finished or not: the views this judge sees are plain.
+REVEALED_ONLY = ("revealed_pockets", "revealed_passes")
 
 
 def _judge_revealed(
     report: Report, body: the_gang_pb2.TheGangView, state: TheGangState, where: str
 ) -> None:
     """The post-game reveal: only in a finished view (not one version earlier) of a game on
-    rules revision 2, and there the true deck and discards."""
+    rules revision 2, and there the true deck and discards; never a revealed view's own."""
+    revealed_only = [name for name in REVEALED_ONLY if len(getattr(body, name))]
+    if revealed_only:
+        report.problems.append(f"LEAK {where}: {revealed_only} set in a plain view")
     if not state.finished or rules_revision(state.config.rules_revision) < 2:
-        early = [name for name in _REVEALED if len(getattr(body, name))]
+        early = [name for name in REVEALED_FIELDS if len(getattr(body, name))]
         if early:
             report.problems.append(f"LEAK {where}: {early} set before the game is over")
         return
