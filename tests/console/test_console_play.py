@@ -215,6 +215,8 @@ async def test_a_cut_connection_loses_no_move_and_the_stream_comes_back(
         sent.follow(page)
         await page.goto(f"{base}/console/#/play/{table.game_id}/{table.tokens[seat]}")
         await expect(page.get_by_test_id("turn")).to_have_text("Your move", timeout=WAIT_MS)
+        # The moves are listed (ListLegalMoves answered) before the cable is cut.
+        await expect(page.get_by_test_id("move").first).to_be_attached(timeout=WAIT_MS)
 
         cable.cut()  # the stream drops, and the move below cannot get through
         await _click_a_listed_move(page)
