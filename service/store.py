@@ -23,6 +23,7 @@ from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 
+from service.batching import batcher_for
 from service.errors import Unavailable
 
 # CommitResult and CommitStatus are part of the game store's interface (its callers name
@@ -245,6 +246,8 @@ class RedisStore:
         self._create: AsyncScript = script(client, "create.lua")
         self._commit: AsyncScript = script(client, "commit.lua")
         self._host: AsyncScript = script(client, "host.lua")
+        # Commits (the hot write) go out in group-commit pipelines (service.batching).
+        self._batcher = batcher_for(client)
 
     @classmethod
     def from_url(
@@ -351,6 +354,19 @@ class RedisStore:
         return record, _present(leases)
 
     @_outage_is_unavailable
+    async def stamp(self, game_id: str) -> tuple[int, int, frozenset[int]] | None:
+        """The game's version and host version, and its present seats, in one round trip
+        (None: no such game): enough to tell whether a copy loaded earlier is current."""
+        keys = self.keys(game_id)
+        pipe = self._client.pipeline(transaction=False)
+        pipe.hmget(keys.game, ["version", "hv"])
+        pipe.hgetall(keys.presence)
+        (version, host_version), leases = await pipe.execute()
+        if version is None:
+            return None
+        return int(version), 0 if host_version is None else int(host_version), _present(leases)
+
+    @_outage_is_unavailable
     async def present_seats(self, game_id: str) -> frozenset[int]:
         """The seats with a live presence lease (one HGETALL; service.feed's refresh)."""
         return _present(await self._client.hgetall(self.keys(game_id).presence))
@@ -417,12 +433,18 @@ class RedisStore:
             clock or b"",
         ]
         if not self._wait_replicas:
-            return commit_result(await self._commit(keys=keys, args=args))
+            return commit_result(await self._batched(self._commit, keys, args))
         result, acked = await self._commit_and_wait(keys, args)
         written = result.status in (CommitStatus.OK, CommitStatus.DUPLICATE)
         if written and acked < self._wait_replicas:
             raise replication_timeout(acked, self._wait_replicas, self._wait_timeout_ms)
         return result
+
+    async def _batched(self, called: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """``called(keys, args)``, in the next group commit where this client has them."""
+        if self._batcher is None:
+            return await called(keys=keys, args=args)
+        return await self._batcher.script(called, keys, args)
 
     async def _commit_and_wait(
         self, keys: tuple[str, ...], args: list[Any]
@@ -640,4 +662,6 @@ class RedisStore:
         return time.perf_counter() - started
 
     async def aclose(self) -> None:
+        if self._batcher is not None:
+            await self._batcher.aclose()
         await self._client.aclose()
