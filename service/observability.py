@@ -54,6 +54,26 @@ class Metrics:
             "referee_watch_streams", "Open WatchGame streams.", registry=self.registry
         )
 
+        # Metric children by label values: ``labels()`` costs a lock and a tuple per call,
+        # and the label values repeat (rpc x code, game x code x reason, operation).
+        self._rpc_children: dict[tuple[str, str], Histogram] = {}
+        self._move_children: dict[tuple[str, str, str], Counter] = {}
+        self._redis_children: dict[str, Histogram] = {}
+
+    def observe_rpc(self, rpc: str, code: str, seconds: float) -> None:
+        key = (rpc, code)
+        child = self._rpc_children.get(key)
+        if child is None:
+            child = self._rpc_children[key] = self.rpc_seconds.labels(rpc, code)
+        child.observe(seconds)
+
+    def count_move(self, game: str, code: str, reason: str) -> None:
+        key = (game, code, reason)
+        child = self._move_children.get(key)
+        if child is None:
+            child = self._move_children[key] = self.moves.labels(game, code, reason)
+        child.inc()
+
     def count_conflict(self) -> None:
         self.conflicts.inc()
 
@@ -61,7 +81,10 @@ class Metrics:
         self.retries.inc()
 
     def observe_redis(self, operation: str, seconds: float) -> None:
-        self.redis_seconds.labels(operation).observe(seconds)
+        child = self._redis_children.get(operation)
+        if child is None:
+            child = self._redis_children[operation] = self.redis_seconds.labels(operation)
+        child.observe(seconds)
 
     def watch_streams_from(self, count: Callable[[], int]) -> None:
         self.watch_streams.set_function(count)
