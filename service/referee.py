@@ -363,12 +363,12 @@ class Referee:
     # --- reading ---------------------------------------------------------------------------
 
     async def get_view(self, game_id: str, token: str | None) -> SeatView:
-        table = await load_table(self.store, game_id)
+        table = await self._current(game_id)
         viewer = self._viewer(table, token)
         return self.clocked(project(table, table.state, table.version, viewer, table.head), table)
 
     async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
-        table = await load_table(self.store, game_id)
+        table = await self._current(game_id)
         seat = self._seat(table, token)
         host = table.hosting
         if host.status != records.TABLE_LIVE or host.seats[seat].forfeited:
@@ -380,7 +380,7 @@ class Referee:
     async def validate_move(
         self, game_id: str, token: str | None, move_game: str, move: Any
     ) -> tuple[int, RefereeError | None]:
-        table = await load_table(self.store, game_id)
+        table = await self._current(game_id)
         seat = self._seat(table, token)
         _check_move_game(table, move_game)
         try:
@@ -605,13 +605,27 @@ class Referee:
     async def _table(self, game_id: str, *, fresh: bool) -> Table:
         """The game as this process last stored or loaded it, or freshly loaded.
 
-        Only moves use the cached copy: they are serialised per game in this process and the
-        store's compare-and-set catches any write by another process, after which the move
-        is decided again on a fresh load. Reads always load.
+        Moves decide on the cached copy: they are serialised per game in this process and
+        the store's compare-and-set catches any write by another process, after which the
+        move is decided again on a fresh load. Reads check the copy first (:meth:`_current`).
         """
         table = None if fresh else self._tables.get(game_id)
         if table is None:
             table = await load_table(self.store, game_id)
+        self._remember(table)
+        return table
+
+    async def _current(self, game_id: str) -> Table:
+        """The game as stored now, for a read: this process's copy if the store's version
+        and host version are still the copy's (one small read, with the present seats),
+        else loaded. The state, log head, clocks and hosting record only change with one
+        of the two, so a copy at both is the stored game; nothing is decoded again."""
+        table = self._tables.get(game_id)
+        stamp = None if table is None else await self.store.stamp(game_id)
+        if table is None or stamp is None or stamp[:2] != (table.version, table.host_version):
+            table = await load_table(self.store, game_id)
+        elif stamp[2] != table.present:
+            table = dataclasses.replace(table, present=stamp[2])
         self._remember(table)
         return table
 
