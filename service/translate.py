@@ -8,6 +8,7 @@ the one projection to protobuf: the verifier builds the views it compares with t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -72,9 +73,9 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
     """The envelope and the game's own view, built in one constructor (no copies)."""
     body: dict[str, Any] = {view.game: CODECS[view.game].view_message(view.body)}
     if view.table is not None:
-        body["table"] = table_to_proto(view.table)
+        body["table"] = _table_message(view.table)  # shared: View(...) copies it
     if view.clock is not None:  # the clock fields of the same Table (service.clocks)
-        body["table"] = clocks.with_clock(body.get("table"), view.clock)
+        body["table"] = clocks.with_clock(_copy(body.get("table")), view.clock)
     return game_pb2.View(
         game=view.game,
         game_id=view.game_id,
@@ -153,6 +154,20 @@ def table_to_proto(table: hosting.TableInfo) -> table_pb2.Table:
         listed=table.listed,
         created_at_unix_ms=_ms(table.created_at),
     )
+
+
+# A table's hosting side repeats from version to version (it changes with a join, a leave
+# or presence, not with a move): its message is built once per distinct TableInfo.
+_table_message = functools.lru_cache(maxsize=4096)(table_to_proto)
+
+
+def _copy(table: table_pb2.Table | None) -> table_pb2.Table | None:
+    """A message of one's own to fill in (the cached one is shared)."""
+    if table is None:
+        return None
+    copied = table_pb2.Table()
+    copied.CopyFrom(table)
+    return copied
 
 
 def action_to_proto(action: records.TableActionRecord) -> table_pb2.TableAction:

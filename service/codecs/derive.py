@@ -284,7 +284,8 @@ class Deriver:
             if not isinstance(info, mi.VarTupleType | mi.ListType):
                 raise ContractMismatch(f"{fd.full_name} is repeated, the engine's is not a tuple")
             item = self._item(scope, info.item_type, fd)
-            return get if item is None else f"[{item}(x) for x in {get}]"
+            # No comprehension (a call of its own) for the empty tuples most views hold.
+            return get if item is None else f"([{item}(x) for x in {get}] if {get} else ())"
         inner = self._item(scope, info, fd)
         if inner is None:
             return get
