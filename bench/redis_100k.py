@@ -15,7 +15,11 @@ Starts a private redis-server (the embedded one; AOF off: it costs disk, not mem
 
 Bytes per game = (``used_memory`` after - before) / games, with client and AOF buffers left
 out (as ``deploy/measure_redis_size.py`` does), so key names, hash tables, expiry entries and
-allocator rounding are included. ``MEMORY USAGE`` per key family shows where they go.
+allocator rounding are included. ``MEMORY USAGE`` per key family shows where they go, for
+the played games (as a running server holds them: a stream's last node keeps the 4 KB
+Redis preallocates for it) and for a sample of the copies (as ``RESTORE`` lays them out,
+compactly: most of the games counted), with each family's ``OBJECT ENCODING``. The
+``summary:`` line sets bytes per game against the 17,896 measured before issue 19.
 """
 
 from __future__ import annotations
@@ -53,6 +57,9 @@ TRANSIENT = (
     "mem_replication_backlog",
 )
 BATCH = 2000
+SAMPLE = 200  # copies per kind whose keys MEMORY USAGE measures
+# Bytes per game before issue 19 (docs/loadtest.md, this benchmark's defaults).
+BASELINE = 17_896
 
 
 @dataclass
@@ -107,15 +114,13 @@ async def copy_games(
     client: Redis, store: RedisStore, templates: Sequence[Template], copies: int
 ) -> list[str]:
     """``copies`` new games, each a byte-for-byte copy of a template (keys and TTLs)."""
-    dumps: list[list[tuple[bytes, int]]] = []
+    dumps: list[list[tuple[bytes, int] | None]] = []
     for template in templates:
-        keys = store.keys(template.game_id).all
-        rows = []
-        for key in keys:
+        rows: list[tuple[bytes, int] | None] = []
+        for key in store.keys(template.game_id).all:  # a finished game has no moves hash
             payload = await client.dump(key)
             ttl = int(await client.pttl(key))
-            assert payload is not None, key
-            rows.append((payload, max(ttl, 0)))
+            rows.append(None if payload is None else (payload, max(ttl, 0)))
         dumps.append(rows)
     new_ids: list[str] = []
     for start in range(0, copies, BATCH):
@@ -123,20 +128,33 @@ async def copy_games(
         for number in range(start, min(copies, start + BATCH)):
             game_id = secrets.token_hex(12)
             new_ids.append(game_id)
-            for key, (payload, ttl) in zip(
-                store.keys(game_id).all, dumps[number % len(dumps)], strict=True
-            ):
-                pipe.restore(key, ttl, payload)
+            for key, row in zip(store.keys(game_id).all, dumps[number % len(dumps)], strict=True):
+                if row is not None:
+                    pipe.restore(key, row[1], row[0])
         await pipe.execute()
     return new_ids
 
 
 async def key_bytes(client: Redis, store: RedisStore, game_ids: Sequence[str]) -> dict[str, float]:
+    """Mean ``MEMORY USAGE`` of each key family over ``game_ids`` (0 for a missing key)."""
     totals = dict.fromkeys(FAMILIES, 0)
     for game_id in game_ids:
         for family, key in zip(FAMILIES, store.keys(game_id).all, strict=True):
             totals[family] += int(await client.memory_usage(key, samples=0) or 0)
     return {family: total / max(len(game_ids), 1) for family, total in totals.items()}
+
+
+async def encodings(client: Redis, store: RedisStore, game_id: str) -> dict[str, str]:
+    """``OBJECT ENCODING`` of each key family of one game ("-": no such key)."""
+    found = {}
+    for family, key in zip(FAMILIES, store.keys(game_id).all, strict=True):
+        encoding = await client.object("encoding", key)
+        found[family] = "-" if encoding is None else as_text(encoding)
+    return found
+
+
+def as_text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 async def check_copies(store: RedisStore, game_ids: Sequence[str]) -> int:
@@ -181,12 +199,18 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             played_seconds = time.perf_counter() - started
             copies = await copy_games(client, store, templates, args.games - len(templates))
             after = await data_memory(client)
-            games = int(await client.dbsize()) // len(FAMILIES)
+            games = len(templates) + len(copies)
+            assert int(await client.dbsize()) >= games  # none expired meanwhile
             failed = await check_copies(store, rng.sample(copies, min(200, len(copies))))
             finished = [t for t in templates if t.finished]
             live = [t for t in templates if not t.finished]
             info = await client.info("server")
             memory = await client.info("memory")
+            kinds = {"finished": finished, "live": live}
+            copied: dict[str, list[str]] = {kind: [] for kind in kinds}
+            for number, copy in enumerate(copies):
+                template = templates[number % len(templates)]
+                copied["finished" if template.finished else "live"].append(copy)
             return {
                 "redis": f"{info['redis_version']} ({memory['mem_allocator']})",
                 "games": games,
@@ -199,8 +223,19 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 "after": after,
                 "bytes_per_game": (after - before) / games,
                 "used_memory_human": memory["used_memory_human"],
-                "keys_finished": await key_bytes(client, store, [t.game_id for t in finished]),
-                "keys_live": await key_bytes(client, store, [t.game_id for t in live]),
+                "keys": {
+                    f"{kind} ({source})": await key_bytes(client, store, ids)
+                    for kind in kinds
+                    for source, ids in (
+                        ("played", [t.game_id for t in kinds[kind]]),
+                        ("copies", rng.sample(copied[kind], min(SAMPLE, len(copied[kind])))),
+                    )
+                },
+                "encodings": {
+                    kind: await encodings(client, store, games[0].game_id)
+                    for kind, games in kinds.items()
+                    if games
+                },
                 "copies_checked": min(200, len(copies)),
                 "copies_failed": failed,
             }
@@ -226,9 +261,18 @@ def report(result: dict[str, Any], seconds: float) -> str:
         "| MEMORY USAGE, bytes per game | " + " | ".join(FAMILIES) + " | sum |",
         "|---|" + "---:|" * (len(FAMILIES) + 1),
     ]
-    for label, families in (("finished", result["keys_finished"]), ("live", result["keys_live"])):
+    for label, families in result["keys"].items():
         cells = " | ".join(f"{families[f]:,.0f}" for f in FAMILIES)
         lines.append(f"| {label} | {cells} | {sum(families.values()):,.0f} |")
+    for label, found in result["encodings"].items():
+        cells = " | ".join(found[f] for f in FAMILIES)
+        lines.append(f"| {label}: encoding | {cells} | |")
+    per_game = result["bytes_per_game"]
+    lines += [
+        "",
+        f"summary: {per_game:,.0f} bytes per game in Redis, {per_game / BASELINE:.2f} of the "
+        f"{BASELINE:,} before issue 19 (goal <= 0.50: <= {BASELINE // 2:,})",
+    ]
     return "\n".join(lines)
 
 

@@ -93,15 +93,38 @@ class LogEntry(msgspec.Struct, frozen=True, array_like=True):
     at: float
 
 
-class MoveRecord(msgspec.Struct, frozen=True, array_like=True):
-    """Idempotency record of one (seat, client_move_id)."""
+class MoveRecord(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
+    """Idempotency record of one (seat, client_move_id): the version its move made.
+
+    ``digest`` (sha256 of the move's bytes) is set only in records stored before issue 19.
+    A newer record is the version alone (two or three bytes, so a game's records stay in
+    Redis's compact listpack encoding, whose values must be at most 64 bytes): the log entry
+    at that version holds the move, and :meth:`first_digest` takes its digest from there.
+    """
 
     version: int
-    digest: str
+    digest: str = ""
+
+    def first_digest(self, logged: LogEntry) -> str:
+        """The digest of the move first submitted under this record's move id, whose log
+        entry (the one at :attr:`version`) is ``logged``."""
+        return self.digest or move_digest(logged.move)
 
 
 def move_digest(move_bytes: bytes) -> str:
     return hashlib.sha256(move_bytes).hexdigest()
+
+
+def logged_record(entries: list[bytes], key: str) -> bytes | None:
+    """The idempotency record of ``key`` (:func:`move_key`) rebuilt from a game's log.
+
+    A finished game's records are dropped (its log holds the same facts: each entry's seat
+    and client move id, at its version); a late retry is answered from here instead."""
+    for raw in entries:
+        entry = log_decoder.decode(raw)
+        if move_key(entry.seat, entry.client_move_id) == key:
+            return encode(MoveRecord(entry.version))
+    return None
 
 
 def move_key(seat: int, client_move_id: str) -> str:

@@ -553,7 +553,7 @@ class Referee:
             log_entry=entry,
             head=head,
             move_key=key,
-            move_record=records.encode(records.MoveRecord(version, digest)),
+            move_record=records.encode(records.MoveRecord(version)),
             finished=table.game.outcome(state) is not None,
             host_version=table.host_version,
             clock=clock,
@@ -661,11 +661,11 @@ class Referee:
     async def _first_result(self, table: Table, seat: int, digest: str, stored: bytes) -> Submitted:
         """The answer the first submission of a repeated move id got, rebuilt by replay."""
         record = records.record_decoder.decode(stored)
-        if record.digest != digest:
+        entries = await load_log(self.store, table, record.version)
+        if record.first_digest(entries[record.version - 1].entry) != digest:
             raise BadRequest(
                 "MOVE_ID_REUSED", "this client_move_id was already used for a different move"
             )
-        entries = await load_log(self.store, table, record.version)
         _, steps = replay_log(table, entries)
         step = steps[record.version - 1]
         head = entries[record.version - 1].head

@@ -7,6 +7,8 @@ the watcher stream and the idempotency record change together or not at all, and
 are only notified by the same atomic step that persisted the move.
 
 The store treats states, moves and records as opaque bytes; it knows nothing about games.
+(It reads one thing in a log entry: its move key, to answer a finished game's late retry,
+whose idempotency record is dropped, from the log; see :meth:`RedisStore.move_record`.)
 Its client, script loading, compare-and-set reply and outage mapping come from
 :mod:`service.redis_kit`, shared with the tournament store.
 """
@@ -23,6 +25,7 @@ from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 
+from service import records
 from service.batching import batcher_for
 from service.errors import Unavailable
 
@@ -43,6 +46,10 @@ DEFAULT_FINISHED_TTL_SECONDS: Final = 7 * 24 * 3600
 DEFAULT_STREAM_MAXLEN: Final = 1000
 DEFAULT_IDLE_TTL_SECONDS: Final = 30 * 24 * 3600
 DEFAULT_WAIT_TIMEOUT_MS: Final = 1000
+# Entries a finished game's stream keeps (commit.lua): watchers that were behind when the
+# game ended read its last moves from there; one further behind gets a snapshot (as after
+# any trim). A few, not the whole game: the stream was about a third of a finished game.
+FINISHED_STREAM_KEEP: Final = 4
 
 # Field of a stream entry that holds the log entry. (Its chain head is not stored there:
 # a watcher extends the chain from the entry itself, one sha256, see service.feed.)
@@ -248,6 +255,7 @@ class RedisStore:
         self._host: AsyncScript = script(client, "host.lua")
         # Commits (the hot write) go out in group-commit pipelines (service.batching).
         self._batcher = batcher_for(client)
+        self._move_record: AsyncScript = script(client, "move_record.lua")
 
     @classmethod
     def from_url(
@@ -408,7 +416,10 @@ class RedisStore:
         Order of checks: a known ``move_key`` is a DUPLICATE (nothing written, the original
         record returned); then a missing game is MISSING; then a stale version is CONFLICT.
         On OK the game is at ``expected_version + 1``, the log and the stream hold the entry
-        (stream ID ``<version>-0``), and a finished game's keys expire together.
+        (stream ID ``<version>-0``), and a finished game's keys expire together. A move that
+        finishes the game drops its idempotency records (the log answers for them, see
+        :meth:`move_record`) and trims its stream to its last :data:`FINISHED_STREAM_KEEP`
+        entries.
 
         ``host_version`` is the hosting record's version the move was decided on: a changed
         record (a reissued token, say) is a CONFLICT too. ``clock``, when given, is the turn
@@ -431,6 +442,7 @@ class RedisStore:
             head,
             host_version,
             clock or b"",
+            FINISHED_STREAM_KEEP,
         ]
         if not self._wait_replicas:
             return commit_result(await self._batched(self._commit, keys, args))
@@ -503,8 +515,19 @@ class RedisStore:
 
     @_outage_is_unavailable
     async def move_record(self, game_id: str, move_key: str) -> bytes | None:
-        record = await self._client.hget(self.keys(game_id).moves, move_key)
-        return None if record is None else as_bytes(record)
+        """The idempotency record of ``move_key`` (None: no move was applied under it).
+
+        A finished game's records were dropped by the move that finished it: its log holds
+        the same facts, and the record comes rebuilt from there
+        (:func:`service.records.logged_record`), in one script (``move_record.lua``)."""
+        keys = self.keys(game_id)
+        reply = await self._move_record(keys=[keys.moves, keys.log], args=[move_key])
+        kind = as_bytes(reply[0])
+        if kind == b"RECORD":
+            return as_bytes(reply[1])
+        if kind == b"LOG":
+            return records.logged_record([as_bytes(raw) for raw in reply[1]], move_key)
+        return None
 
     @_outage_is_unavailable
     async def log(self, game_id: str, start: int = 0, stop: int = -1) -> list[bytes]:

@@ -10,6 +10,7 @@
 --  11 the log's chain head after this entry (hex; the caller computes it)
 --  12 expected host version (the table's hosting record the move was decided on)
 --  13 the clock state after this move ("": unchanged)
+--  14 stream entries a finished game keeps (its last ones)
 -- Reply: {"DUPLICATE", version, record} | {"MISSING", -1} | {"CONFLICT", version}
 --        | {"OK", new version}
 local game, log, events, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -45,13 +46,25 @@ if ARGV[13] ~= '' then
   redis.call('HSET', game, 'clock', ARGV[13])
 end
 redis.call('RPUSH', log, ARGV[3])
-redis.call('HSET', moves, ARGV[4], ARGV[5])
--- A finished game expires after the finished TTL; a live one after the idle TTL, pushed
--- back by every move, so abandoned tables do not stay forever.
+-- A finished game accepts no move, so its idempotency records can only answer retries,
+-- and its log answers those as well (each entry holds its seat and client move id):
+-- the records go (see move_record.lua). Its stream only has to bring the last moves to
+-- watchers still behind: it keeps its last entries, in a stream rebuilt from them, as
+-- trimming in place frees no bytes of a partly trimmed node.
 local ttl = ARGV[10]
 if ARGV[6] == '1' then
   ttl = ARGV[7]
+  redis.call('DEL', moves)
+  local tail = redis.call('XREVRANGE', events, '+', '-', 'COUNT', ARGV[14])
+  redis.call('DEL', events)
+  for i = #tail, 1, -1 do
+    redis.call('XADD', events, tail[i][1], unpack(tail[i][2]))
+  end
+else
+  redis.call('HSET', moves, ARGV[4], ARGV[5])
 end
+-- A finished game expires after the finished TTL; a live one after the idle TTL, pushed
+-- back by every move, so abandoned tables do not stay forever.
 if ttl ~= '0' then
   for i = 1, 4 do
     redis.call('EXPIRE', KEYS[i], ttl)

@@ -155,8 +155,11 @@ async def test_finished_game_expires_as_a_whole(redis_url: str, raw: Redis, game
 
         assert (await commit(store, game_id, 1, finished=True)).status is CommitStatus.OK
 
-        ttls = [await raw.ttl(key) for key in store.keys(game_id).all]
+        keys = store.keys(game_id)
+        ttls = [await raw.ttl(key) for key in (keys.game, keys.log, keys.events)]
         assert all(90 <= ttl <= 100 for ttl in ttls), ttls
+        # Its idempotency records went with the finishing move (the log answers for them).
+        assert await raw.exists(keys.moves) == 0
 
 
 @pytest.mark.parametrize("prefix", ["", "referee:test:"])
