@@ -24,6 +24,10 @@ from pathlib import Path
 from service.errors import PermissionDenied, Unauthenticated
 
 PREFIX = "v2"
+# Well-signed tokens remembered with their claims (a seat sends its token with every
+# call; checking it again costs an HMAC and a few string operations). Only tokens that
+# verified are kept, the oldest forgotten first, so a flood of forged ones costs nothing.
+VERIFIED_TOKENS = 65_536
 LEGACY_PREFIX = "v1"
 ADMIN = "a"
 
@@ -50,6 +54,7 @@ class TokenSigner:
         if len(secret) < 16:
             raise ValueError("the token secret must be at least 16 bytes")
         self._secret = secret
+        self._verified: dict[str, SeatClaim] = {}
 
     def _sign(self, payload: str) -> str:
         mac = hmac.new(self._secret, payload.encode(), hashlib.sha256).digest()
@@ -66,6 +71,15 @@ class TokenSigner:
 
     def verify(self, token: str) -> SeatClaim:
         """The claim of a well-signed token; UNAUTHENTICATED otherwise."""
+        claim = self._verified.get(token)
+        if claim is None:
+            claim = self._check(token)
+            if len(self._verified) >= VERIFIED_TOKENS:
+                del self._verified[next(iter(self._verified))]
+            self._verified[token] = claim
+        return claim
+
+    def _check(self, token: str) -> SeatClaim:
         parts = token.split(".")
         if len(parts) == 4 and parts[0] == LEGACY_PREFIX and parts[2].isdigit():
             claim = SeatClaim(parts[1], int(parts[2]), 0)
