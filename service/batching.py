@@ -17,8 +17,9 @@ one failing (a script's error) fails only its caller, and a lost connection fail
 caller of the batch with the error a lone command would have raised, which the store maps
 to UNAVAILABLE as before (a retry with the same move id is safe).
 
-EVALSHA only needs its script loaded: a batch whose Redis forgot the scripts (a restart)
-gets ``NOSCRIPT`` for those commands, which did nothing; they are loaded and sent again.
+Plain commands (the deadline index's ZADD) are batched the same way. EVALSHA only needs
+its script loaded: a batch whose Redis forgot the scripts (a restart) gets ``NOSCRIPT``
+for those commands, which did nothing; they are loaded and sent again.
 
 Only a plain Redis client batches: a Redis Cluster pipeline splits by node and raises
 per-slot redirections of its own, so :func:`batcher_for` gives a cluster client none and
@@ -42,16 +43,23 @@ IN_FLIGHT = 2
 
 @dataclass(eq=False, slots=True)
 class _Call:
-    script: AsyncScript
-    keys: Sequence[Any]
+    """One queued command: a script's key count, keys and arguments (EVALSHA), or a plain
+    command."""
+
+    script: AsyncScript | None
     args: Sequence[Any]
     answer: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
 
+    def command(self) -> tuple[Any, ...]:
+        if self.script is None:
+            return tuple(self.args)
+        return ("EVALSHA", self.script.sha, *self.args)
+
 
 class Batcher:
-    """EVALSHA calls on ``client`` sent in pipelines (see the module)."""
+    """Commands on ``client`` sent in pipelines (see the module)."""
 
     def __init__(
         self, client: Redis, *, in_flight: int = IN_FLIGHT, max_batch: int = MAX_BATCH
@@ -68,7 +76,14 @@ class Batcher:
 
     async def script(self, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]) -> Any:
         """``script(keys, args)``'s reply, sent with whatever else is queued."""
-        call = _Call(script, keys, args)
+        return await self._queued(_Call(script, (len(keys), *keys, *args)))
+
+    async def command(self, *args: Any) -> Any:
+        """A plain command's reply (``"ZADD", key, ...``), sent with whatever else is
+        queued; commands queued by one task go out in the order it queued them."""
+        return await self._queued(_Call(None, args))
+
+    async def _queued(self, call: _Call) -> Any:
         self._queue.append(call)
         self._schedule()
         return await call.answer
@@ -118,7 +133,7 @@ class Batcher:
                     call.answer.set_result(reply)
             if not forgotten:
                 return
-            for script in {call.script for call in forgotten}:
+            for script in {call.script for call in forgotten if call.script is not None}:
                 script.sha = await self._client.script_load(script.script)
             pending = forgotten
         for call in pending:
@@ -128,9 +143,7 @@ class Batcher:
     async def _pipeline(self, calls: list[_Call]) -> list[Any]:
         async with self._client.pipeline(transaction=False) as pipe:
             for call in calls:
-                pipe.execute_command(
-                    "EVALSHA", call.script.sha, len(call.keys), *call.keys, *call.args
-                )
+                pipe.execute_command(*call.command())
             replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
 

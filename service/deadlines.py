@@ -25,6 +25,7 @@ from typing import Final
 
 from redis.asyncio import Redis, RedisCluster
 
+from service.batching import Batcher
 from service.redis_kit import Outage, as_bytes
 
 SHARDS: Final = 16
@@ -60,11 +61,19 @@ class DeadlineIndex:
     """The sharded sorted sets on one Redis (or Cluster) client, which the caller owns."""
 
     def __init__(
-        self, client: Redis | RedisCluster, *, key_prefix: str = "", shards: int = SHARDS
+        self,
+        client: Redis | RedisCluster,
+        *,
+        key_prefix: str = "",
+        shards: int = SHARDS,
+        batcher: Batcher | None = None,
     ) -> None:
         if shards <= 0:
             raise ValueError("shards must be positive")
         self._client = client
+        # Where a move's ZADD goes out with the process's other commands (the store's
+        # group commit, service.batching); None: alone.
+        self._batcher = batcher
         self._prefix = key_prefix
         self.shards = shards
         # Told the name and duration of every call (metrics); None: nobody.
@@ -78,11 +87,11 @@ class DeadlineIndex:
     async def schedule(self, game_id: str, version: int, host_version: int, due_ms: int) -> None:
         """Add the member of ``game_id`` at ``version`` / ``host_version``, due at
         ``due_ms``; a member already there keeps its score (it may be leased)."""
-        await self._client.zadd(
-            self.key(shard_of(game_id, self.shards)),
-            {member(game_id, version, host_version): due_ms},
-            nx=True,
-        )
+        key, name = self.key(shard_of(game_id, self.shards)), member(game_id, version, host_version)
+        if self._batcher is not None:
+            await self._batcher.command("ZADD", key, "NX", due_ms, name)
+            return
+        await self._client.zadd(key, {name: due_ms}, nx=True)
 
     @_outage
     async def claim(self, now_ms: int, lease_ms: int, per_shard: int) -> list[Due]:

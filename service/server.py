@@ -109,7 +109,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             wait_timeout_ms=settings.wait_timeout_ms,
         )
         store.on_call = metrics.observe_redis
-        deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix)
+        deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix, batcher=store.batcher)
         deadlines.on_call = metrics.observe_redis
         referee = Referee(
             store,

@@ -26,7 +26,7 @@ from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 
 from service import records
-from service.batching import batcher_for
+from service.batching import Batcher, batcher_for
 from service.errors import Unavailable
 
 # CommitResult and CommitStatus are part of the game store's interface (its callers name
@@ -451,6 +451,11 @@ class RedisStore:
         if written and acked < self._wait_replicas:
             raise replication_timeout(acked, self._wait_replicas, self._wait_timeout_ms)
         return result
+
+    @property
+    def batcher(self) -> Batcher | None:
+        """The store's group commit (service.batching), for other writes on its client."""
+        return self._batcher
 
     async def _batched(self, called: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """``called(keys, args)``, in the next group commit where this client has them."""
