@@ -43,27 +43,45 @@ async def join(requests: AsyncIterator[referee_pb2.PlayRequest]) -> referee_pb2.
 
 
 class _Delivered:
-    """The last version whose update is queued for the seat, and who waits for one."""
+    """The last version whose update is queued for the seat, and the one answer that may
+    wait for a later one (the request reader answers one request at a time).
+
+    A plain future rather than an :class:`asyncio.Condition`: an update then costs an
+    integer store and a comparison, not a lock and a notify, on every stream of a table."""
+
+    __slots__ = ("_waiter", "_wanted", "finished", "version")
 
     def __init__(self, version: int) -> None:
         self.version = version
         self.finished = False
-        self._moved = asyncio.Condition()
+        self._wanted = 0
+        self._waiter: asyncio.Future[None] | None = None
 
-    async def advance(self, version: int) -> None:
-        async with self._moved:
-            self.version = version
-            self._moved.notify_all()
+    def advance(self, version: int) -> None:
+        self.version = version
+        if version >= self._wanted:
+            self._wake()
 
-    async def finish(self) -> None:
+    def finish(self) -> None:
         """No update will follow (the game is over): nobody needs to wait any more."""
-        async with self._moved:
-            self.finished = True
-            self._moved.notify_all()
+        self.finished = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def reach(self, version: int) -> None:
-        async with self._moved:
-            await self._moved.wait_for(lambda: self.finished or self.version >= version)
+        if self.finished or self.version >= version:
+            return
+        if self._waiter is not None:
+            raise RuntimeError("one answer at a time waits for its update")
+        self._wanted = version
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
 
 
 def _failure(tasks: list[asyncio.Task[None]]) -> BaseException | None:
@@ -133,8 +151,8 @@ class PlaySession:
     async def _forward(self, updates: AsyncIterator[Update]) -> None:
         async for update in updates:
             self._out.put_nowait(referee_pb2.PlayResponse(update=update_to_proto(update)))
-            await self.delivered.advance(update.version)
-        await self.delivered.finish()
+            self.delivered.advance(update.version)
+        self.delivered.finish()
 
     async def _answer(self, requests: AsyncIterator[referee_pb2.PlayRequest]) -> None:
         async for request in requests:
