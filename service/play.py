@@ -7,6 +7,7 @@ unary call; a refused one is answered in-band with a ``rejection``.
 from __future__ import annotations
 
 import asyncio
+import collections
 from collections.abc import AsyncIterator
 from typing import Protocol
 
@@ -98,10 +99,38 @@ _ENDED = object()
 """Queued by each of a session's two tasks when it ends (its own messages all before)."""
 
 
+class _Outbox:
+    """What the stream sends next, in order: both tasks put, the stream alone takes.
+
+    A deque and one future instead of an :class:`asyncio.Queue` (which holds four deques
+    and an event, and counts unfinished tasks nobody joins): about 2 KB less per stream,
+    and a put is an append and at most one wake-up."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: collections.deque[referee_pb2.PlayResponse | object] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, item: referee_pb2.PlayResponse | object) -> None:
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def get(self) -> referee_pb2.PlayResponse | object:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+
 class PlaySession:
     """One Play stream after its join: the seat's watch and its requests, side by side.
 
-    Two tasks feed one queue that the stream sends from, in order: the watch puts each
+    Two tasks feed one outbox that the stream sends from, in order: the watch puts each
     update, the request reader each answer. The reader answers requests one at a time, in
     the order received, each through its unary call's use case under :func:`answering` (one
     log line and the metrics per move, as SubmitMove); it queues the answer to a move that
@@ -119,7 +148,7 @@ class PlaySession:
         self.token = token
         self.protocol = protocol
         self.delivered = _Delivered(-1 if after is None else after)
-        self._out: asyncio.Queue[referee_pb2.PlayResponse | object] = asyncio.Queue()
+        self._out = _Outbox()
 
     async def run(
         self,
@@ -131,7 +160,7 @@ class PlaySession:
             asyncio.create_task(self._answer(requests), name=f"play-answer:{self.game_id}"),
         ]
         for task in tasks:
-            task.add_done_callback(lambda _: self._out.put_nowait(_ENDED))
+            task.add_done_callback(lambda _: self._out.put(_ENDED))
         running = len(tasks)
         try:
             while running:
@@ -150,7 +179,7 @@ class PlaySession:
 
     async def _forward(self, updates: AsyncIterator[Update]) -> None:
         async for update in updates:
-            self._out.put_nowait(referee_pb2.PlayResponse(update=update_to_proto(update)))
+            self._out.put(referee_pb2.PlayResponse(update=update_to_proto(update)))
             self.delivered.advance(update.version)
         self.delivered.finish()
 
@@ -165,7 +194,7 @@ class PlaySession:
                 answer = rejection("", BadRequest("PLAY_JOINED", "this stream has joined already"))
             else:
                 answer = rejection("", BadRequest("PLAY_REQUEST_EMPTY", "the request is empty"))
-            self._out.put_nowait(answer)
+            self._out.put(answer)
 
     async def _submit(self, submit: referee_pb2.PlayRequest.Submit) -> referee_pb2.PlayResponse:
         request = referee_pb2.SubmitMoveRequest(

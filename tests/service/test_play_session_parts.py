@@ -1,5 +1,6 @@
-"""The Play session's order guarantee, at its core: an answer waits until the update of the
-version it speaks of is queued for the seat (or the game is over), and no longer.
+"""The Play session's parts: its order guarantee at its core (an answer waits until the
+update of the version it speaks of is queued for the seat, or the game is over, and no
+longer) and its outbox (what both tasks put leaves in the order put).
 
 ``asyncio.sleep(0)`` below only lets the waiting task run up to its next suspension point
 (deterministic in asyncio), it waits for no time."""
@@ -10,7 +11,7 @@ import asyncio
 
 import pytest
 
-from service.play import _Delivered
+from service.play import _Delivered, _Outbox
 
 
 async def _started(delivered: _Delivered, version: int) -> asyncio.Task[None]:
@@ -52,3 +53,17 @@ async def test_a_cancelled_wait_leaves_the_next_answer_free_to_wait() -> None:
     again = await _started(delivered, 1)
     delivered.advance(1)
     await again
+
+
+async def test_the_outbox_hands_out_in_the_order_put_and_wakes_a_waiting_taker() -> None:
+    outbox = _Outbox()
+    outbox.put("update 1")
+    outbox.put("result 1")
+    assert [await outbox.get(), await outbox.get()] == ["update 1", "result 1"]
+    taking = asyncio.create_task(outbox.get())
+    await asyncio.sleep(0)
+    assert not taking.done()
+    outbox.put("update 2")
+    outbox.put("update 3")
+    assert await taking == "update 2"
+    assert await outbox.get() == "update 3"
