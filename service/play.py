@@ -179,7 +179,11 @@ class PlaySession:
 
     async def _forward(self, updates: AsyncIterator[Update]) -> None:
         async for update in updates:
-            self._out.put(referee_pb2.PlayResponse(update=update_to_proto(update)))
+            # CopyFrom, not PlayResponse(update=...): the constructor merges the update in
+            # through a serialise and a parse (upb), CopyFrom copies it, for the same bytes.
+            response = referee_pb2.PlayResponse()
+            response.update.CopyFrom(update_to_proto(update))
+            self._out.put(response)
             self.delivered.advance(update.version)
         self.delivered.finish()
 
