@@ -202,8 +202,9 @@ class PlaySession:
 
     async def _submit(self, submit: referee_pb2.PlayRequest.Submit) -> referee_pb2.PlayResponse:
         request = referee_pb2.SubmitMoveRequest(
-            game_id=self.game_id, move=submit.move, client_move_id=submit.client_move_id
+            game_id=self.game_id, client_move_id=submit.client_move_id
         )
+        request.move.CopyFrom(submit.move)  # a copy, not the constructor's merge (see _forward)
         if submit.HasField("expected_version"):
             request.expected_version = submit.expected_version
         try:
@@ -212,10 +213,13 @@ class PlaySession:
         except RefereeError as error:
             return rejection(submit.client_move_id, error)
         await self.delivered.reach(done.version)
-        result = referee_pb2.PlayResponse.MoveResult(
-            client_move_id=submit.client_move_id, version=done.version, duplicate=done.duplicate
-        )
-        return referee_pb2.PlayResponse(move_result=result)
+        response = referee_pb2.PlayResponse()
+        result = response.move_result
+        result.SetInParent()
+        result.client_move_id = submit.client_move_id
+        result.version = done.version
+        result.duplicate = done.duplicate
+        return response
 
     async def _legal_moves(self) -> referee_pb2.PlayResponse:
         request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
@@ -225,4 +229,6 @@ class PlaySession:
         except RefereeError as error:
             return rejection("", error)
         await self.delivered.reach(moves.version)
-        return referee_pb2.PlayResponse(legal_moves=moves)
+        response = referee_pb2.PlayResponse()
+        response.legal_moves.CopyFrom(moves)
+        return response
