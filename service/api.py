@@ -107,11 +107,11 @@ class RefereeApi:
         done = await self.referee.submit_move(
             request.game_id, token, game, move, request.client_move_id, expected
         )
-        bind(request.game_id, done.view.viewer, done.version)
-        if done.view.outcome is not None and not done.duplicate:
+        bind(request.game_id, version=done.version)  # the seat: bound by the referee
+        if done.finished and not done.duplicate:
             await self.limits.game_finished(request.game_id)
-            if self.lobby is not None and done.view.table is not None and done.view.table.listed:
-                await self.lobby.finished(done.view.game, request.game_id)
+            if self.lobby is not None and done.listed:
+                await self.lobby.finished(game, request.game_id)
         return game, done
 
     async def validate_move(

@@ -485,7 +485,6 @@ class Referee:
                     if earlier is not None:
                         return earlier
                     raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
-                version = table.version + 1
                 result, committed = await self._commit(
                     table,
                     seat,
@@ -498,12 +497,7 @@ class Referee:
                 if result.status is CommitStatus.OK:
                     table = committed
                     self._remember(table)
-                    return Submitted(
-                        version,
-                        self.clocked(project(table, state, version, seat, table.head), table),
-                        seen_events(table, state, events, seat),
-                        duplicate=False,
-                    )
+                    return self._submitted(table, state, events, seat)
                 if result.status is CommitStatus.DUPLICATE:
                     assert result.record is not None
                     return await self._first_result(table, seat, digest, result.record)
@@ -674,6 +668,20 @@ class Referee:
             project(table, step.state, record.version, seat, head),
             seen_events(table, step.state, step.events, seat),
             duplicate=True,
+            finished=table.game.outcome(step.state) is not None,
+            listed=table.hosting.listed,
+        )
+
+    def _submitted(self, table: Table, state: Any, events: list[Any], seat: int) -> Submitted:
+        """The result of ``seat``'s move just committed as ``table``; its view projected
+        only if asked for (views.Submitted)."""
+        return Submitted(
+            table.version,
+            lambda: self.clocked(project(table, state, table.version, seat, table.head), table),
+            seen_events(table, state, events, seat),
+            duplicate=False,
+            finished=table.game.outcome(state) is not None,
+            listed=table.hosting.listed,
         )
 
     # --- watching --------------------------------------------------------------------------

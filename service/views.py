@@ -5,6 +5,7 @@ store, no protobuf (service.translate turns these into messages)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,12 +61,39 @@ class FinalResult:
     outcome: Outcome
 
 
-@dataclass(frozen=True)
 class Submitted:
-    version: int
-    view: SeatView
-    events: list[Any]
-    duplicate: bool
+    """A move's result: the version it made, the mover's view there and the events it
+    saw. The view is projected when first asked for: Play answers a move with its
+    version alone (the view reaches the seat as the stream's update), and a projection
+    is a good part of a move's cost. ``finished`` and ``listed`` say, without it, whether
+    the move ended the game and whether its table is in the lobby's listing."""
+
+    __slots__ = ("_project", "_view", "duplicate", "events", "finished", "listed", "version")
+
+    def __init__(
+        self,
+        version: int,
+        view: SeatView | Callable[[], SeatView],
+        events: list[Any],
+        duplicate: bool,
+        *,
+        finished: bool,
+        listed: bool,
+    ) -> None:
+        self.version = version
+        self._view = view if isinstance(view, SeatView) else None
+        self._project = None if isinstance(view, SeatView) else view
+        self.events = events
+        self.duplicate = duplicate
+        self.finished = finished
+        self.listed = listed
+
+    @property
+    def view(self) -> SeatView:
+        if self._view is None:
+            assert self._project is not None
+            self._view = self._project()
+        return self._view
 
 
 @dataclass(frozen=True)
