@@ -457,7 +457,6 @@ class Referee:
                 "own moves: the clock's and its bots')",
             )
         move_bytes = records.encode(move)
-        digest = records.move_digest(move_bytes)
         async with self._lock(game_id):
             fresh = False
             for _ in range(self.max_retries):
@@ -481,7 +480,7 @@ class Referee:
                         fresh = True
                         self.stats.count_retry()
                         continue
-                    earlier = await self._earlier_result(table, seat, key, digest)
+                    earlier = await self._earlier_result(table, seat, key, move_bytes)
                     if earlier is not None:
                         return earlier
                     raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
@@ -492,7 +491,6 @@ class Referee:
                     move_bytes,
                     client_move_id=client_move_id,
                     key=key,
-                    digest=digest,
                 )
                 if result.status is CommitStatus.OK:
                     table = committed
@@ -500,7 +498,7 @@ class Referee:
                     return self._submitted(table, state, events, seat)
                 if result.status is CommitStatus.DUPLICATE:
                     assert result.record is not None
-                    return await self._first_result(table, seat, digest, result.record)
+                    return await self._first_result(table, seat, move_bytes, result.record)
                 if result.status is CommitStatus.MISSING:
                     self._tables.pop(game_id, None)
                 else:
@@ -523,7 +521,6 @@ class Referee:
         *,
         client_move_id: str,
         key: str,
-        digest: str,
     ) -> tuple[CommitResult, Table]:
         """Store ``seat``'s move that led to ``state`` at ``table.version + 1``; the table
         as committed (used only on OK). The chain head it makes is computed here from the
@@ -576,7 +573,6 @@ class Referee:
         check_room(table.version, table.move_limit)
         state, _ = table.game.apply(table.state, seat, move)
         move_bytes = records.encode(move)
-        digest = records.move_digest(move_bytes)
         key = records.move_key(seat, client_move_id)
         async with self._lock(table.game_id):
             result, committed = await self._commit(
@@ -586,7 +582,6 @@ class Referee:
                 move_bytes,
                 client_move_id=client_move_id,
                 key=key,
-                digest=digest,
             )
         if result.status is not CommitStatus.OK:
             self._tables.pop(table.game_id, None)
@@ -630,12 +625,12 @@ class Referee:
             self._tables.popitem(last=False)
 
     async def _earlier_result(
-        self, table: Table, seat: int, key: str, digest: str
+        self, table: Table, seat: int, key: str, move_bytes: bytes
     ) -> Submitted | None:
         stored = await self.store.move_record(table.game_id, key)
         if stored is None:
             return None
-        return await self._first_result(table, seat, digest, stored)
+        return await self._first_result(table, seat, move_bytes, stored)
 
     @staticmethod
     def _check_version(table: Table, expected_version: int | None) -> None:
@@ -652,8 +647,12 @@ class Referee:
             {"current_version": str(table.version)},
         )
 
-    async def _first_result(self, table: Table, seat: int, digest: str, stored: bytes) -> Submitted:
-        """The answer the first submission of a repeated move id got, rebuilt by replay."""
+    async def _first_result(
+        self, table: Table, seat: int, move_bytes: bytes, stored: bytes
+    ) -> Submitted:
+        """The answer the first submission of a repeated move id got, rebuilt by replay
+        (``move_bytes``: the repeat's move, which must be the first one's)."""
+        digest = records.move_digest(move_bytes)
         record = records.record_decoder.decode(stored)
         entries = await load_log(self.store, table, record.version)
         if record.first_digest(entries[record.version - 1].entry) != digest:
