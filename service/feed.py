@@ -74,6 +74,10 @@ class Change:
     table: Table | None = None
     # The turn clocks at ``version`` as the commit stored them (None: the table has none).
     clock: bytes | None = None
+    # Each viewer's update of this change, built by its first subscriber and shared with
+    # every other subscriber of that viewer (service.watching): all of a table's spectators
+    # get one projection. Keyed by what the projection depends on beyond the change.
+    views: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(eq=False)
