@@ -73,6 +73,7 @@ SEATS = 4
 STREAMS_PER_TABLE = SEATS + 1
 CHANNEL_OPTIONS = (("grpc.use_local_subchannel_pool", 1),)
 OPEN_CONCURRENCY = 64
+_FAILED = itertools.count()  # streams that ended early in this process (the first are shown)
 
 
 # --- one table, as the load generator holds it ---------------------------------------------
@@ -88,6 +89,13 @@ class Stream:
     turn: int = 0
     over: bool = False
     opened: asyncio.Event = field(default_factory=asyncio.Event)
+    error: str | None = None  # how the stream ended early, if it did
+
+    def fail(self, what: str, error: grpc.aio.AioRpcError) -> None:
+        self.error = f"{what} {error.code().name}: {error.details()}"
+        self.opened.set()
+        if next(_FAILED) < 3:
+            print(f"a stream ended: {self.error}", file=sys.stderr, flush=True)
 
     def take(self, update: referee_pb2.WatchGameResponse, now: float) -> None:
         if self.opened.is_set() and update.snapshot and update.version > self.last:
@@ -164,16 +172,24 @@ class Table:
 
 
 async def _read_play(seat: Seat) -> None:
-    async for response in seat.call:
-        if response.WhichOneof("kind") == "update":
-            seat.stream.take(response.update, time.monotonic())
-        elif seat.waiting is not None and not seat.waiting.done():
-            seat.waiting.set_result(response)
+    try:
+        async for response in seat.call:
+            if response.WhichOneof("kind") == "update":
+                seat.stream.take(response.update, time.monotonic())
+            elif seat.waiting is not None and not seat.waiting.done():
+                seat.waiting.set_result(response)
+    except grpc.aio.AioRpcError as error:
+        seat.stream.fail("Play", error)
+        if seat.waiting is not None and not seat.waiting.done():
+            seat.waiting.set_exception(error)  # the table's mover stops with it
 
 
 async def _read_watch(stub: RefereeServiceAsyncStub, game_id: str, s: Stream) -> None:
-    async for update in stub.WatchGame(referee_pb2.WatchGameRequest(game_id=game_id)):
-        s.take(update, time.monotonic())
+    try:
+        async for update in stub.WatchGame(referee_pb2.WatchGameRequest(game_id=game_id)):
+            s.take(update, time.monotonic())
+    except grpc.aio.AioRpcError as error:
+        s.fail("WatchGame", error)
 
 
 # --- one load-generator process --------------------------------------------------------------
@@ -217,7 +233,7 @@ class Generator:
         self._run(_read_watch(stub, created.game_id, table.spectator))
         for stream in table.streams:
             await stream.opened.wait()
-        self.tables.append(table)
+        self.tables.append(table)  # a stream that failed counts as an error (and behind)
         self._run(self._mover(table))
 
     def _run(self, job: Any) -> None:
@@ -227,9 +243,14 @@ class Generator:
 
     def _done(self, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:
-            self.failures += 1
-            if self.failures <= 3:
-                print(f"generator {self.index}: {task.exception()!r}", file=sys.stderr)
+            error = task.exception()
+            if not isinstance(error, grpc.aio.AioRpcError):  # a stream's: counted by it
+                self._failed(repr(error))
+
+    def _failed(self, what: str) -> None:
+        self.failures += 1
+        if self.failures <= 3:
+            print(f"generator {self.index}: {what}", file=sys.stderr, flush=True)
 
     async def _mover(self, table: Table) -> None:
         at = time.monotonic() + table.rng.expovariate(1 / self.args.interval)
@@ -245,7 +266,10 @@ class Generator:
 
         async def opener() -> None:
             for number in numbers:
-                await self.open_table(self.stub(), number)
+                try:
+                    await self.open_table(self.stub(), number)
+                except grpc.aio.AioRpcError as error:
+                    self._failed(f"CreateGame {error.code().name}: {error.details()}")
 
         await asyncio.gather(*(opener() for _ in range(OPEN_CONCURRENCY)))
 
@@ -287,7 +311,15 @@ async def _serve(conn: Connection, address: str, index: int, args: argparse.Name
                 assert window is not None
                 lags = generator.lags(window.answered, time.monotonic())
                 replaced = sum(s.replaced for t in generator.tables for s in t.streams)
-                result = (window.moves, lags, window.rejected, replaced, generator.failures, cpu)
+                broken = sum(s.error is not None for t in generator.tables for s in t.streams)
+                result = (
+                    window.moves,
+                    lags,
+                    window.rejected,
+                    replaced,
+                    generator.failures + broken,
+                    cpu,
+                )
                 conn.send(("stopped", result))
             else:
                 break
