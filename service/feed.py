@@ -16,13 +16,15 @@ table aborted so ends every watch, as a finished game does). The channel reads a
 version and host version, so each change is read once.
 
 Presence (which seats have a live stream, service.presence) changes without a version or
-a host change, and in any process, or with none (a crashed replica's lease lapses): each
-channel of a lobby table reads its game's presence hash every
-:data:`PRESENCE_REFRESH_SECONDS` while it has subscribers, and when the present seats
-differ from its table's it publishes a snapshot at the same version carrying them. So a
-seat's first stream opening, its last closing or its lease lapsing reaches every open
-stream within that time, coalesced to at most one push per table per interval, for one
-HGETALL per watched lobby table per interval in each process.
+a host change, and in any process, or with none (a crashed replica's lease lapses): every
+:data:`PRESENCE_REFRESH_SECONDS` the feed reads the presence hash of each watched lobby
+table, and a channel whose present seats differ from its table's publishes a snapshot at
+the same version carrying them. So a seat's first stream opening, its last closing or its
+lease lapsing reaches every open stream within that time, coalesced to at most one push
+per table per interval, for one HGETALL per watched lobby table per interval in each
+process -- all of them in pipelines of :data:`PRESENCE_BATCH` from one task of the feed
+(not a task and a round trip per table: 2,000 tables cost two round trips a second, and
+no burst of concurrent reads that grows the Redis connection pool).
 
 Each change carries the log's chain head at its version. The channel extends the chain
 itself from the entry bytes (:func:`service.chain.link`, one sha256), so the stream holds
@@ -56,6 +58,8 @@ QUEUE_LIMIT = 256
 RETRY_SECONDS = 0.5
 # How often a watched lobby table's presence is read (and a change pushed, at most once).
 PRESENCE_REFRESH_SECONDS = 1.0
+# Presence hashes read per pipeline (one round trip per node each).
+PRESENCE_BATCH = 1_000
 log = structlog.get_logger("referee.feed")
 
 
@@ -70,6 +74,10 @@ class Change:
     table: Table | None = None
     # The turn clocks at ``version`` as the commit stored them (None: the table has none).
     clock: bytes | None = None
+    # Each viewer's update of this change, built by its first subscriber and shared with
+    # every other subscriber of that viewer (service.watching): all of a table's spectators
+    # get one projection. Keyed by what the projection depends on beyond the change.
+    views: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(eq=False)
@@ -164,6 +172,8 @@ class Feed:
         self._store = store
         self._reader = WatchReader(store)
         self._channels: dict[str, _Channel] = {}
+        self._present: dict[str, _Channel] = {}  # the channels whose presence is followed
+        self._presence: asyncio.Task[None] | None = None
         self._closed = False
 
     @contextlib.asynccontextmanager
@@ -187,6 +197,7 @@ class Feed:
             if not channel.subscribers and self._channels.get(table.game_id) is channel:
                 del self._channels[table.game_id]
                 self._reader.unfollow(table.game_id)
+                self._untrack_presence(channel)
                 _stop(channel)
 
     def _publish(self, channel: _Channel, change: Change) -> None:
@@ -248,29 +259,52 @@ class Feed:
 
     def _track_presence(self, channel: _Channel) -> None:
         """Follow the channel's presence from now on, if its table shows it."""
-        if channel.presence is None and hosting.tracks_presence(channel.table.hosting):
-            channel.presence = asyncio.create_task(
-                self._follow_presence(channel), name=f"feed-presence:{channel.table.game_id}"
-            )
-
-    async def _follow_presence(self, channel: _Channel) -> None:
-        """Push the table's presence when it changes (see the module's docstring)."""
         game_id = channel.table.game_id
-        while not channel.over:
+        if game_id in self._present or not hosting.tracks_presence(channel.table.hosting):
+            return
+        self._present[game_id] = channel
+        if self._presence is None or self._presence.done():
+            self._presence = asyncio.create_task(self._follow_presence(), name="feed-presence")
+        channel.presence = self._presence
+
+    def _untrack_presence(self, channel: _Channel) -> None:
+        game_id = channel.table.game_id
+        if self._present.get(game_id) is channel:
+            del self._present[game_id]
+        channel.presence = None
+        if not self._present and self._presence is not None:
+            self._presence.cancel()  # no lobby table watched: no timer left behind
+            self._presence = None
+
+    async def _follow_presence(self) -> None:
+        """Push each followed table's presence when it changes (see the module's docstring)."""
+        while self._present:
             await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
-            if channel.catching_up is not None:
-                continue  # its snapshot carries a fresh load's presence
-            try:
-                present = await self._store.present_seats(game_id)
-            except Unavailable:  # presence is advisory: the next round
-                log.warning("could not read presence", game_id=game_id)
-                continue
-            if present != channel.table.present and channel.catching_up is None:
-                table = dataclasses.replace(channel.table, present=present)
-                change = Change(
-                    channel.version, [], channel.state, True, channel.head, table, channel.clock
-                )
-                self._publish(channel, change)
+            for channel in [c for c in self._present.values() if c.over]:
+                self._untrack_presence(channel)
+            due = [c for c in self._present.values() if c.catching_up is None]
+            for start in range(0, len(due), PRESENCE_BATCH):
+                batch = due[start : start + PRESENCE_BATCH]
+                try:
+                    present = await self._store.present_seats_of([c.table.game_id for c in batch])
+                except Unavailable:  # presence is advisory: the next round
+                    log.warning("could not read presence", games=len(batch))
+                    continue
+                for channel, seats in zip(batch, present, strict=True):
+                    self._refresh_presence(channel, seats)
+
+    def _refresh_presence(self, channel: _Channel, present: frozenset[int]) -> None:
+        """Publish ``present`` as a same-version snapshot if it is news to the channel
+        (which may have caught up, ended or gone while the read was on its way)."""
+        current = self._present.get(channel.table.game_id) is channel
+        if not current or channel.over or channel.catching_up is not None:
+            return  # a snapshot of a fresh load carries its own presence
+        if present != channel.table.present:
+            table = dataclasses.replace(channel.table, present=present)
+            change = Change(
+                channel.version, [], channel.state, True, channel.head, table, channel.clock
+            )
+            self._publish(channel, change)
 
     @property
     def watchers(self) -> int:
@@ -288,13 +322,14 @@ class Feed:
         for channel in list(self._channels.values()):
             for queue in channel.subscribers:
                 queue.put_nowait(None)
+            self._untrack_presence(channel)
             _stop(channel)
         self._channels.clear()
         await self._reader.aclose()
 
 
 def _stop(channel: _Channel) -> None:
-    """Cancel the channel's tasks (it has no subscribers left, or the feed is closing)."""
-    for task in (channel.catching_up, channel.presence):
-        if task is not None:
-            task.cancel()
+    """Cancel the channel's catch-up (it has no subscribers left, or the feed is closing);
+    its presence is the feed's to stop following (:meth:`Feed._untrack_presence`)."""
+    if channel.catching_up is not None:
+        channel.catching_up.cancel()

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Protocol
 
 from service import chain, hosting, presence, records
-from service.feed import Feed
+from service.feed import Change, Feed
 from service.store import RedisStore
 from service.tables import Table
 from service.views import SeatView, Update, project, redact_events, seen_events
@@ -93,23 +93,28 @@ async def _followed(
             if not change.snapshot and change.version > version + 1:
                 async for update in _replayed(referee, table, viewer, version, change.version - 1):
                     yield update
-            events = (
-                [] if change.snapshot else seen_events(table, change.state, change.events, viewer)
-            )
-            at = dataclasses.replace(
-                table,
-                version=change.version,
-                state=change.state,
-                head=change.head,
-                clock=change.clock,
-            )
-            view = referee.clocked(
-                project(at, change.state, change.version, viewer, change.head), at
-            )
-            yield Update(change.version, events, view, change.snapshot)
+            update = _live(referee, table, change, viewer)
+            yield update
             version = change.version
-            if view.outcome is not None or table.hosting.status == records.TABLE_ABORTED:
+            if update.view.outcome is not None or table.hosting.status == records.TABLE_ABORTED:
                 return
+
+
+def _live(referee: Watched, table: Table, change: Change, viewer: int | None) -> Update:
+    """``viewer``'s update of a live ``change``, built once per change for every subscriber
+    of that viewer on the same hosting record and presence (the projection depends on
+    nothing else: the game's rules and seed are the channel's), then shared."""
+    key = (viewer, table.host_version, table.present)
+    shared: Update | None = change.views.get(key)
+    if shared is not None:
+        return shared
+    events = [] if change.snapshot else seen_events(table, change.state, change.events, viewer)
+    at = dataclasses.replace(
+        table, version=change.version, state=change.state, head=change.head, clock=change.clock
+    )
+    view = referee.clocked(project(at, change.state, change.version, viewer, change.head), at)
+    update = change.views[key] = Update(change.version, events, view, change.snapshot)
+    return update
 
 
 async def _replayed(
