@@ -9,6 +9,10 @@ are only notified by the same atomic step that persisted the move.
 The store treats states, moves and records as opaque bytes; it knows nothing about games.
 (It reads one thing in a log entry: its move key, to answer a finished game's late retry,
 whose idempotency record is dropped, from the log; see :meth:`RedisStore.move_record`.)
+Two things it does to save memory are its own and invisible to callers: a finished game's
+state is stored compressed (:func:`service.records.stored_state`; :meth:`RedisStore.load`
+gives it back as committed), and a move key is stored as a 12-byte digest
+(:func:`service.records.short_key`).
 Its client, script loading, compare-and-set reply and outage mapping come from
 :mod:`service.redis_kit`, shared with the tournament store.
 """
@@ -331,7 +335,7 @@ class RedisStore:
             return None
         return GameRecord(
             version=int(version),
-            state=as_bytes(state),
+            state=records.loaded_state(as_bytes(state)),
             meta=as_bytes(meta),
             head=None if head is None else as_bytes(head).decode(),
             host=None if host is None else as_bytes(host),
@@ -352,7 +356,7 @@ class RedisStore:
             return None, frozenset()
         record = GameRecord(
             version=int(version),
-            state=as_bytes(state),
+            state=records.loaded_state(as_bytes(state)),
             meta=as_bytes(meta),
             head=None if head is None else as_bytes(head).decode(),
             host=None if host is None else as_bytes(host),
@@ -418,8 +422,11 @@ class RedisStore:
         On OK the game is at ``expected_version + 1``, the log and the stream hold the entry
         (stream ID ``<version>-0``), and a finished game's keys expire together. A move that
         finishes the game drops its idempotency records (the log answers for them, see
-        :meth:`move_record`) and trims its stream to its last :data:`FINISHED_STREAM_KEEP`
-        entries.
+        :meth:`move_record`), trims its stream to its last :data:`FINISHED_STREAM_KEEP`
+        entries, and stores its state compressed (the state never changes again).
+
+        ``move_key`` is stored as :func:`service.records.short_key`; a record a game got
+        under the text key itself (stored before short keys) is found there too.
 
         ``host_version`` is the hosting record's version the move was decided on: a changed
         record (a reissued token, say) is a CONFLICT too. ``clock``, when given, is the turn
@@ -430,9 +437,9 @@ class RedisStore:
         keys = self.keys(game_id).all
         args: list[Any] = [
             expected_version,
-            state,
+            records.stored_state(state, finished=finished),
             log_entry,
-            move_key,
+            records.short_key(move_key),
             move_record,
             "1" if finished else "0",
             self._finished_ttl,
@@ -443,6 +450,7 @@ class RedisStore:
             host_version,
             clock or b"",
             FINISHED_STREAM_KEEP,
+            move_key,
         ]
         if not self._wait_replicas:
             return commit_result(await self._batched(self._commit, keys, args))
@@ -521,7 +529,9 @@ class RedisStore:
         the same facts, and the record comes rebuilt from there
         (:func:`service.records.logged_record`), in one script (``move_record.lua``)."""
         keys = self.keys(game_id)
-        reply = await self._move_record(keys=[keys.moves, keys.log], args=[move_key])
+        reply = await self._move_record(
+            keys=[keys.moves, keys.log], args=[records.short_key(move_key), move_key]
+        )
         kind = as_bytes(reply[0])
         if kind == b"RECORD":
             return as_bytes(reply[1])

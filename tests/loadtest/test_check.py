@@ -74,18 +74,23 @@ async def test_an_honest_game_passes_every_step(played: Played) -> None:
 
 async def test_a_tampered_stored_state_is_a_replay_mismatch(played: Played) -> None:
     stored = cast(bytes, await played.raw.hget(played.keys.game, "state"))
+    assert stored.startswith(records.ZLIB_STATE)  # the game is over: stored compressed
     meta = records.meta_decoder.decode(cast(bytes, await played.raw.hget(played.keys.game, "meta")))
     game, fmt = GAMES[meta.game], formats(meta.game)
-    # A real state of this very game, only not the one its log leads to: the deal.
+    # A real state of this very game, only not the one its log leads to: the deal, in the
+    # form a finished game stores (compressed), then in a live game's (plain MessagePack).
     initial = records.encode(game.new_game(fmt.config.decode(meta.config), meta.seed))
-    await played.raw.hset(played.keys.game, "state", initial)
-    try:
-        result = await played.check()
-    finally:
-        await played.raw.hset(played.keys.game, "state", stored)
-    assert not result.ok
-    assert "the stored state differs from the replay of the log" in result.problems
-    assert not result.verified
+    for compressed in (True, False):
+        await played.raw.hset(
+            played.keys.game, "state", records.stored_state(initial, finished=compressed)
+        )
+        try:
+            result = await played.check()
+        finally:
+            await played.raw.hset(played.keys.game, "state", stored)
+        assert not result.ok, compressed
+        assert "the stored state differs from the replay of the log" in result.problems
+        assert not result.verified
     assert (await played.check()).ok  # restored
 
 

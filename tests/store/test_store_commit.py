@@ -6,6 +6,7 @@ import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
+from service import records
 from service.store import CommitResult, CommitStatus, GameRecord, RedisStore
 
 
@@ -136,6 +137,43 @@ async def test_duplicate_move_key_returns_the_stored_record(
         again = await commit(store, game_id, expected, key="client-move-1", state=b"lost")
         assert again == CommitResult(CommitStatus.DUPLICATE, 2, b"record-1")
     assert await snapshot(raw, store, game_id) == before
+
+
+async def test_a_record_under_its_text_key_still_answers(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    """A game stored before short keys holds its records under the move key itself."""
+    await store.create(game_id, b"s0", b"m")
+    await commit(store, game_id, 0, key="0:old-move")
+    moves = store.keys(game_id).moves
+    assert await raw.hkeys(moves) == [records.short_key("0:old-move")]
+    await raw.delete(moves)
+    await raw.hset(moves, "0:old-move", b"old-record")
+    before = await snapshot(raw, store, game_id)
+
+    again = await commit(store, game_id, 1, key="0:old-move")
+    assert again == CommitResult(CommitStatus.DUPLICATE, 1, b"old-record")
+    assert await store.move_record(game_id, "0:old-move") == b"old-record"
+    assert await store.move_record(game_id, "0:other") is None
+    assert await snapshot(raw, store, game_id) == before
+
+
+async def test_a_finished_games_state_is_stored_compressed(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    final = b"\x82\xa5chips" + bytes(range(64)) * 8  # MessagePack-like, compressible
+    await store.create(game_id, b"s0", b"m")
+    await commit(store, game_id, 0, state=final[:40])
+    assert await raw.hget(store.keys(game_id).game, "state") == final[:40]  # live: as is
+
+    await commit(store, game_id, 1, state=final, finished=True)
+
+    stored = await raw.hget(store.keys(game_id).game, "state")
+    assert stored.startswith(records.ZLIB_STATE) and len(stored) < len(final) // 4
+    loaded = await store.load(game_id)
+    assert loaded is not None and loaded.state == final
+    record, _ = await store.load_with_presence(game_id)
+    assert record == loaded
 
 
 async def test_commit_on_a_missing_game(store: RedisStore, raw: Redis, game_id: str) -> None:
