@@ -325,7 +325,7 @@ async def check_store(redis: Redis, ledger: Ledger) -> StoreReport:
     """Redis holds exactly the acknowledged moves (plus in-doubt ones at most once), replayed."""
     assert not ledger.problems, "\n".join(ledger.problems[:20])
     base = f"game:{{{ledger.game_id}}}"
-    raw_log = cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1))
+    raw_log = records.log_entries(cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1)))
     log = [records.log_decoder.decode(raw) for raw in raw_log]
     keys = [(entry.seat, entry.client_move_id) for entry in log]
     assert [entry.version for entry in log] == list(range(1, len(log) + 1)), "versions have a gap"

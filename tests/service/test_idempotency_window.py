@@ -91,12 +91,14 @@ async def test_a_late_retry_of_a_finished_games_move_gets_its_first_result(
     played = await play(referee, None)
     keys = referee.store.keys(played.game_id)
     assert await raw_redis.exists(keys.moves) == 0  # dropped by the finishing move
-    length = await raw_redis.llen(keys.log)
+    assert await raw_redis.llen(keys.log) == 1  # packed by it (RedisStore.log unpacks)
+    length = len(await referee.store.log(played.game_id))
     # The first move, one in the middle and the finishing one: each gets its first result
     # (rebuilt from the log), and nothing is applied again.
     for number in (0, len(played.moves) // 2, len(played.moves) - 1):
         assert_first_result(await retry(referee, played, number), played.moves[number][3])
-    assert await raw_redis.llen(keys.log) == length == len(played.moves)
+    assert len(await referee.store.log(played.game_id)) == length == len(played.moves)
+    assert await raw_redis.llen(keys.log) == 1
     assert (await referee.store.load(played.game_id)) is not None
     assert await raw_redis.xlen(keys.events) <= 4  # the stream keeps the last moves only
 

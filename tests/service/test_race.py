@@ -311,7 +311,7 @@ async def assert_log_matches(redis: Redis, ledger: Ledger) -> int:
     """The stored game is exactly the acknowledged moves, replayed; returns the version."""
     assert not ledger.unexpected, "\n".join(ledger.unexpected[:20])
     base = f"game:{{{ledger.table.game_id}}}"
-    raw_log = cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1))
+    raw_log = records.log_entries(cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1)))
     log = [records.log_decoder.decode(raw) for raw in raw_log]
     keys = [(entry.seat, entry.client_move_id) for entry in log]
     assert [entry.version for entry in log] == list(range(1, len(log) + 1))
@@ -336,7 +336,7 @@ async def assert_log_matches(redis: Redis, ledger: Ledger) -> int:
     assert stored_state == records.encode(final), "stored state differs from the replay of the log"
     if ledger.finished:
         assert final.finished, "a client saw the end the stored game has not reached"
-    assert state.startswith(records.ZLIB_STATE) == final.finished, "compressed iff finished"
+    assert state.startswith(records.PACKED) == final.finished, "compressed iff finished"
 
     move_records = cast(dict[bytes, bytes], await redis.hgetall(f"{base}:moves"))
     if final.finished:  # the finishing move dropped them: the log answers (RedisStore.move_record)

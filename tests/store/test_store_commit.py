@@ -7,6 +7,7 @@ from redis.asyncio import Redis
 from redis.crc import key_slot
 
 from service import records
+from service.redis_kit import as_bytes
 from service.store import CommitResult, CommitStatus, GameRecord, RedisStore
 
 
@@ -168,12 +169,41 @@ async def test_a_finished_games_state_is_stored_compressed(
 
     await commit(store, game_id, 1, state=final, finished=True)
 
-    stored = await raw.hget(store.keys(game_id).game, "state")
-    assert stored.startswith(records.ZLIB_STATE) and len(stored) < len(final) // 4
+    stored = as_bytes(await raw.hget(store.keys(game_id).game, "state"))
+    assert stored.startswith(records.PACKED) and len(stored) < len(final) // 4
     loaded = await store.load(game_id)
     assert loaded is not None and loaded.state == final
     record, _ = await store.load_with_presence(game_id)
     assert record == loaded
+
+
+async def test_a_finished_games_log_is_packed_and_reads_as_committed(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    await store.create(game_id, b"s0", b"m")
+    for version in range(4):
+        await commit(store, game_id, version, finished=version == 3)
+    entries = [f"entry-{n}".encode() for n in range(1, 5)]
+    log_key = store.keys(game_id).log
+    (element,) = [as_bytes(raw_element) for raw_element in await raw.lrange(log_key, 0, -1)]
+    assert element.startswith(records.PACKED)
+    assert records.log_entries([element]) == entries
+    assert await raw.ttl(log_key) == await raw.ttl(store.keys(game_id).game) > 0
+    assert await store.log(game_id) == entries
+    # LRANGE's indexes, now inside the packed element: inclusive, negative from the end.
+    for (start, stop), wanted in {
+        (1, 2): entries[1:3],
+        (3, 3): entries[3:],
+        (-2, -1): entries[2:],
+        (2, 100): entries[2:],
+        (-100, 1): entries[:2],
+        (5, 9): [],
+        (3, 1): [],
+    }.items():
+        assert await store.log(game_id, start, stop) == wanted, (start, stop)
+    # A plain entry after the packed ones (never written by the referee) reads in order.
+    await raw.rpush(log_key, b"entry-5")
+    assert await store.log(game_id, 3, -1) == [b"entry-4", b"entry-5"]
 
 
 async def test_commit_on_a_missing_game(store: RedisStore, raw: Redis, game_id: str) -> None:
