@@ -206,6 +206,27 @@ async def test_a_finished_games_log_is_packed_and_reads_as_committed(
     assert await store.log(game_id, 3, -1) == [b"entry-4", b"entry-5"]
 
 
+async def test_a_log_is_packed_only_while_it_is_the_one_read(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    """pack_log.lua's compare-and-set: the game's version, the log's length and its last
+    entry must still be those the packed element was made of."""
+    await store.create(game_id, b"s0", b"m")
+    await commit(store, game_id, 0)
+    await commit(store, game_id, 1)
+    keys = store.keys(game_id)
+    plain = await raw.lrange(keys.log, 0, -1)
+    packed = records.packed_log([b"entry-1", b"entry-2"])
+    pack = store._pack  # the script _pack_log runs after a finishing commit
+    for version, last in ((1, b"entry-2"), (3, b"entry-2"), (2, b"entry-1")):
+        assert await pack(keys=[keys.game, keys.log], args=[version, packed, last]) == 0
+    assert await raw.lrange(keys.log, 0, -1) == plain
+    assert await pack(keys=[keys.game, keys.log], args=[2, packed, b"entry-2"]) == 1
+    assert await raw.lrange(keys.log, 0, -1) == [packed]
+    assert await pack(keys=[keys.game, keys.log], args=[2, packed, packed]) == 0  # not that log now
+    assert await store.log(game_id) == plain
+
+
 async def test_commit_on_a_missing_game(store: RedisStore, raw: Redis, game_id: str) -> None:
     result = await commit(store, game_id, 0)
 
