@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import zlib
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 import msgspec
 
@@ -128,7 +131,58 @@ def logged_record(entries: list[bytes], key: str) -> bytes | None:
 
 
 def move_key(seat: int, client_move_id: str) -> str:
+    """The name of one (seat, client move id): what the referee looks records up by, and
+    the key games stored before short keys have in their moves hash (see :func:`short_key`)."""
     return f"{seat}:{client_move_id}"
+
+
+def short_key(key: str) -> bytes:
+    """The field of ``key`` (:func:`move_key`) in a game's moves hash: 12 bytes of its
+    BLAKE2b, not its up to 66 characters (a live game holds one per move). 96 bits: two move
+    ids of one game share a field with odds of about moves² / 2⁹⁷; hitting another seat's
+    field on purpose takes a second preimage. Records stored under the text key before
+    this are still found there (``commit.lua``, ``move_record.lua`` look up both)."""
+    return hashlib.blake2b(key.encode(), digest_size=12).digest()
+
+
+# A finished game's state and log are stored compressed: they never change again, and
+# they were most of its bytes (The Gang's final state: about 4,000 bytes, 1,200 in zlib;
+# its log of about 55 moves: 4,100 bytes, 1,800). The byte in front says so: 0xC1 is the
+# one byte MessagePack never uses, so no plain state or log entry (a live game's, or one
+# stored before this) starts with it.
+PACKED: Final = b"\xc1"
+
+
+def stored_state(state: bytes, *, finished: bool) -> bytes:
+    """The bytes stored for ``state`` (MessagePack): compressed when the game is over."""
+    return PACKED + zlib.compress(state, 9) if finished else state
+
+
+def loaded_state(stored: bytes) -> bytes:
+    """The state's MessagePack from its stored bytes (:func:`stored_state`)."""
+    if stored.startswith(PACKED):
+        return zlib.decompress(stored[len(PACKED) :])
+    return stored
+
+
+def packed_log(entries: Sequence[bytes]) -> bytes:
+    """One stored element holding a whole log's ``entries`` (a finished game's log)."""
+    return PACKED + zlib.compress(encode(list(entries)), 9)
+
+
+def log_entries(elements: Iterable[bytes]) -> list[bytes]:
+    """A stored log's entries, exactly as committed: each element of the log's list is an
+    entry, or (:func:`packed_log`) packed entries."""
+    entries: list[bytes] = []
+    for element in elements:
+        if element.startswith(PACKED):
+            entries += _entries_decoder.decode(zlib.decompress(element[len(PACKED) :]))
+        else:
+            entries.append(element)
+    return entries
+
+
+_entries_decoder = msgspec.msgpack.Decoder(list[bytes])
 
 
 encode = msgspec.msgpack.Encoder().encode

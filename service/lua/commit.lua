@@ -4,20 +4,21 @@
 --   1 game hash (version, state, meta)   2 move log list
 --   3 events stream                      4 moves hash (move key -> record)
 -- ARGV:
---   1 expected version   2 new state   3 log entry   4 move key   5 move record
+--   1 expected version   2 new state   3 log entry   4 move key (short)   5 move record
 --   6 finished ("1"/"0") 7 finished TTL seconds      8 stream MAXLEN (approximate)
 --   9 stream field name for the log entry  10 idle TTL seconds ("0": none)
 --  11 the log's chain head after this entry (hex; the caller computes it)
 --  12 expected host version (the table's hosting record the move was decided on)
 --  13 the clock state after this move ("": unchanged)
 --  14 stream entries a finished game keeps (its last ones)
+--  15 the move key as text: where a record stored before short keys is (looked up only)
 -- Reply: {"DUPLICATE", version, record} | {"MISSING", -1} | {"CONFLICT", version}
 --        | {"OK", new version}
 local game, log, events, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
 -- A repeated move key answers with the original record and writes nothing: the client
 -- may be retrying after a lost reply, so this check comes before the version check.
-local record = redis.call('HGET', moves, ARGV[4])
+local record = redis.call('HGET', moves, ARGV[4]) or redis.call('HGET', moves, ARGV[15])
 if record then
   return {'DUPLICATE', tonumber(redis.call('HGET', game, 'version')) or -1, record}
 end

@@ -325,7 +325,7 @@ async def check_store(redis: Redis, ledger: Ledger) -> StoreReport:
     """Redis holds exactly the acknowledged moves (plus in-doubt ones at most once), replayed."""
     assert not ledger.problems, "\n".join(ledger.problems[:20])
     base = f"game:{{{ledger.game_id}}}"
-    raw_log = cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1))
+    raw_log = records.log_entries(cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1)))
     log = [records.log_decoder.decode(raw) for raw in raw_log]
     keys = [(entry.seat, entry.client_move_id) for entry in log]
     assert [entry.version for entry in log] == list(range(1, len(log) + 1)), "versions have a gap"
@@ -354,7 +354,8 @@ async def check_store(redis: Redis, ledger: Ledger) -> StoreReport:
         moves.append((entry.seat, move))
     initial, steps = replay(game, fmt.config.decode(meta.config), meta.seed, moves)
     final = steps[-1].state if steps else initial
-    assert state == records.encode(final), "stored state differs from the replay of the log"
+    stored_state = records.loaded_state(state)
+    assert stored_state == records.encode(final), "stored state differs from the replay of the log"
     finished = game.outcome(final) is not None
     if ledger.finished:
         assert finished, "a client saw the end the stored game has not reached"
@@ -363,14 +364,16 @@ async def check_store(redis: Redis, ledger: Ledger) -> StoreReport:
     if finished:  # the finishing move dropped them: the log answers (RedisStore.move_record)
         assert not move_records, "a finished game kept its idempotency records"
         move_records = {
-            records.move_key(entry.seat, entry.client_move_id).encode(): records.encode(
+            records.short_key(records.move_key(entry.seat, entry.client_move_id)): records.encode(
                 records.MoveRecord(entry.version)
             )
             for entry in log
         }
     assert len(move_records) == len(log), "idempotency records and log differ in length"
     for (seat, move_id), version in at.items():
-        record = records.record_decoder.decode(move_records[f"{seat}:{move_id}".encode()])
+        record = records.record_decoder.decode(
+            move_records[records.short_key(records.move_key(seat, move_id))]
+        )
         assert record.version == version, (seat, move_id)
     stream = cast(list[tuple[bytes, Any]], await redis.xrange(f"{base}:events"))
     assert [int(entry_id.split(b"-")[0]) for entry_id, _ in stream] == list(

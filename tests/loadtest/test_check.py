@@ -39,6 +39,18 @@ class Played:
         (result,) = await check_games(self.store, [self.address], [ledger or self.ledger])
         return result
 
+    async def check_with_log(self, entries: list[bytes]) -> GameCheck:
+        """:meth:`check` with the stored log replaced by ``entries``, then put back (the
+        game is finished: its log is one packed element, see RedisStore.log)."""
+        stored = cast(list[bytes], await self.raw.lrange(self.keys.log, 0, -1))
+        await self.raw.delete(self.keys.log)
+        await self.raw.rpush(self.keys.log, *entries)
+        try:
+            return await self.check()
+        finally:
+            await self.raw.delete(self.keys.log)
+            await self.raw.rpush(self.keys.log, *stored)
+
 
 @pytest.fixture
 async def played(loadtest_redis_url: str, tmp_path: Path) -> AsyncIterator[Played]:
@@ -74,40 +86,38 @@ async def test_an_honest_game_passes_every_step(played: Played) -> None:
 
 async def test_a_tampered_stored_state_is_a_replay_mismatch(played: Played) -> None:
     stored = cast(bytes, await played.raw.hget(played.keys.game, "state"))
+    assert stored.startswith(records.PACKED)  # the game is over: stored compressed
     meta = records.meta_decoder.decode(cast(bytes, await played.raw.hget(played.keys.game, "meta")))
     game, fmt = GAMES[meta.game], formats(meta.game)
-    # A real state of this very game, only not the one its log leads to: the deal.
+    # A real state of this very game, only not the one its log leads to: the deal, in the
+    # form a finished game stores (compressed), then in a live game's (plain MessagePack).
     initial = records.encode(game.new_game(fmt.config.decode(meta.config), meta.seed))
-    await played.raw.hset(played.keys.game, "state", initial)
-    try:
-        result = await played.check()
-    finally:
-        await played.raw.hset(played.keys.game, "state", stored)
-    assert not result.ok
-    assert "the stored state differs from the replay of the log" in result.problems
-    assert not result.verified
+    for compressed in (True, False):
+        await played.raw.hset(
+            played.keys.game, "state", records.stored_state(initial, finished=compressed)
+        )
+        try:
+            result = await played.check()
+        finally:
+            await played.raw.hset(played.keys.game, "state", stored)
+        assert not result.ok, compressed
+        assert "the stored state differs from the replay of the log" in result.problems
+        assert not result.verified
     assert (await played.check()).ok  # restored
 
 
 async def test_an_acknowledged_move_missing_from_the_log_is_lost(played: Played) -> None:
-    last = cast(bytes, await played.raw.rpop(played.keys.log))
-    entry = records.log_decoder.decode(last)
-    try:
-        result = await played.check()
-    finally:
-        await played.raw.rpush(played.keys.log, last)
+    log = await played.store.log(played.ledger.game_id)
+    entry = records.log_decoder.decode(log[-1])
+    result = await played.check_with_log(log[:-1])
     assert result.lost == [(entry.seat, entry.client_move_id)]
     assert not result.ok and not result.verified
 
 
 async def test_a_move_logged_twice_is_doubled(played: Played) -> None:
-    first = cast(bytes, await played.raw.lindex(played.keys.log, 0))
-    entry = records.log_decoder.decode(first)
-    await played.raw.rpush(played.keys.log, first)
-    try:
-        result = await played.check()
-    finally:
-        await played.raw.rpop(played.keys.log)
+    log = await played.store.log(played.ledger.game_id)
+    entry = records.log_decoder.decode(log[0])
+    result = await played.check_with_log([*log, log[0]])
     assert result.doubled == [(entry.seat, entry.client_move_id)]
     assert "the log's versions are not 1..n without a gap" in result.problems
     assert not result.ok

@@ -12,7 +12,7 @@ import hashlib
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2
-from service import chain
+from service import chain, records
 from service.redis_kit import as_bytes
 from service.verify import verify_history
 from tests.service.players import play_to_end
@@ -30,7 +30,8 @@ def by_hand(seed_sha256: str, entries: list[bytes]) -> list[str]:
 
 
 async def stored_log(redis: Redis, game_id: str) -> list[bytes]:
-    return [as_bytes(entry) for entry in await redis.lrange(f"game:{{{game_id}}}:log", 0, -1)]
+    raw = await redis.lrange(f"game:{{{game_id}}}:log", 0, -1)
+    return records.log_entries(as_bytes(entry) for entry in raw)
 
 
 async def stored_head(redis: Redis, game_id: str) -> str:

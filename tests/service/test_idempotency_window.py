@@ -91,12 +91,14 @@ async def test_a_late_retry_of_a_finished_games_move_gets_its_first_result(
     played = await play(referee, None)
     keys = referee.store.keys(played.game_id)
     assert await raw_redis.exists(keys.moves) == 0  # dropped by the finishing move
-    length = await raw_redis.llen(keys.log)
+    assert await raw_redis.llen(keys.log) == 1  # packed by it (RedisStore.log unpacks)
+    length = len(await referee.store.log(played.game_id))
     # The first move, one in the middle and the finishing one: each gets its first result
     # (rebuilt from the log), and nothing is applied again.
     for number in (0, len(played.moves) // 2, len(played.moves) - 1):
         assert_first_result(await retry(referee, played, number), played.moves[number][3])
-    assert await raw_redis.llen(keys.log) == length == len(played.moves)
+    assert len(await referee.store.log(played.game_id)) == length == len(played.moves)
+    assert await raw_redis.llen(keys.log) == 1
     assert (await referee.store.load(played.game_id)) is not None
     assert await raw_redis.xlen(keys.events) <= 4  # the stream keeps the last moves only
 
@@ -131,12 +133,15 @@ async def test_a_retry_in_a_live_game_gets_its_first_result(
 async def test_a_record_stored_with_its_digest_still_answers(
     referee: Referee, raw_redis: Redis
 ) -> None:
-    """Records written before issue 19 carry the move's digest; they answer as before."""
+    """Records written before issue 19 carry the move's digest, under the move key as text
+    (not its short key); they answer as before."""
     played = await play(referee, 3, seed=b"idem-legacy")
     seat, move, move_id, first = played.moves[1]
     legacy = records.MoveRecord(first.version, records.move_digest(records.encode(move)))
     key = referee.store.keys(played.game_id).moves
-    await raw_redis.hset(key, records.move_key(seat, move_id), records.encode(legacy))
+    text_key = records.move_key(seat, move_id)
+    assert await raw_redis.hdel(key, records.short_key(text_key)) == 1
+    await raw_redis.hset(key, text_key, records.encode(legacy))
     assert_first_result(await retry(referee, played, 1), first)
     with pytest.raises(BadRequest) as refused:
         await retry(referee, played, 1, played.moves[0][1])

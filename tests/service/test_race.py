@@ -311,7 +311,7 @@ async def assert_log_matches(redis: Redis, ledger: Ledger) -> int:
     """The stored game is exactly the acknowledged moves, replayed; returns the version."""
     assert not ledger.unexpected, "\n".join(ledger.unexpected[:20])
     base = f"game:{{{ledger.table.game_id}}}"
-    raw_log = cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1))
+    raw_log = records.log_entries(cast(list[bytes], await redis.lrange(f"{base}:log", 0, -1)))
     log = [records.log_decoder.decode(raw) for raw in raw_log]
     keys = [(entry.seat, entry.client_move_id) for entry in log]
     assert [entry.version for entry in log] == list(range(1, len(log) + 1))
@@ -332,22 +332,26 @@ async def assert_log_matches(redis: Redis, ledger: Ledger) -> int:
     config = msgspec.msgpack.decode(meta.config, type=TheGangConfig)
     initial, steps = replay(GAME, config, meta.seed, moves)
     final = steps[-1].state if steps else initial
-    assert state == records.encode(final), "stored state differs from the replay of the log"
+    stored_state = records.loaded_state(state)
+    assert stored_state == records.encode(final), "stored state differs from the replay of the log"
     if ledger.finished:
         assert final.finished, "a client saw the end the stored game has not reached"
+    assert state.startswith(records.PACKED) == final.finished, "compressed iff finished"
 
     move_records = cast(dict[bytes, bytes], await redis.hgetall(f"{base}:moves"))
     if final.finished:  # the finishing move dropped them: the log answers (RedisStore.move_record)
         assert not move_records, "a finished game kept its idempotency records"
         move_records = {
-            records.move_key(entry.seat, entry.client_move_id).encode(): records.encode(
+            records.short_key(records.move_key(entry.seat, entry.client_move_id)): records.encode(
                 records.MoveRecord(entry.version)
             )
             for entry in log
         }
     assert len(move_records) == len(log)
     for (seat, move_id), version in ledger.acked.items():
-        record = records.record_decoder.decode(move_records[f"{seat}:{move_id}".encode()])
+        record = records.record_decoder.decode(
+            move_records[records.short_key(records.move_key(seat, move_id))]
+        )
         assert record.version == version
     stream = cast(list[tuple[bytes, Any]], await redis.xrange(f"{base}:events"))
     assert [int(entry_id.split(b"-")[0]) for entry_id, _ in stream] == list(

@@ -6,6 +6,8 @@ import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
+from service import records
+from service.redis_kit import as_bytes
 from service.store import CommitResult, CommitStatus, GameRecord, RedisStore
 
 
@@ -136,6 +138,93 @@ async def test_duplicate_move_key_returns_the_stored_record(
         again = await commit(store, game_id, expected, key="client-move-1", state=b"lost")
         assert again == CommitResult(CommitStatus.DUPLICATE, 2, b"record-1")
     assert await snapshot(raw, store, game_id) == before
+
+
+async def test_a_record_under_its_text_key_still_answers(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    """A game stored before short keys holds its records under the move key itself."""
+    await store.create(game_id, b"s0", b"m")
+    await commit(store, game_id, 0, key="0:old-move")
+    moves = store.keys(game_id).moves
+    assert await raw.hkeys(moves) == [records.short_key("0:old-move")]
+    await raw.delete(moves)
+    await raw.hset(moves, "0:old-move", b"old-record")
+    before = await snapshot(raw, store, game_id)
+
+    again = await commit(store, game_id, 1, key="0:old-move")
+    assert again == CommitResult(CommitStatus.DUPLICATE, 1, b"old-record")
+    assert await store.move_record(game_id, "0:old-move") == b"old-record"
+    assert await store.move_record(game_id, "0:other") is None
+    assert await snapshot(raw, store, game_id) == before
+
+
+async def test_a_finished_games_state_is_stored_compressed(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    final = b"\x82\xa5chips" + bytes(range(64)) * 8  # MessagePack-like, compressible
+    await store.create(game_id, b"s0", b"m")
+    await commit(store, game_id, 0, state=final[:40])
+    assert await raw.hget(store.keys(game_id).game, "state") == final[:40]  # live: as is
+
+    await commit(store, game_id, 1, state=final, finished=True)
+
+    stored = as_bytes(await raw.hget(store.keys(game_id).game, "state"))
+    assert stored.startswith(records.PACKED) and len(stored) < len(final) // 4
+    loaded = await store.load(game_id)
+    assert loaded is not None and loaded.state == final
+    record, _ = await store.load_with_presence(game_id)
+    assert record == loaded
+
+
+async def test_a_finished_games_log_is_packed_and_reads_as_committed(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    await store.create(game_id, b"s0", b"m")
+    for version in range(4):
+        await commit(store, game_id, version, finished=version == 3)
+    entries = [f"entry-{n}".encode() for n in range(1, 5)]
+    log_key = store.keys(game_id).log
+    (element,) = [as_bytes(raw_element) for raw_element in await raw.lrange(log_key, 0, -1)]
+    assert element.startswith(records.PACKED)
+    assert records.log_entries([element]) == entries
+    assert await raw.ttl(log_key) == await raw.ttl(store.keys(game_id).game) > 0
+    assert await store.log(game_id) == entries
+    # LRANGE's indexes, now inside the packed element: inclusive, negative from the end.
+    for (start, stop), wanted in {
+        (1, 2): entries[1:3],
+        (3, 3): entries[3:],
+        (-2, -1): entries[2:],
+        (2, 100): entries[2:],
+        (-100, 1): entries[:2],
+        (5, 9): [],
+        (3, 1): [],
+    }.items():
+        assert await store.log(game_id, start, stop) == wanted, (start, stop)
+    # A plain entry after the packed ones (never written by the referee) reads in order.
+    await raw.rpush(log_key, b"entry-5")
+    assert await store.log(game_id, 3, -1) == [b"entry-4", b"entry-5"]
+
+
+async def test_a_log_is_packed_only_while_it_is_the_one_read(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    """pack_log.lua's compare-and-set: the game's version, the log's length and its last
+    entry must still be those the packed element was made of."""
+    await store.create(game_id, b"s0", b"m")
+    await commit(store, game_id, 0)
+    await commit(store, game_id, 1)
+    keys = store.keys(game_id)
+    plain = await raw.lrange(keys.log, 0, -1)
+    packed = records.packed_log([b"entry-1", b"entry-2"])
+    pack = store._pack  # the script _pack_log runs after a finishing commit
+    for version, last in ((1, b"entry-2"), (3, b"entry-2"), (2, b"entry-1")):
+        assert await pack(keys=[keys.game, keys.log], args=[version, packed, last]) == 0
+    assert await raw.lrange(keys.log, 0, -1) == plain
+    assert await pack(keys=[keys.game, keys.log], args=[2, packed, b"entry-2"]) == 1
+    assert await raw.lrange(keys.log, 0, -1) == [packed]
+    assert await pack(keys=[keys.game, keys.log], args=[2, packed, packed]) == 0  # not that log now
+    assert await store.log(game_id) == plain
 
 
 async def test_commit_on_a_missing_game(store: RedisStore, raw: Redis, game_id: str) -> None:
