@@ -21,7 +21,7 @@ Its client, script loading, compare-and-set reply and outage mapping come from
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final, Self
@@ -34,7 +34,6 @@ from redis.exceptions import RedisError
 
 from service import records
 from service.batching import Batcher, batcher_for
-from service.errors import Unavailable
 
 # CommitResult and CommitStatus are part of the game store's interface (its callers name
 # them here); they live in the kit because the tournament store answers alike.
@@ -48,6 +47,39 @@ from service.redis_kit import (
     connect,
     script,
 )
+from service.store_replies import (
+    EVENT_FIELD as EVENT_FIELD,
+)
+from service.store_replies import (
+    HOST_CHANGE as HOST_CHANGE,
+)
+from service.store_replies import (
+    HOST_FIELD as HOST_FIELD,
+)
+from service.store_replies import (
+    PRESENCE_LEASE_MS as PRESENCE_LEASE_MS,
+)
+from service.store_replies import (
+    WAKE_FIELD as WAKE_FIELD,
+)
+from service.store_replies import (
+    WAKE_TTL_MS as WAKE_TTL_MS,
+)
+from service.store_replies import (
+    Position as Position,
+)
+from service.store_replies import (
+    Reads as Reads,
+)
+from service.store_replies import (
+    events,
+    live_seats,
+    lrange_slice,
+    replication_timeout,
+    stream_id,
+    xread_entries,
+    xread_streams,
+)
 
 log = structlog.get_logger("referee.store")
 
@@ -59,37 +91,6 @@ DEFAULT_WAIT_TIMEOUT_MS: Final = 1000
 # game ended read its last moves from there; one further behind gets a snapshot (as after
 # any trim). A few, not the whole game: the stream was about a third of a finished game.
 FINISHED_STREAM_KEEP: Final = 4
-
-# Field of a stream entry that holds the log entry. (Its chain head is not stored there:
-# a watcher extends the chain from the entry itself, one sha256, see service.feed.)
-EVENT_FIELD: Final = b"entry"
-
-# Field of a host change's stream entry (``<version>-<host version>``, see ``host.lua``):
-# it holds the new host version; :func:`_events` gives it as a :data:`HOST_CHANGE`.
-HOST_FIELD: Final = b"host"
-HOST_CHANGE: Final = b""
-# A seat's presence lease (service.presence) lasts this long unless renewed.
-PRESENCE_LEASE_MS: Final = 15_000
-
-# Field of a wake stream's entries (see :meth:`RedisStore.events_after`); a wake stream
-# keeps its last entry only, and goes away this long after its last wake.
-WAKE_FIELD: Final = b"w"
-WAKE_TTL_MS: Final = 60_000
-
-# Events of many games as one multi-stream read gives them: game id -> (version, entry)
-# pairs, only for games that had something newer.
-Reads = dict[str, list[tuple[int, bytes]]]
-# Where a reader reads a game's stream after: a version (after its move's entry
-# ``<version>-0``), or a version and host version (after the host change of that ID).
-Position = int | tuple[int, int]
-
-
-def _stream_id(position: Position) -> str:
-    version, seq = (position, 0) if isinstance(position, int) else position
-    if version < 0 or seq < 0:
-        raise ValueError("versions must be >= 0")
-    return f"{version}-{seq}"
-
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
@@ -135,88 +136,6 @@ class GameKeys:
     def all(self) -> tuple[str, str, str, str]:
         """The keys in the order the Lua scripts expect them as KEYS[1..4]."""
         return (self.game, self.log, self.events, self.moves)
-
-
-def _event_version(entry_id: object) -> int:
-    return int(as_bytes(entry_id).split(b"-", 1)[0])
-
-
-def _event_payload(fields: object) -> bytes:
-    """The log entry of a stream entry; redis-py gives fields as a dict or a flat list."""
-    if isinstance(fields, Mapping):
-        mapping = dict(fields)
-    else:
-        flat = list(fields) if isinstance(fields, Iterable) else []
-        mapping = dict(zip(flat[::2], flat[1::2], strict=True))
-    if EVENT_FIELD not in mapping and HOST_FIELD in mapping:
-        return HOST_CHANGE
-    return as_bytes(mapping[EVENT_FIELD])
-
-
-def _events(entries: Iterable[Any]) -> list[tuple[int, bytes]]:
-    return [(_event_version(entry_id), _event_payload(fields)) for entry_id, fields in entries]
-
-
-def _xread_entries(reply: object) -> list[Any]:
-    """The entries of a single-stream XREAD reply, whatever shape redis-py gave it.
-
-    Seen shapes: ``[[key, entries]]`` (RESP2), ``{key: entries}`` (unified responses) and
-    ``{key: [entries]}`` (RESP3 legacy), where entries are ``(id, fields)`` pairs.
-    """
-    if not reply:
-        return []
-    if isinstance(reply, Mapping):
-        entries: list[Any] = list(next(iter(reply.values())))
-    else:
-        entries = list(next(iter(reply))[1]) if isinstance(reply, Iterable) else []
-    if entries and not isinstance(entries[0][0], bytes):
-        entries = list(entries[0])
-    return entries
-
-
-def replication_timeout(acked: int, wanted: int, timeout_ms: int) -> Unavailable:
-    """A move that is stored but not (yet) on ``wanted`` Redis replicas: not acknowledged."""
-    return Unavailable(
-        "REPLICATION_TIMEOUT",
-        f"the move is stored, but {acked} of {wanted} Redis replicas confirmed it within "
-        f"{timeout_ms} ms; retry with the same client_move_id: the retry answers with the "
-        "stored result once the replicas have it, and applies nothing twice",
-    )
-
-
-def _xread_streams(reply: object) -> list[tuple[bytes, list[Any]]]:
-    """(key, entries) of every stream of a multi-stream XREAD reply (shapes as above)."""
-    if not reply:
-        return []
-    if isinstance(reply, Mapping):
-        pairs: list[Any] = list(reply.items())
-    else:
-        pairs = list(reply) if isinstance(reply, Iterable) else []
-    streams = []
-    for key, raw in pairs:
-        entries = list(raw)
-        if entries and not isinstance(entries[0][0], bytes):
-            entries = list(entries[0])
-        streams.append((as_bytes(key), entries))
-    return streams
-
-
-def _lrange(items: list[bytes], start: int, stop: int) -> list[bytes]:
-    """``items[start..stop]`` as LRANGE takes it: both ends inclusive, negative from the end."""
-    size = len(items)
-    first = max(start + size if start < 0 else start, 0)
-    last = stop + size if stop < 0 else stop
-    return items[first : last + 1] if last >= first else []
-
-
-def _present(leases: dict[Any, Any]) -> frozenset[int]:
-    """The seats of the unexpired leases of a presence hash (``<seat>:<nonce>`` -> ms)."""
-    now = time.time() * 1000
-    return frozenset(
-        int(as_bytes(name).split(b":", 1)[0])
-        for name, expiry in leases.items()
-        if float(expiry) > now
-    )
 
 
 class RedisStore:
@@ -379,7 +298,7 @@ class RedisStore:
             host_version=0 if host_version is None else int(host_version),
             clock=None if clock is None else as_bytes(clock),
         )
-        return record, _present(leases)
+        return record, live_seats(leases)
 
     @_outage_is_unavailable
     async def stamp(self, game_id: str) -> tuple[int, int, frozenset[int]] | None:
@@ -392,12 +311,12 @@ class RedisStore:
         (version, host_version), leases = await pipe.execute()
         if version is None:
             return None
-        return int(version), 0 if host_version is None else int(host_version), _present(leases)
+        return int(version), 0 if host_version is None else int(host_version), live_seats(leases)
 
     @_outage_is_unavailable
     async def present_seats(self, game_id: str) -> frozenset[int]:
         """The seats with a live presence lease (one HGETALL; service.feed's refresh)."""
-        return _present(await self._client.hgetall(self.keys(game_id).presence))
+        return live_seats(await self._client.hgetall(self.keys(game_id).presence))
 
     @_outage_is_unavailable
     async def present_seats_of(self, game_ids: Sequence[str]) -> list[frozenset[int]]:
@@ -410,7 +329,7 @@ class RedisStore:
             pipe = self._client.pipeline(transaction=False)
             for key in keys:
                 pipe.hgetall(key)
-            return [_present(leases) for leases in await pipe.execute()]
+            return [live_seats(leases) for leases in await pipe.execute()]
         replies = await self._presence_read(keys=keys, args=[repr(time.time() * 1000)])
         return [frozenset(int(as_bytes(n).split(b":", 1)[0]) for n in r) for r in replies]
 
@@ -631,7 +550,9 @@ class RedisStore:
         if first is None or not as_bytes(first).startswith(records.PACKED):
             return [as_bytes(entry) for entry in sliced]
         whole = await self._client.lrange(key, 0, -1)
-        return _lrange(records.log_entries(as_bytes(element) for element in whole), start, stop)
+        return lrange_slice(
+            records.log_entries(as_bytes(element) for element in whole), start, stop
+        )
 
     @_outage_is_unavailable
     async def read_events(
@@ -652,7 +573,7 @@ class RedisStore:
         reply = await self._client.xread(
             {self.keys(game_id).events: f"{after_version}-0"}, count=count, block=block_ms
         )
-        return _events(_xread_entries(reply))
+        return events(xread_entries(reply))
 
     @property
     def client(self) -> Redis | RedisCluster:
@@ -678,12 +599,12 @@ class RedisStore:
         # a reader names thousands of streams per call.
         start, end = f"{self._prefix}game:{{", "}:events"
         keys = {(start + game_id + end).encode(): game_id for game_id in after}
-        return keys, {key: _stream_id(after[game_id]) for key, game_id in keys.items()}
+        return keys, {key: stream_id(after[game_id]) for key, game_id in keys.items()}
 
     def _reads(self, games: Mapping[bytes, str], reply: object) -> Reads:
         return {
-            games[key]: _events(entries)
-            for key, entries in _xread_streams(reply)
+            games[key]: events(entries)
+            for key, entries in xread_streams(reply)
             if key in games and entries
         }
 
@@ -713,7 +634,7 @@ class RedisStore:
         streams[wake_key.encode()] = wake_id
         reply = await self._client.xread(streams, count=count, block=block_ms)  # type: ignore[arg-type]
         woken = None
-        for key, entries in _xread_streams(reply):
+        for key, entries in xread_streams(reply):
             if key == wake_key.encode() and entries:
                 woken = as_bytes(entries[-1][0]).decode()
         return self._reads(games, reply), woken
@@ -764,7 +685,7 @@ class RedisStore:
     async def first_event_version(self, game_id: str) -> int | None:
         """Version of the oldest event still in the stream, None if the stream is empty."""
         entries = await self._client.xrange(self.keys(game_id).events, count=1)
-        return _events(entries)[0][0] if entries else None
+        return events(entries)[0][0] if entries else None
 
     @_outage_is_unavailable
     async def exists(self, game_id: str) -> bool:
