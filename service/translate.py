@@ -96,12 +96,19 @@ def events_to_proto(game: str, events: list[Any]) -> list[game_pb2.Event]:
 
 
 def update_to_proto(update: Update) -> referee_pb2.WatchGameResponse:
-    return referee_pb2.WatchGameResponse(
+    """The update's message, built once however many streams of its viewer send it (the
+    streams only serialise or copy it; nobody may change it)."""
+    if update.built:
+        message: referee_pb2.WatchGameResponse = update.built[0]
+        return message
+    message = referee_pb2.WatchGameResponse(
         version=update.version,
         events=events_to_proto(update.view.game, update.events),
         view=view_to_proto(update.view),
         snapshot=update.snapshot,
     )
+    update.built.append(message)
+    return message
 
 
 def setup_to_proto(meta: GameMeta, config: Any) -> game_pb2.GameSetup:

@@ -98,10 +98,14 @@ class Submitted:
 
 @dataclass(frozen=True)
 class Update:
+    """One watcher's update; the feed shares one among every stream of its viewer
+    (service.watching), and so does its message, built once (service.translate)."""
+
     version: int
     events: list[Any]
     view: SeatView
     snapshot: bool
+    built: list[Any] = dataclasses.field(default_factory=list, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import watching
+from service import translate, watching
 from service.server import Running, running
 from tests.servers import settings_for
 from tests.service.table import auth
@@ -32,6 +32,12 @@ async def test_spectators_share_one_projection_and_it_shows_no_hand(
 ) -> None:
     projected: list[int | None] = []
     project = watching.project  # type: ignore[attr-defined]
+    built: list[int] = []
+    build = translate.view_to_proto
+
+    def counting_builds(view: Any) -> Any:
+        built.append(view.version)
+        return build(view)
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         projected.append(args[3])  # the viewer
@@ -54,6 +60,7 @@ async def test_spectators_share_one_projection_and_it_shows_no_hand(
             for stream in streams:
                 await stream.read()  # the snapshot
             monkeypatch.setattr(watching, "project", counting)
+            monkeypatch.setattr(translate, "view_to_proto", counting_builds)
             view = await stub.GetView(referee_pb2.GetViewRequest(game_id=gid))
             mover = view.view.gang_of_four.turn
             legal = await stub.ListLegalMoves(
@@ -76,5 +83,9 @@ async def test_spectators_share_one_projection_and_it_shows_no_hand(
         assert got[3].view.gang_of_four.cards and got[5].view.gang_of_four.cards
         assert got[3].view.gang_of_four.cards != got[5].view.gang_of_four.cards
         assert sorted(projected, key=str) == sorted([None, 0, 1], key=str)  # once per viewer
+        # ... and each viewer's message is built once too (plus the mover's SubmitMove
+        # answer, which is its own): four builds of version 1 for six streams (and the
+        # GetView of version 0).
+        assert built == [0, 1, 1, 1, 1], built
         for stream in streams:
             stream.cancel()
