@@ -239,6 +239,8 @@ def child_env() -> dict[str, str]:
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
+    # One referee process unless a benchmark asks for more (bench.workers, --workers).
+    env.setdefault("REFEREE_WORKERS", "1")
     return env
 
 
