@@ -31,6 +31,11 @@ with a turn clock (``Clock(move_seconds=3600)``: no deadline comes due during th
 its own clients on its own games of the same seeds, so the clock machinery's cost per move
 is the difference between the two referee rows (docs/benchmarks.md, "Turn clocks").
 
+``--workers N`` runs the referee as ``referee serve --workers N`` (N processes on one port,
+service.workers); its CPU is then its supervisor's and workers' added up. The default, 1, is
+the single process measured so far (bench.workers compares 1 and 2 with the load generator
+pinned to a core of its own).
+
 ``--py-spy FILE`` samples the referee with py-spy during its measured windows and prints the
 hotspots; ``--cprofile FILE`` runs the referee under cProfile instead (much slower: the
 figures of such a run are not comparable).
@@ -168,6 +173,25 @@ class Phase:
 
 
 Worker = Callable[[Stats, asyncio.Event], Coroutine[Any, Any, None]]
+# The processes whose CPU time is measured: a pid, or a group of them counted as one (the
+# supervisor and the workers of `referee serve --workers N`).
+Pids = dict[str, int | tuple[int, ...]]
+
+
+def group_cpu(pids: int | tuple[int, ...]) -> float:
+    """CPU seconds of a process, or of a group of them added up."""
+    return sum(cpu_seconds(pid) for pid in ((pids,) if isinstance(pids, int) else pids))
+
+
+def process_group(pid: int) -> tuple[int, ...]:
+    """``pid`` and its child processes (the workers of a `referee serve --workers N`)."""
+    children = []
+    for proc in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            stat = (proc / "stat").read_text(encoding="ascii")
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(proc.name))
+    return (pid, *sorted(children))
 
 
 async def run_window(
@@ -175,7 +199,7 @@ async def run_window(
     *,
     warmup: float,
     seconds: float,
-    pids: dict[str, int],
+    pids: Pids,
     during: Callable[[], contextlib.AbstractContextManager[None]] | None = None,
 ) -> Window:
     """Run ``workers`` concurrently: ``warmup`` seconds, then a measured window, then stop."""
@@ -188,7 +212,7 @@ async def run_window(
             if task.done():
                 task.result()  # a worker that died during warm-up: raise its error now
         with during() if during else contextlib.nullcontext():
-            before = {who: cpu_seconds(pid) for who, pid in pids.items()}
+            before = {who: group_cpu(pid) for who, pid in pids.items()}
             machine_before = busy_cores()
             stats.measuring = True
             started = time.perf_counter()
@@ -196,7 +220,7 @@ async def run_window(
             stats.measuring = False
             elapsed = time.perf_counter() - started
             machine_after = busy_cores()
-            after = {who: cpu_seconds(pid) for who, pid in pids.items()}
+            after = {who: group_cpu(pid) for who, pid in pids.items()}
         stop.set()
         _, pending = await asyncio.wait(tasks, timeout=10)
         for task in pending:
@@ -588,7 +612,7 @@ def echo_worker(
 class Servers:
     referee: str
     echo: str
-    pids: dict[str, int]  # every process of ours whose CPU time is measured
+    pids: Pids  # every process of ours whose CPU time is measured
     redis: str
 
 
@@ -668,7 +692,9 @@ async def one_round(
     def during(spy: Path | None = spy_file) -> contextlib.AbstractContextManager[None]:
         if spy is None:
             return contextlib.nullcontext()
-        return py_spy(servers.pids["referee"], window_seconds, spy, args.py_spy_native)
+        referee = servers.pids["referee"]
+        assert isinstance(referee, int), "--py-spy samples one referee process"
+        return py_spy(referee, window_seconds, spy, args.py_spy_native)
 
     async def referee_window(load: RefereeLoad, name: str) -> Window:
         window = await run_window(
@@ -734,6 +760,7 @@ def run(args: argparse.Namespace) -> Result:
             "0",
         ]
         serve += ["--allow-client-seeds", "--redis-url", url, "--data-dir", str(work)]
+        serve += ["--workers", str(args.workers)]
         if args.cprofile:
             serve = ["-m", "cProfile", "-o", str(Path(args.cprofile).resolve()), *serve]
         referee, referee_port = stack.enter_context(
@@ -744,7 +771,11 @@ def run(args: argparse.Namespace) -> Result:
                 [sys.executable, "-m", "bench.echo", "--port", "0"], env, work / "echo.log"
             )
         )
-        pids = {"referee": referee.pid, "echo": echo_server.pid, "load generator": os.getpid()}
+        pids: Pids = {
+            "referee": referee.pid if args.workers == 1 else process_group(referee.pid),
+            "echo": echo_server.pid,
+            "load generator": os.getpid(),
+        }
         if redis_pid is not None:
             pids["redis"] = redis_pid
         where = (
@@ -753,12 +784,19 @@ def run(args: argparse.Namespace) -> Result:
             else "REDIS_URL"
         )
         print(  # not the URL: it carries the password
-            f"referee pid {referee.pid} on 127.0.0.1:{referee_port}; echo pid {echo_server.pid} "
+            f"referee pid {referee.pid}{_workers_note(pids['referee'])} on "
+            f"127.0.0.1:{referee_port}; echo pid {echo_server.pid} "
             f"on 127.0.0.1:{echo_port}; redis {where}; load generator pid {os.getpid()}",
             flush=True,
         )
         servers = Servers(f"127.0.0.1:{referee_port}", f"127.0.0.1:{echo_port}", pids, where)
         return asyncio.run(measure(servers, args))
+
+
+def _workers_note(referee: int | tuple[int, ...]) -> str:
+    if isinstance(referee, int):
+        return ""
+    return f" (supervisor; workers {', '.join(str(pid) for pid in referee[1:])})"
 
 
 def report(phase: Phase, busy: Sequence[str]) -> list[str]:
@@ -803,6 +841,13 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         help="also run the referee workload on tables with a turn clock (move_seconds 3600, "
         "never due in a run) and report the clock's cost per move",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="referee processes (referee serve --workers; default 1; with more, the referee's "
+        "CPU is its supervisor's and workers' added up)",
+    )
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")
     parser.add_argument("--cprofile", metavar="FILE", help="run the referee under cProfile")
@@ -811,6 +856,8 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         parser.error("--clients must be a multiple of --seats")
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds and --seconds must be positive")
+    if args.workers < 1 or (args.workers > 1 and (args.py_spy or args.cprofile)):
+        parser.error("--workers must be positive, and 1 with --py-spy or --cprofile")
 
     groups = args.clients // args.seats
     # SIGTERM unwinds like Ctrl-C, so the finally blocks stop every child process.
