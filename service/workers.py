@@ -16,9 +16,11 @@ The supervisor:
   alive) and loads or creates the token secret once, and gives each worker the Redis URL
   (with its password) and the secret in its pickled settings on its standard input: never
   on a command line or in the environment, which other users may read (``ps``);
-* picks the ports when they are 0 (a free port): it binds a socket of its own with
-  SO_REUSEPORT, never listening (so it is given no connection), holds it until the end so
-  the port stays reserved, and tells every worker that port;
+* checks the ports are free (a bind without SO_REUSEPORT: with it, a second supervisor
+  of the same user on a port in use would silently share its connections) and picks them
+  when they are 0 (a free port); then binds a socket of its own with SO_REUSEPORT, never
+  listening (so it is given no connection), held until the end so the port stays
+  reserved, and tells every worker the ports;
 * waits for every worker to say it serves (one JSON line on its standard output), then
   prints ``referee listening on HOST:PORT`` once, as a single process does;
 * restarts a worker that dies (at once the first time, then after a backoff doubling from
@@ -49,6 +51,7 @@ import math
 import os
 import pickle
 import signal
+import socket
 import sys
 import time
 from collections import deque
@@ -295,6 +298,15 @@ def _shared(
 ) -> tuple[Settings, Supervisor | None]:
     """The workers' settings: Redis (the embedded one started here), the secret, the ports
     (0: reserved here, see the module's docs); and the embedded Redis' supervisor."""
+    if settings.redis_url is not None and settings.token_secret is None:
+        raise SystemExit(
+            "REFEREE_TOKEN_SECRET must be set when REDIS_URL is (every replica needs the "
+            "same secret); only the embedded default generates one"
+        )
+    port = _reserved(settings.host, settings.port, stack)
+    http_port = settings.http_port
+    if http_port is not None:
+        http_port = _reserved(settings.host, http_port, stack)
     redis_url, supervisor, secret = settings.redis_url, None, settings.token_secret
     if redis_url is None:
         settings.data_dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
@@ -303,11 +315,6 @@ def _shared(
         supervisor = stack.enter_context(Supervisor(embedded))
         redis_url = embedded.url
         secret = secret or load_or_create_secret(settings.data_dir / "token-secret")
-    # With an external Redis and no secret each worker refuses to start, as one process does.
-    port = _reserved(settings.host, settings.port, stack)
-    http_port = settings.http_port
-    if http_port is not None:
-        http_port = _reserved(settings.host, http_port, stack)
     shared = dataclasses.replace(
         settings,
         redis_url=redis_url,
@@ -320,11 +327,23 @@ def _shared(
 
 
 def _reserved(host: str, port: int, stack: contextlib.ExitStack) -> int:
-    """``port``, or for 0 a free port held (bound, never listening) until the stack ends."""
-    if port != 0:
-        return port
-    sock = stack.enter_context(reusable_socket(host, 0))
-    chosen: int = sock.getsockname()[1]
+    """The port the workers share: ``port`` (0: a free one), checked to be free, and held
+    (bound with SO_REUSEPORT, never listening) until the stack ends.
+
+    The check binds without SO_REUSEPORT, which fails while anything listens on the port:
+    the workers' own sockets would not fail there, so without it a second `referee serve
+    --workers` of the same user on the same port would silently share its connections."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+    )[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise SystemExit(f"cannot serve on {host}:{port}: {error.strerror}") from error
+        chosen: int = probe.getsockname()[1]
+    stack.enter_context(reusable_socket(host, chosen))
     return chosen
 
 
