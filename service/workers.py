@@ -149,7 +149,12 @@ class Worker:
                 process.kill()
             code = await process.wait()
             raise WorkerFailed(f"worker {self.index} did not start (exit code {code})")
-        return Ready(**json.loads(line))
+        try:
+            return Ready(**json.loads(line))
+        except (ValueError, TypeError) as error:
+            process.kill()
+            await process.wait()
+            raise WorkerFailed(f"worker {self.index} said {line[:200]!r}") from error
 
     def backoff(self) -> float:
         """How long to wait before the next restart (0 for the first in the window)."""
@@ -193,14 +198,15 @@ class Pool:
             log.error("worker exited", worker=worker.index, pid=worker.process.pid, exit_code=code)
             ready = await self._restart(worker)
             if ready is None:
-                self.failed.set()
+                if not self.stopping:
+                    self.failed.set()
                 return
             log.info("worker restarted", worker=worker.index, pid=ready.pid)
 
     async def _restart(self, worker: Worker) -> Ready | None:
         """Start ``worker`` again (after its backoff); None once it has used up its
-        restarts of the window."""
-        while True:
+        restarts of the window (or the pool is stopping)."""
+        while not self.stopping:
             delay = worker.backoff()
             if len(worker.restarts) >= MAX_RESTARTS:
                 log.error("worker keeps dying", worker=worker.index, restarts=MAX_RESTARTS)
@@ -209,30 +215,44 @@ class Pool:
                 log.warning("worker restart delayed", worker=worker.index, seconds=delay)
                 await asyncio.sleep(delay)
             worker.restarts.append(time.monotonic())
+            if self.stopping:
+                break
             try:
                 return await worker.start()
             except WorkerFailed as error:
                 log.error("worker restart failed", worker=worker.index, error=str(error))
+        return None
 
     async def stop(self, grace: float) -> bool:
         """SIGTERM every worker, wait for them (killing any still there after ``grace``
-        and the margin); True if every one stopped by itself."""
+        and the margin); True if every one stopped by itself. A worker a restart started
+        meanwhile is stopped too."""
         self.stopping = True
-        running = [w.process for w in self.workers if w.process and w.process.returncode is None]
-        for process in running:
+        stopped: set[asyncio.subprocess.Process] = set()
+        clean = True
+        while running := [
+            w.process
+            for w in self.workers
+            if w.process and w.process.returncode is None and w.process not in stopped
+        ]:
+            stopped.update(running)
+            clean = await _stop(running, grace) and clean
+        return clean
+
+
+async def _stop(running: list[asyncio.subprocess.Process], grace: float) -> bool:
+    for process in running:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+    waiting = [asyncio.create_task(process.wait()) for process in running]
+    _, late = await asyncio.wait(waiting, timeout=grace + STOP_MARGIN_SECONDS)
+    for process in running:
+        if process.returncode is None:
+            log.error("worker killed: it did not stop in time", pid=process.pid)
             with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGTERM)
-        waiting = [asyncio.create_task(process.wait()) for process in running]
-        if not waiting:
-            return True
-        _, late = await asyncio.wait(waiting, timeout=grace + STOP_MARGIN_SECONDS)
-        for process in running:
-            if process.returncode is None:
-                log.error("worker killed: it did not stop in time", pid=process.pid)
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-        await asyncio.gather(*waiting)
-        return not late and all(process.returncode == 0 for process in running)
+                process.kill()
+    await asyncio.gather(*waiting)
+    return not late and all(process.returncode == 0 for process in running)
 
 
 def whole_lines_on_stderr() -> None:
