@@ -55,6 +55,7 @@ import socket
 import sys
 import time
 from collections import deque
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -378,15 +379,24 @@ def _tell_supervisor(settings: Settings, handle: Running) -> None:
     os.dup2(2, 1)
 
 
-def worker_main() -> None:
-    """A worker: its settings from standard input (pickled by the supervisor), then serve
-    until SIGTERM."""
+def _label(index: int) -> Callable[[Any, str, MutableMapping[str, Any]], Any]:
+    def label(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> Any:
+        event["worker"] = index
+        return event
+
+    return label
+
+
+def worker_main(index: int) -> None:
+    """Worker ``index``: its settings from standard input (pickled by the supervisor), then
+    serve until SIGTERM. Each of its log lines says ``worker``: which one answered a call."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     settings: Settings = pickle.loads(sys.stdin.buffer.read())
     whole_lines_on_stderr()
     logs.configure(settings.log_level)
+    structlog.configure(processors=[_label(index), *structlog.get_config()["processors"]])
     asyncio.run(serve(settings, on_ready=_tell_supervisor, signals=(signal.SIGTERM,)))
 
 
 if __name__ == "__main__":
-    worker_main()
+    worker_main(int(sys.argv[1]))

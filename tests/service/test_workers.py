@@ -3,6 +3,7 @@ the gRPC and HTTP ports (service.workers)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -117,6 +118,18 @@ def _get_views(metrics_url: str) -> float:
     return float(match.group(1)) if match else 0.0
 
 
+async def _which_grew(metrics: list[str], before: list[float]) -> int:
+    """The worker whose GetView count passes ``before`` (waiting for the count to show)."""
+    for _ in range(200):
+        after = [_get_views(url) for url in metrics]
+        grew = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if a > b]
+        assert len(grew) <= 1, (before, after)
+        if grew:
+            return grew[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no worker counted the call: {before}")
+
+
 def _alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -157,10 +170,7 @@ async def test_two_workers_share_the_ports_and_the_games(redis_url: str, tmp_pat
             for stub in stubs:
                 before = [_get_views(url) for url in served.metrics]
                 await dataclasses.replace(table, stub=stub).view(None)
-                after = [_get_views(url) for url in served.metrics]
-                grew = [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if a > b]
-                assert len(grew) == 1, (before, after)
-                worker_of.append(grew[0])
+                worker_of.append(await _which_grew(served.metrics, before))
             assert set(worker_of) == {0, 1}, "both workers answer on the one port"
             # Moves through one worker, then the other, on the same game.
             on = {worker: stubs[worker_of.index(worker)] for worker in (0, 1)}
