@@ -224,3 +224,22 @@ def test_one_worker_per_core_within_a_cgroup_limit(
     path.write_text(cpu_max + "\n")
     affinity = len(os.sched_getaffinity(0))
     assert host_cores(path) == (affinity if cores is None else min(affinity, cores))
+
+
+def test_a_port_in_use_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    """A listener on the port (another referee, of this user or not) fails the start:
+    with SO_REUSEPORT the workers would otherwise share its connections."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        data_dir = tmp_path / "data"
+        command = [sys.executable, "-m", "service.cli", "serve", "--workers", "2"]
+        command += ["--port", str(port), "--http-port", "0", "--data-dir", str(data_dir)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "REDIS_"))}
+        done = subprocess.run(
+            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 1
+    assert f"cannot serve on 127.0.0.1:{port}" in done.stderr
+    assert not (data_dir / "redis").exists(), "no embedded Redis was started"
