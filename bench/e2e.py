@@ -61,7 +61,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
@@ -173,14 +173,19 @@ class Phase:
 
 
 Worker = Callable[[Stats, asyncio.Event], Coroutine[Any, Any, None]]
-# The processes whose CPU time is measured: a pid, or a group of them counted as one (the
-# supervisor and the workers of `referee serve --workers N`).
-Pids = dict[str, int | tuple[int, ...]]
+# Processes whose CPU time is counted as one (the supervisor and the workers of `referee
+# serve --workers N`), by name; a name here stands for its group, not for its pid alone.
+Groups = Mapping[str, tuple[int, ...]]
 
 
-def group_cpu(pids: int | tuple[int, ...]) -> float:
-    """CPU seconds of a process, or of a group of them added up."""
-    return sum(cpu_seconds(pid) for pid in ((pids,) if isinstance(pids, int) else pids))
+def counted(pids: Mapping[str, int], groups: Groups | None) -> dict[str, tuple[int, ...]]:
+    """Each measured name and the processes its CPU time adds up."""
+    return {who: (pid,) for who, pid in pids.items()} | dict(groups or {})
+
+
+def group_cpu(pids: tuple[int, ...]) -> float:
+    """CPU seconds of a group of processes, added up."""
+    return sum(cpu_seconds(pid) for pid in pids)
 
 
 def process_group(pid: int) -> tuple[int, ...]:
@@ -199,10 +204,13 @@ async def run_window(
     *,
     warmup: float,
     seconds: float,
-    pids: Pids,
+    pids: Mapping[str, int],
     during: Callable[[], contextlib.AbstractContextManager[None]] | None = None,
+    groups: Groups | None = None,
 ) -> Window:
-    """Run ``workers`` concurrently: ``warmup`` seconds, then a measured window, then stop."""
+    """Run ``workers`` concurrently: ``warmup`` seconds, then a measured window, then stop.
+    CPU is measured for each of ``pids``, and for each of ``groups`` added up."""
+    measured = counted(pids, groups)
     stats = Stats()
     stop = asyncio.Event()
     tasks = [asyncio.create_task(worker(stats, stop)) for worker in workers]
@@ -212,7 +220,7 @@ async def run_window(
             if task.done():
                 task.result()  # a worker that died during warm-up: raise its error now
         with during() if during else contextlib.nullcontext():
-            before = {who: group_cpu(pid) for who, pid in pids.items()}
+            before = {who: group_cpu(group) for who, group in measured.items()}
             machine_before = busy_cores()
             stats.measuring = True
             started = time.perf_counter()
@@ -220,7 +228,7 @@ async def run_window(
             stats.measuring = False
             elapsed = time.perf_counter() - started
             machine_after = busy_cores()
-            after = {who: group_cpu(pid) for who, pid in pids.items()}
+            after = {who: group_cpu(group) for who, group in measured.items()}
         stop.set()
         _, pending = await asyncio.wait(tasks, timeout=10)
         for task in pending:
@@ -235,7 +243,7 @@ async def run_window(
     return Window(
         stats=stats,
         seconds=elapsed,
-        cpu={who: after[who] - before[who] for who in pids},
+        cpu={who: after[who] - before[who] for who in measured},
         machine=machine_after - machine_before,
     )
 
@@ -612,8 +620,10 @@ def echo_worker(
 class Servers:
     referee: str
     echo: str
-    pids: Pids  # every process of ours whose CPU time is measured
+    pids: dict[str, int]  # every process of ours whose CPU time is measured
     redis: str
+    # A name of ``pids`` whose CPU is a group's (the referee's supervisor and workers).
+    groups: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -692,9 +702,7 @@ async def one_round(
     def during(spy: Path | None = spy_file) -> contextlib.AbstractContextManager[None]:
         if spy is None:
             return contextlib.nullcontext()
-        referee = servers.pids["referee"]
-        assert isinstance(referee, int), "--py-spy samples one referee process"
-        return py_spy(referee, window_seconds, spy, args.py_spy_native)
+        return py_spy(servers.pids["referee"], window_seconds, spy, args.py_spy_native)
 
     async def referee_window(load: RefereeLoad, name: str) -> Window:
         window = await run_window(
@@ -702,6 +710,7 @@ async def one_round(
             warmup=args.warmup,
             seconds=window_seconds,
             pids=servers.pids,
+            groups=servers.groups,
             during=during if name == "referee" else None,
         )
         load.account(window.stats)
@@ -718,7 +727,11 @@ async def one_round(
     md: Metadata = (("authorization", "x" * loads.referee.token_length),)
     workers = [echo_worker(echo.method(channel), payload, md) for channel in loads.echo_channels]
     echo_window = await run_window(
-        workers, warmup=args.warmup, seconds=window_seconds, pids=servers.pids
+        workers,
+        warmup=args.warmup,
+        seconds=window_seconds,
+        pids=servers.pids,
+        groups=servers.groups,
     )
     loads.windows["echo"].append(echo_window)
     clocked, clocked_others = "", ""
@@ -771,11 +784,8 @@ def run(args: argparse.Namespace) -> Result:
                 [sys.executable, "-m", "bench.echo", "--port", "0"], env, work / "echo.log"
             )
         )
-        pids: Pids = {
-            "referee": referee.pid if args.workers == 1 else process_group(referee.pid),
-            "echo": echo_server.pid,
-            "load generator": os.getpid(),
-        }
+        pids = {"referee": referee.pid, "echo": echo_server.pid, "load generator": os.getpid()}
+        groups = {} if args.workers == 1 else {"referee": process_group(referee.pid)}
         if redis_pid is not None:
             pids["redis"] = redis_pid
         where = (
@@ -784,19 +794,21 @@ def run(args: argparse.Namespace) -> Result:
             else "REDIS_URL"
         )
         print(  # not the URL: it carries the password
-            f"referee pid {referee.pid}{_workers_note(pids['referee'])} on "
+            f"referee pid {referee.pid}{_workers_note(groups)} on "
             f"127.0.0.1:{referee_port}; echo pid {echo_server.pid} "
             f"on 127.0.0.1:{echo_port}; redis {where}; load generator pid {os.getpid()}",
             flush=True,
         )
-        servers = Servers(f"127.0.0.1:{referee_port}", f"127.0.0.1:{echo_port}", pids, where)
+        servers = Servers(
+            f"127.0.0.1:{referee_port}", f"127.0.0.1:{echo_port}", pids, where, dict(groups)
+        )
         return asyncio.run(measure(servers, args))
 
 
-def _workers_note(referee: int | tuple[int, ...]) -> str:
-    if isinstance(referee, int):
+def _workers_note(groups: Groups) -> str:
+    if "referee" not in groups:
         return ""
-    return f" (supervisor; workers {', '.join(str(pid) for pid in referee[1:])})"
+    return f" (supervisor; workers {', '.join(str(pid) for pid in groups['referee'][1:])})"
 
 
 def report(phase: Phase, busy: Sequence[str]) -> list[str]:

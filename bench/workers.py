@@ -43,8 +43,8 @@ from pathlib import Path
 
 from bench.common import Row, machine, print_table
 from bench.e2e import (
+    Groups,
     Phase,
-    Pids,
     RefereeLoad,
     Window,
     child_env,
@@ -94,7 +94,7 @@ def serve_command(work: Path, url: str, workers: int) -> list[str]:
 
 
 async def measure(
-    addresses: dict[str, str], pids: Pids, args: argparse.Namespace
+    addresses: dict[str, str], pids: dict[str, int], groups: Groups, args: argparse.Namespace
 ) -> dict[str, Phase]:
     """Alternate the two referees' windows ``--rounds`` times; their phases."""
     loads = {name: RefereeLoad(address, args) for name, address in addresses.items()}
@@ -110,6 +110,7 @@ async def measure(
                     warmup=args.warmup,
                     seconds=args.seconds / args.rounds,
                     pids=pids,
+                    groups=groups,
                 )
                 windows[name].append(window)
             rates = ", ".join(
@@ -143,23 +144,20 @@ def run(args: argparse.Namespace) -> dict[str, Phase]:
         two, two_port = stack.enter_context(
             server_process(serve_command(work, url, 2), env, work / "two.log")
         )
-        pids: Pids = {
-            NAMES[0]: one.pid,
-            NAMES[1]: process_group(two.pid),
-            "load generator": os.getpid(),
-        }
+        pids = {NAMES[0]: one.pid, NAMES[1]: two.pid, "load generator": os.getpid()}
+        groups = {NAMES[1]: process_group(two.pid)}
         if redis_pid is not None:
             pids["redis"] = redis_pid
         os.sched_setaffinity(0, {generator})  # before the first channel: its threads inherit
         print(
             f"1 worker: pid {one.pid} on cores {sorted(referee_cores)}; 2 workers: supervisor "
-            f"and workers {pids[NAMES[1]]}, any core; load generator pid {os.getpid()} on core "
+            f"and workers {groups[NAMES[1]]}, any core; load generator pid {os.getpid()} on core "
             f"{generator}; redis {'embedded, pid ' + str(redis_pid) if redis_pid else 'REDIS_URL'}"
             ", any core",
             flush=True,
         )
         addresses = {NAMES[0]: f"127.0.0.1:{one_port}", NAMES[1]: f"127.0.0.1:{two_port}"}
-        return asyncio.run(measure(addresses, pids, args))
+        return asyncio.run(measure(addresses, pids, groups, args))
 
 
 def main(argv: Sequence[str] | None = None) -> list[Row]:
