@@ -68,7 +68,8 @@ ENV PATH=/opt/referee/bin:$PATH \
 USER 10001:10001
 WORKDIR /data
 # gRPC (referee, health, reflection), HTTP/JSON (Connect, /openapi.json, the console at
-# /console/), Prometheus metrics.
+# /console/), Prometheus metrics. `referee serve` runs one process per core the container
+# may use (REFEREE_WORKERS), all on these ports; worker i serves its metrics on 9464 + i.
 EXPOSE 50051 8080 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["referee-healthcheck"]

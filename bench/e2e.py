@@ -31,6 +31,11 @@ with a turn clock (``Clock(move_seconds=3600)``: no deadline comes due during th
 its own clients on its own games of the same seeds, so the clock machinery's cost per move
 is the difference between the two referee rows (docs/benchmarks.md, "Turn clocks").
 
+``--workers N`` runs the referee as ``referee serve --workers N`` (N processes on one port,
+service.workers); its CPU is then its supervisor's and workers' added up. The default, 1, is
+the single process measured so far (bench.workers compares 1 and 2 with the load generator
+pinned to a core of its own).
+
 ``--py-spy FILE`` samples the referee with py-spy during its measured windows and prints the
 hotspots; ``--cprofile FILE`` runs the referee under cProfile instead (much slower: the
 figures of such a run are not comparable).
@@ -56,7 +61,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
@@ -168,6 +173,30 @@ class Phase:
 
 
 Worker = Callable[[Stats, asyncio.Event], Coroutine[Any, Any, None]]
+# Processes whose CPU time is counted as one (the supervisor and the workers of `referee
+# serve --workers N`), by name; a name here stands for its group, not for its pid alone.
+Groups = Mapping[str, tuple[int, ...]]
+
+
+def counted(pids: Mapping[str, int], groups: Groups | None) -> dict[str, tuple[int, ...]]:
+    """Each measured name and the processes its CPU time adds up."""
+    return {who: (pid,) for who, pid in pids.items()} | dict(groups or {})
+
+
+def group_cpu(pids: tuple[int, ...]) -> float:
+    """CPU seconds of a group of processes, added up."""
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def process_group(pid: int) -> tuple[int, ...]:
+    """``pid`` and its child processes (the workers of a `referee serve --workers N`)."""
+    children = []
+    for proc in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            stat = (proc / "stat").read_text(encoding="ascii")
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(proc.name))
+    return (pid, *sorted(children))
 
 
 async def run_window(
@@ -175,10 +204,13 @@ async def run_window(
     *,
     warmup: float,
     seconds: float,
-    pids: dict[str, int],
+    pids: Mapping[str, int],
     during: Callable[[], contextlib.AbstractContextManager[None]] | None = None,
+    groups: Groups | None = None,
 ) -> Window:
-    """Run ``workers`` concurrently: ``warmup`` seconds, then a measured window, then stop."""
+    """Run ``workers`` concurrently: ``warmup`` seconds, then a measured window, then stop.
+    CPU is measured for each of ``pids``, and for each of ``groups`` added up."""
+    measured = counted(pids, groups)
     stats = Stats()
     stop = asyncio.Event()
     tasks = [asyncio.create_task(worker(stats, stop)) for worker in workers]
@@ -188,7 +220,7 @@ async def run_window(
             if task.done():
                 task.result()  # a worker that died during warm-up: raise its error now
         with during() if during else contextlib.nullcontext():
-            before = {who: cpu_seconds(pid) for who, pid in pids.items()}
+            before = {who: group_cpu(group) for who, group in measured.items()}
             machine_before = busy_cores()
             stats.measuring = True
             started = time.perf_counter()
@@ -196,7 +228,7 @@ async def run_window(
             stats.measuring = False
             elapsed = time.perf_counter() - started
             machine_after = busy_cores()
-            after = {who: cpu_seconds(pid) for who, pid in pids.items()}
+            after = {who: group_cpu(group) for who, group in measured.items()}
         stop.set()
         _, pending = await asyncio.wait(tasks, timeout=10)
         for task in pending:
@@ -211,7 +243,7 @@ async def run_window(
     return Window(
         stats=stats,
         seconds=elapsed,
-        cpu={who: after[who] - before[who] for who in pids},
+        cpu={who: after[who] - before[who] for who in measured},
         machine=machine_after - machine_before,
     )
 
@@ -239,6 +271,8 @@ def child_env() -> dict[str, str]:
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
+    # One referee process unless a benchmark asks for more (bench.workers, --workers).
+    env.setdefault("REFEREE_WORKERS", "1")
     return env
 
 
@@ -588,6 +622,8 @@ class Servers:
     echo: str
     pids: dict[str, int]  # every process of ours whose CPU time is measured
     redis: str
+    # A name of ``pids`` whose CPU is a group's (the referee's supervisor and workers).
+    groups: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -674,6 +710,7 @@ async def one_round(
             warmup=args.warmup,
             seconds=window_seconds,
             pids=servers.pids,
+            groups=servers.groups,
             during=during if name == "referee" else None,
         )
         load.account(window.stats)
@@ -690,7 +727,11 @@ async def one_round(
     md: Metadata = (("authorization", "x" * loads.referee.token_length),)
     workers = [echo_worker(echo.method(channel), payload, md) for channel in loads.echo_channels]
     echo_window = await run_window(
-        workers, warmup=args.warmup, seconds=window_seconds, pids=servers.pids
+        workers,
+        warmup=args.warmup,
+        seconds=window_seconds,
+        pids=servers.pids,
+        groups=servers.groups,
     )
     loads.windows["echo"].append(echo_window)
     clocked, clocked_others = "", ""
@@ -732,6 +773,7 @@ def run(args: argparse.Namespace) -> Result:
             "0",
         ]
         serve += ["--allow-client-seeds", "--redis-url", url, "--data-dir", str(work)]
+        serve += ["--workers", str(args.workers)]
         if args.cprofile:
             serve = ["-m", "cProfile", "-o", str(Path(args.cprofile).resolve()), *serve]
         referee, referee_port = stack.enter_context(
@@ -743,6 +785,7 @@ def run(args: argparse.Namespace) -> Result:
             )
         )
         pids = {"referee": referee.pid, "echo": echo_server.pid, "load generator": os.getpid()}
+        groups = {} if args.workers == 1 else {"referee": process_group(referee.pid)}
         if redis_pid is not None:
             pids["redis"] = redis_pid
         where = (
@@ -751,12 +794,21 @@ def run(args: argparse.Namespace) -> Result:
             else "REDIS_URL"
         )
         print(  # not the URL: it carries the password
-            f"referee pid {referee.pid} on 127.0.0.1:{referee_port}; echo pid {echo_server.pid} "
+            f"referee pid {referee.pid}{_workers_note(groups)} on "
+            f"127.0.0.1:{referee_port}; echo pid {echo_server.pid} "
             f"on 127.0.0.1:{echo_port}; redis {where}; load generator pid {os.getpid()}",
             flush=True,
         )
-        servers = Servers(f"127.0.0.1:{referee_port}", f"127.0.0.1:{echo_port}", pids, where)
+        servers = Servers(
+            f"127.0.0.1:{referee_port}", f"127.0.0.1:{echo_port}", pids, where, dict(groups)
+        )
         return asyncio.run(measure(servers, args))
+
+
+def _workers_note(groups: Groups) -> str:
+    if "referee" not in groups:
+        return ""
+    return f" (supervisor; workers {', '.join(str(pid) for pid in groups['referee'][1:])})"
 
 
 def report(phase: Phase, busy: Sequence[str]) -> list[str]:
@@ -801,6 +853,13 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         help="also run the referee workload on tables with a turn clock (move_seconds 3600, "
         "never due in a run) and report the clock's cost per move",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="referee processes (referee serve --workers; default 1; with more, the referee's "
+        "CPU is its supervisor's and workers' added up)",
+    )
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")
     parser.add_argument("--cprofile", metavar="FILE", help="run the referee under cProfile")
@@ -809,6 +868,8 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
         parser.error("--clients must be a multiple of --seats")
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds and --seconds must be positive")
+    if args.workers < 1 or (args.workers > 1 and (args.py_spy or args.cprofile)):
+        parser.error("--workers must be positive, and 1 with --py-spy or --cprofile")
 
     groups = args.clients // args.seats
     # SIGTERM unwinds like Ctrl-C, so the finally blocks stop every child process.

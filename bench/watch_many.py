@@ -205,6 +205,7 @@ def referee_serve(redis_url: str, data_dir: Path) -> Iterator[Referee]:
         "REFEREE_HTTP_PORT": "off",
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
+        "REFEREE_WORKERS": "1",
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve"],

@@ -22,11 +22,13 @@ from service.settings import DEFAULTS, Settings, env_name
 
 def _serve(args: argparse.Namespace) -> int:
     from service.server import serve
+    from service.workers import supervise, whole_lines_on_stderr, worker_count
 
     settings = Settings.from_env()
     overrides = {
         "host": args.host,
         "port": args.port,
+        "workers": args.workers,
         "http_port": args.http_port,
         "cors_origins": tuple(args.cors_origin) if args.cors_origin else None,
         "redis_url": args.redis_url,
@@ -36,8 +38,13 @@ def _serve(args: argparse.Namespace) -> int:
     settings = dataclasses.replace(
         settings, **{key: value for key, value in overrides.items() if value is not None}
     )
+    workers = worker_count(settings)
+    if workers > 1:
+        whole_lines_on_stderr()
+        logs.configure(settings.log_level)
+        return supervise(settings, workers)
     logs.configure(settings.log_level)
-    asyncio.run(serve(settings))
+    asyncio.run(serve(dataclasses.replace(settings, workers=1)))
     return 0
 
 
@@ -125,6 +132,16 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the gRPC referee")
     serve.add_argument("--host", help=_setting("host", "address to bind"))
     serve.add_argument("--port", type=int, help=_setting("port", "gRPC port, 0 = any free"))
+    serve.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help=_setting(
+            "workers",
+            "referee processes sharing the ports, under a supervisor; 1: one process",
+            "0, one per core",
+        ),
+    )
     serve.add_argument(
         "--http-port",
         type=int,

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import resource
+import socket
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -349,6 +350,27 @@ class _LimitedH11Protocol(H11Protocol):
         log.warning("http request too slow", reason=reason)
 
 
+def reusable_socket(host: str, port: int, backlog: int | None = None) -> socket.socket:
+    """A TCP socket bound to ``host:port`` with SO_REUSEPORT, listening if ``backlog`` is
+    given. Its protocol is named (IPPROTO_TCP), as asyncio wants before it sets TCP_NODELAY
+    on the connections it accepts."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+        if backlog is not None:
+            sock.listen(backlog)
+            sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 class _EmbeddedServer(uvicorn.Server):
     """uvicorn without its own signal handling: `referee serve` owns SIGTERM and SIGINT."""
 
@@ -359,12 +381,15 @@ class _EmbeddedServer(uvicorn.Server):
 
 @contextlib.asynccontextmanager
 async def serving_http(
-    app: Starlette, host: str, port: int, limits: HttpLimits
+    app: Starlette, host: str, port: int, limits: HttpLimits, *, reuse_port: bool = False
 ) -> AsyncIterator[int]:
     """Serve ``app`` on ``host:port`` (0: a free port) until the block exits; yields the port.
 
     uvicorn binds the port itself: asyncio sets TCP_NODELAY only on sockets it knows are
     TCP, and a keep-alive client would otherwise wait out a delayed ACK (40 ms) per call.
+    With ``reuse_port`` (the workers of `referee serve --workers N`, which share the port)
+    the socket is bound here with SO_REUSEPORT, and made as a TCP socket
+    (:func:`reusable_socket`) so that asyncio still sets TCP_NODELAY.
     """
     limits = dataclasses.replace(limits, max_connections=connections_within(limits.max_connections))
     config = _LimitedConfig(
@@ -378,7 +403,8 @@ async def serving_http(
         timeout_graceful_shutdown=2,
     )
     server = _EmbeddedServer(config)
-    task = asyncio.create_task(server.serve())
+    sockets = [reusable_socket(host, port, HTTP_BACKLOG)] if reuse_port else None
+    task = asyncio.create_task(server.serve(sockets))
     while not server.started and not task.done():
         await asyncio.sleep(0.01)
     if task.done():

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,7 +124,9 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
-                ("grpc.so_reuseport", 0),
+                # Off for one process, so a port in use fails the start; on for the workers
+                # of `referee serve --workers N`, which all bind the same port.
+                ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
             ]
         )
         verifier = Verifier(settings.verify_workers, settings.verify_queue)
@@ -172,7 +175,13 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 console_dir=settings.console_dir,
             )
             http_port = await http.enter_async_context(
-                serving_http(app, settings.host, settings.http_port, HttpLimits.of(settings))
+                serving_http(
+                    app,
+                    settings.host,
+                    settings.http_port,
+                    HttpLimits.of(settings),
+                    reuse_port=settings.workers > 1,
+                )
             )
         watching_redis = asyncio.create_task(_follow_store(store, health_servicer, supervisor))
         clocks = contextlib.AsyncExitStack()
@@ -268,20 +277,40 @@ async def _next_probe(supervisor: Supervisor | None) -> None:
     supervisor.changed.clear()
 
 
-async def serve(settings: Settings) -> None:
+def announce(
+    host: str, port: int, redis: str, http_port: int = 0, metrics_ports: Sequence[int] = ()
+) -> None:
+    """The lines `referee serve` prints once it serves (tests and scripts read the first)."""
+    print(f"referee listening on {host}:{port} (redis: {redis})", flush=True)
+    if http_port:
+        print(f"HTTP/JSON on http://{host}:{http_port}", flush=True)
+    for index, metrics_port in enumerate(metrics_ports):
+        worker = f" (worker {index})" if len(metrics_ports) > 1 else ""
+        print(f"metrics on http://{host}:{metrics_port}/metrics{worker}", flush=True)
+
+
+def _announce(settings: Settings, handle: Running) -> None:
+    where = "embedded" if settings.redis_url is None else "external"
+    metrics = (handle.metrics_port,) if handle.metrics_port else ()
+    announce(settings.host, handle.port, where, handle.http_port, metrics)
+
+
+async def serve(
+    settings: Settings,
+    on_ready: Callable[[Settings, Running], None] = _announce,
+    signals: Sequence[signal.Signals] = (signal.SIGINT, signal.SIGTERM),
+) -> None:
+    """Serve until one of ``signals`` comes; ``on_ready`` once serving (by default, print
+    where; a worker of :mod:`service.workers` tells its supervisor instead)."""
     open_files = raise_open_files_limit()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in signals:
         loop.add_signal_handler(sig, stop.set)
     async with running(settings) as handle:
         where = "embedded" if settings.redis_url is None else "external"
-        print(f"referee listening on {settings.host}:{handle.port} (redis: {where})", flush=True)
-        if handle.http_port:
-            print(f"HTTP/JSON on http://{settings.host}:{handle.http_port}", flush=True)
-        if handle.metrics_port:
-            print(f"metrics on http://{settings.host}:{handle.metrics_port}/metrics", flush=True)
-        log.info("started", port=handle.port, redis=where, open_files=open_files)
+        on_ready(settings, handle)
+        log.info("started", port=handle.port, redis=where, open_files=open_files, pid=os.getpid())
         # Everything made so far (modules, the engines' lookup tables, the servers) lives as
         # long as the process: out of the collector's sight, a full collection scans only
         # what calls made since, and its pause drops from 40-55 ms to about 4 ms (measured

@@ -72,6 +72,10 @@ class Settings:
     host: str = "127.0.0.1"
     # gRPC port; 0 picks a free one (printed at start-up).
     port: int = 50051
+    # Referee processes sharing the gRPC and HTTP ports (SO_REUSEPORT; service.workers);
+    # 0: one per core this process may use (its CPU affinity and cgroup CPU limit), 1: a
+    # single process and no supervisor.
+    workers: int = 0
     # HTTP/JSON (Connect protocol) port, also serving /openapi.json; 0 picks a free one,
     # None turns the HTTP face off.
     http_port: int | None = 8080
@@ -199,6 +203,7 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "data_dir": ("REFEREE_DATA_DIR", Path),
     "host": ("REFEREE_HOST", str),
     "port": ("REFEREE_PORT", int),
+    "workers": ("REFEREE_WORKERS", int),
     "http_port": ("REFEREE_HTTP_PORT", _port_or_off),
     "http_keep_alive_seconds": ("REFEREE_HTTP_KEEP_ALIVE_SECONDS", float),
     "http_header_timeout_seconds": ("REFEREE_HTTP_HEADER_TIMEOUT_SECONDS", float),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -13,6 +14,10 @@ from referee.v1 import referee_pb2_grpc
 from service.redis_server import EmbeddedRedis
 from service.server import Running, running
 from tests.servers import settings_for
+
+# Every `referee serve` a test starts is one process, as before `--workers` (which now
+# defaults to one per core); tests/service/test_workers.py asks for two.
+os.environ["REFEREE_WORKERS"] = "1"
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     # (module, the module it imports, or a package whose modules it imports): why.
     ("service.cli", "service.server"): "each `referee` command loads only what it runs: "
     "`referee verify` needs no server stack (gRPC server, HTTP, Redis)",
+    ("service.cli", "service.workers"): "each `referee` command loads only what it runs: "
+    "the supervisor of `referee serve --workers` loads the server stack",
     ("service.cli", "service.verify"): "each `referee` command loads only what it runs: "
     "`referee serve --help` needs no engines",
     ("service.observability", "opentelemetry"): "tracing is off by default: its SDK and "

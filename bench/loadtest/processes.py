@@ -54,6 +54,7 @@ def child_env(secret: str, log_level: str) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(paths)
     env["REFEREE_TOKEN_SECRET"] = secret
     env["REFEREE_LOG_LEVEL"] = log_level
+    env["REFEREE_WORKERS"] = "1"  # each referee one process, as measured so far
     return env
 
 

@@ -202,6 +202,7 @@ async def spawn_referee(name: str, redis_url: str, root: Path) -> AsyncIterator[
         if not key.startswith("REFEREE_") and key != "REDIS_URL"
     }
     env["REFEREE_TOKEN_SECRET"] = SECRET
+    env["REFEREE_WORKERS"] = "1"  # one process per replica, which the faults kill
     with log_path.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(
             *_dies_with_this_process(),
