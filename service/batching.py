@@ -148,8 +148,11 @@ class Batcher:
         return replies
 
     async def aclose(self) -> None:
-        """Wait for the batches on their way (their callers get their answers)."""
-        while self._tasks:
+        """Send what is queued and wait for every batch on its way (their callers get
+        their answers), so nothing goes out on the client after its owner closes it."""
+        while self._tasks or self._queue:
+            if self._queue and self._sending < self.in_flight:
+                self._flush()  # not left to the pass-end flush, which may come after close
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
 

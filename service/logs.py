@@ -174,10 +174,10 @@ class PassLoggerFactory:
     the factory once per logger name)."""
 
     def __init__(self, file: TextIO | None = None) -> None:
-        self._logger = PassLogger(file or sys.stderr)
+        self.logger = PassLogger(file or sys.stderr)
 
     def __call__(self, *args: Any) -> PassLogger:
-        return self._logger
+        return self.logger
 
 
 def json_line(event: Any, **_options: Any) -> str:
@@ -194,9 +194,26 @@ _JSON = msgspec.json.Encoder(enc_hook=str)
 _handler: logging.Handler | None = None
 
 
-def standard_library_handler(stream: TextIO | None = None) -> logging.Handler:
-    """One JSON line per record on ``stream`` (stderr), repeats limited."""
-    handler = logging.StreamHandler(stream or sys.stderr)
+class _AfterHeld(logging.StreamHandler[TextIO]):
+    """A stream handler that first writes what ``held`` still holds: a library's record
+    comes out after the referee's lines logged before it in the same pass."""
+
+    def __init__(self, stream: TextIO, held: PassLogger | None) -> None:
+        super().__init__(stream)
+        self._held = held
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._held is not None:
+            self._held.flush()
+        super().emit(record)
+
+
+def standard_library_handler(
+    stream: TextIO | None = None, *, after: PassLogger | None = None
+) -> logging.Handler:
+    """One JSON line per record on ``stream`` (stderr), repeats limited; each written
+    after the lines ``after`` (the referee's logger on the same stream) holds."""
+    handler = _AfterHeld(stream or sys.stderr, after)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             foreign_pre_chain=[
@@ -219,6 +236,7 @@ def standard_library_handler(stream: TextIO | None = None) -> logging.Handler:
 def configure(level: str = "info") -> None:
     global _handler
     threshold = _LEVELS[level.upper()]
+    factory = PassLoggerFactory(sys.stderr)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -229,13 +247,13 @@ def configure(level: str = "info") -> None:
             structlog.processors.JSONRenderer(serializer=json_line),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(threshold),
-        logger_factory=PassLoggerFactory(sys.stderr),
+        logger_factory=factory,
         cache_logger_on_first_use=True,
     )
     root = logging.getLogger()
     if _handler is not None:
         root.removeHandler(_handler)
-    _handler = standard_library_handler()
+    _handler = standard_library_handler(after=factory.logger)
     root.addHandler(_handler)
     # The libraries' info lines (uvicorn's "Started server process") stay out, as before.
     root.setLevel(max(threshold, logging.WARNING))

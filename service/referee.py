@@ -608,14 +608,16 @@ class Referee:
         """The game as stored now, for a read: this process's copy if the store's version
         and host version are still the copy's (one small read, with the present seats),
         else loaded. The state, log head, clocks and hosting record only change with one
-        of the two, so a copy at both is the stored game; nothing is decoded again."""
-        table = self._tables.get(game_id)
+        of the two, so a copy at both is the stored game; nothing is decoded again. Kept
+        as the copy only if no move replaced the copy meanwhile (it may be older)."""
+        table = cached = self._tables.get(game_id)
         stamp = None if table is None else await self.store.stamp(game_id)
         if table is None or stamp is None or stamp[:2] != (table.version, table.host_version):
             table = await load_table(self.store, game_id)
         elif stamp[2] != table.present:
             table = dataclasses.replace(table, present=stamp[2])
-        self._remember(table)
+        if self._tables.get(game_id) is cached:
+            self._remember(table)
         return table
 
     def _remember(self, table: Table) -> None:
