@@ -103,6 +103,7 @@ class Batcher:
         task = asyncio.get_running_loop().create_task(self._send(batch))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        self._schedule()  # more than a batch queued: the next slot takes the rest
 
     async def _send(self, batch: list[_Call]) -> None:
         try:

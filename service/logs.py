@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import logging
 import re
 import sys
@@ -183,8 +184,12 @@ class PassLoggerFactory:
 def json_line(event: Any, **_options: Any) -> str:
     """One event as compact JSON, by msgspec (a third of ``json.dumps``'s time per RPC
     line); a value JSON has no form for is written as its ``str``, as structlog's default
-    renderer falls back to ``repr``-like text."""
-    return _JSON.encode(event).decode()
+    renderer falls back to ``repr``-like text. A string UTF-8 cannot hold (a lone
+    surrogate) falls back to ``json.dumps``, which escapes it: a log line never fails."""
+    try:
+        return _JSON.encode(event).decode()
+    except UnicodeEncodeError:
+        return json.dumps(event, default=str)
 
 
 _JSON = msgspec.json.Encoder(enc_hook=str)

@@ -64,3 +64,9 @@ def test_a_closed_stream_loses_the_line_quietly() -> None:
     stream = Writes()
     stream.close()
     logs.PassLogger(stream).msg("nowhere")  # no exception: logging never fails a call
+
+
+def test_a_line_with_a_lone_surrogate_is_still_written() -> None:
+    assert logs.json_line({"event": "rpc", "name": "bad \udcff"}) == (
+        '{"event": "rpc", "name": "bad \\udcff"}'
+    )

@@ -115,3 +115,30 @@ class socket_nobody_listens_on:  # noqa: N801
 def test_a_batcher_needs_room() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         Batcher(Redis(), in_flight=0)
+
+
+async def test_more_than_a_batch_queued_uses_every_slot(
+    store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batcher = store._batcher
+    assert isinstance(batcher, Batcher)
+    monkeypatch.setattr(batcher, "max_batch", 2)
+    warm = f"test-{uuid.uuid4().hex}"
+    assert await store.create(warm, b"s", b"m")
+    assert (await commit(store, warm, 0)).status is CommitStatus.OK  # the script is loaded
+    games = [f"test-{uuid.uuid4().hex}" for _ in range(5)]
+    for game_id in games:
+        assert await store.create(game_id, b"s", b"m")
+    sizes = pipelines(store, monkeypatch)
+    in_flight: list[int] = []
+    send = batcher._pipeline
+
+    async def watched(calls: list[object]) -> list[object]:
+        in_flight.append(batcher._sending)
+        return await send(calls)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batcher, "_pipeline", watched)
+    results = await asyncio.gather(*(commit(store, game_id, 0) for game_id in games))
+    assert [r.status for r in results] == [CommitStatus.OK] * 5
+    assert max(in_flight) == batcher.in_flight  # the second slot did not wait for the first
+    assert sum(sizes) == 5 and max(sizes) == 2, sizes
