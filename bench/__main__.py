@@ -5,7 +5,10 @@ options: ``python -m bench.engine``, ``python -m bench.evaluator``,
 ``python -m bench.the_gang_modes``, ``python -m bench.gang_of_four``,
 ``python -m bench.pinched``, ``python -m bench.e2e``, ``python -m bench.http_face``.
 ``python -m bench.console`` (the web console's calls), the load test ``python -m
-bench.loadtest`` and its figures ``python -m bench.loadtest.figures`` run only on their own.
+bench.loadtest`` and its figures ``python -m bench.loadtest.figures``, and the hosting
+figures of issue 19 (``python -m bench.play_stream``, ``bench.capacity``, ``bench.workers``,
+``bench.redis_100k``; each needs a quiet machine for a minute or more) run only on their
+own.
 
 ``python -m bench NAME [options]`` (so ``./dev bench NAME …``) runs the one module
 ``bench.NAME`` with those options, e.g. ``./dev bench loadtest -n 200 -m 2 --seconds 60``.
