@@ -36,6 +36,10 @@ service.workers); its CPU is then its supervisor's and workers' added up. The de
 the single process measured so far (bench.workers compares 1 and 2 with the load generator
 pinned to a core of its own).
 
+``--echo-redis`` makes the echo await one Redis ``PING`` per call (bench.echo
+``--await-redis``, on the same Redis): the floor of any server with one awaited Redis round
+trip per call, to read the referee's figure against.
+
 ``--py-spy FILE`` samples the referee with py-spy during its measured windows and prints the
 hotspots; ``--cprofile FILE`` runs the referee under cProfile instead (much slower: the
 figures of such a run are not comparable).
@@ -166,7 +170,8 @@ class Phase:
     def cpu(self, busy: Sequence[str]) -> dict[str, float]:
         """Share of one core per process in ``busy``, and ``others``: every other process on
         the machine (other users, py-spy), which the figures do not want."""
-        shares = {who: sum(w.cpu[who] for w in self.windows) / self.seconds for who in busy}
+        tracked = [who for who in busy if who in self.windows[0].cpu]  # REDIS_URL: not ours
+        shares = {who: sum(w.cpu[who] for w in self.windows) / self.seconds for who in tracked}
         ours = sum(sum(w.cpu.values()) for w in self.windows)
         shares["others"] = max(0.0, (sum(w.machine for w in self.windows) - ours) / self.seconds)
         return shares
@@ -779,10 +784,13 @@ def run(args: argparse.Namespace) -> Result:
         referee, referee_port = stack.enter_context(
             server_process([sys.executable, *serve], env, work / "referee.log")
         )
+        echo_command = [sys.executable, "-m", "bench.echo", "--port", "0"]
+        echo_env = env
+        if args.echo_redis:  # the echo awaits one PING per call (bench.echo)
+            echo_command.append("--await-redis")
+            echo_env = {**env, "ECHO_REDIS_URL": url}
         echo_server, echo_port = stack.enter_context(
-            server_process(
-                [sys.executable, "-m", "bench.echo", "--port", "0"], env, work / "echo.log"
-            )
+            server_process(echo_command, echo_env, work / "echo.log")
         )
         pids = {"referee": referee.pid, "echo": echo_server.pid, "load generator": os.getpid()}
         groups = {} if args.workers == 1 else {"referee": process_group(referee.pid)}
@@ -862,6 +870,11 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     )
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")
+    parser.add_argument(
+        "--echo-redis",
+        action="store_true",
+        help="the echo awaits one Redis PING per call: the floor of one round trip per move",
+    )
     parser.add_argument("--cprofile", metavar="FILE", help="run the referee under cProfile")
     args = parser.parse_args(argv)
     if args.clients % args.seats:

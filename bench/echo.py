@@ -4,21 +4,26 @@ Two methods, defined without protoc: generic handlers with no (de)serializers, s
 and responses are raw bytes. ``/bench.Echo/Echo`` is unary, the baseline of SubmitMove;
 ``/bench.Echo/EchoStream`` is a bidirectional stream that answers each request message
 with one response message, in order, the baseline of Play (moves in, answers out on one
-stream). A request's first four bytes (little-endian) say how long its response must be;
-the server answers with that many bytes (cached), so the baseline moves the same number of
-bytes each way as the measured referee traffic while doing no work of its own. Same server
-options as the referee.
+stream). ``--await-redis`` makes the unary echo await one Redis ``PING`` per call (the URL
+from the environment variable ``ECHO_REDIS_URL``, never the command line: it carries the
+password): the floor of any server that makes one awaited Redis round trip per call on
+this machine (``bench.e2e --echo-redis``). A request's first four bytes (little-endian)
+say how long its response must be; the server answers with that many bytes (cached), so
+the baseline moves the same number of bytes each way as the measured referee traffic
+while doing no work of its own. Same server options as the referee.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any
 
 import grpc
+from redis.asyncio import Redis
 
 SERVICE = "bench.Echo"
 METHOD = "Echo"
@@ -54,6 +59,16 @@ async def echo(request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> b
     return reply_to(request)
 
 
+def echo_after_redis(client: Redis) -> Callable[..., Coroutine[Any, Any, bytes]]:
+    """The unary echo, answering after one awaited ``PING`` on ``client``."""
+
+    async def answer(request: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> bytes:
+        await client.ping()
+        return reply_to(request)
+
+    return answer
+
+
 async def echo_stream(
     requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext[Any, Any]
 ) -> AsyncIterator[bytes]:
@@ -62,11 +77,13 @@ async def echo_stream(
         yield reply_to(request)
 
 
-def handler() -> grpc.GenericRpcHandler[bytes, bytes]:
+def handler(
+    unary: Callable[..., Coroutine[Any, Any, bytes]] = echo,
+) -> grpc.GenericRpcHandler[bytes, bytes]:
     return grpc.method_handlers_generic_handler(
         SERVICE,
         {
-            METHOD: grpc.unary_unary_rpc_method_handler(echo),
+            METHOD: grpc.unary_unary_rpc_method_handler(unary),
             STREAM_METHOD: grpc.stream_stream_rpc_method_handler(echo_stream),
         },
     )
@@ -83,14 +100,17 @@ def stream_method(channel: grpc.aio.Channel) -> grpc.aio.StreamStreamMultiCallab
     return channel.stream_stream(STREAM_PATH, request_serializer=None, response_deserializer=None)
 
 
-async def serve(host: str, port: int) -> None:
+async def serve(host: str, port: int, redis_url: str | None = None) -> None:
+    client = None if redis_url is None else Redis.from_url(redis_url)
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
             ("grpc.so_reuseport", 0),
         ]
     )
-    server.add_generic_rpc_handlers([handler()])
+    server.add_generic_rpc_handlers(
+        [handler() if client is None else handler(echo_after_redis(client))]
+    )
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()
     stop = asyncio.Event()
@@ -100,14 +120,21 @@ async def serve(host: str, port: int) -> None:
     print(f"echo listening on {host}:{bound}", flush=True)
     await stop.wait()
     await server.stop(grace=1)
+    if client is not None:
+        await client.aclose()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port (printed)")
+    parser.add_argument(
+        "--await-redis", action="store_true", help="one PING per unary call (ECHO_REDIS_URL)"
+    )
     args = parser.parse_args(argv)
-    asyncio.run(serve(args.host, args.port))
+    asyncio.run(
+        serve(args.host, args.port, os.environ["ECHO_REDIS_URL"] if args.await_redis else None)
+    )
 
 
 if __name__ == "__main__":
