@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from bench.common import busy_cores, cpu_seconds, machine, percentile, print_table
-from bench.e2e import child_env, hotspots, py_spy, redis_url, server_process
+from bench.e2e import child_env, hotspots, process_group, py_spy, redis_url, server_process
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.http_app import raise_open_files_limit
 
@@ -410,23 +410,36 @@ class Ramp:
                 proc.kill()
 
 
+def _cpu(pids: tuple[int, ...]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def _rss(pids: tuple[int, ...]) -> int:
+    return sum(rss_bytes(pid) for pid in pids)
+
+
 def measure_step(
-    ramp: Ramp, tables: int, args: argparse.Namespace, pids: dict[str, int], base: int, url: str
+    ramp: Ramp,
+    tables: int,
+    args: argparse.Namespace,
+    pids: dict[str, tuple[int, ...]],
+    base: int,
+    url: str,
 ) -> Step:
     shares = [tables // args.procs + (i < tables % args.procs) for i in range(args.procs)]
     started = time.monotonic()
     ramp.ask("grow", shares)
     print(f"  {tables:,} tables open ({time.monotonic() - started:.0f} s)", flush=True)
     time.sleep(args.warmup)
-    before = {who: cpu_seconds(pid) for who, pid in pids.items()}
+    before = {who: _cpu(group) for who, group in pids.items()}
     machine0, clock0 = busy_cores(), time.monotonic()
     ramp.ask("start", [None] * args.procs)
-    spy = py_spy(pids["referee"], args.seconds, Path(args.py_spy), args.native)
+    spy = py_spy(pids["referee"][-1], args.seconds, Path(args.py_spy), args.native)
     with spy if args.py_spy and tables == args.tables[-1] else contextlib.nullcontext():
         time.sleep(args.seconds)
         results = ramp.ask("stop", [None] * args.procs)
         seconds = time.monotonic() - clock0 - LAG_LIMIT_S * 2
-        cpu = {who: (cpu_seconds(pid) - before[who]) / seconds for who, pid in pids.items()}
+        cpu = {who: (_cpu(group) - before[who]) / seconds for who, group in pids.items()}
         busy = (busy_cores() - machine0) / seconds
     cpu["load generator"] = sum(result[5] for result in results) / seconds
     cpu["others"] = max(0.0, busy - sum(cpu.values()))
@@ -439,7 +452,7 @@ def measure_step(
         replaced=sum(result[3] for result in results),
         failures=sum(result[4] for result in results),
         cpu=cpu,
-        rss_per_table_kib=(rss_bytes(pids["referee"]) - base) / tables / 1024,
+        rss_per_table_kib=(_rss(pids["referee"]) - base) / tables / 1024,
         redis_clients=redis_clients(url),
     )
 
@@ -485,15 +498,19 @@ def run(args: argparse.Namespace) -> list[Step]:
         url, redis_pid = stack.enter_context(redis_url(work, "everysec"))
         serve = ["-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
         serve += ["--http-port", "0", "--redis-url", url, "--data-dir", str(work)]
+        serve += ["--workers", str(args.workers)]
         referee, port = stack.enter_context(
             server_process([sys.executable, *serve], env, work / "referee.log")
         )
-        pids = {"referee": referee.pid}
+        # With --workers N: the supervisor and its workers, counted as one referee (CPU,
+        # RSS); py-spy samples the last worker.
+        group = (referee.pid,) if args.workers == 1 else process_group(referee.pid)
+        pids = {"referee": group}
         if redis_pid is not None:
-            pids["redis"] = redis_pid
-        print(f"referee pid {referee.pid} on 127.0.0.1:{port}; redis pid {redis_pid}", flush=True)
+            pids["redis"] = (redis_pid,)
+        print(f"referee pids {group} on 127.0.0.1:{port}; redis pid {redis_pid}", flush=True)
         time.sleep(1.0)
-        base = rss_bytes(referee.pid)
+        base = _rss(group)
         ramp = Ramp(f"127.0.0.1:{port}", args)
         stack.callback(ramp.close)
         steps = []
@@ -521,6 +538,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--keep-going", action="store_true", help="go on after a failed step")
     parser.add_argument("--seed", default="0")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="referee serve --workers N (1: one process)"
+    )
     parser.add_argument("--py-spy", default="", help="sample the referee in the last step")
     parser.add_argument("--native", action="store_true", help="py-spy: native frames too")
     args = parser.parse_args(argv)
