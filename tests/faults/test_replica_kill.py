@@ -48,6 +48,7 @@ from tests.faults.support import (
     seats_without_chip,
     spawn_referee,
     stub_for,
+    until,
     within,
 )
 from tests.service.table import COLOURS, Stub, take
@@ -78,6 +79,9 @@ class Load:
     replicas: list[Replica]
     games: list[Ledger]
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    # Cleared while the chaos needs the victim idle: new submissions wait (see
+    # kill_losing_replies).
+    moving: asyncio.Event = field(default_factory=asyncio.Event)
     acked: int = 0
     # Calls re-sent to the other replica after a transport failure.
     failovers: int = 0
@@ -138,12 +142,22 @@ async def legal_moves(
 
 
 async def submit(
-    load: Load, home: int, ledger: Ledger, seat: int, move: game_pb2.Move, move_id: str
+    load: Load,
+    home: int,
+    ledger: Ledger,
+    seat: int,
+    move: game_pb2.Move,
+    move_id: str,
+    *,
+    gated: bool = True,
 ) -> referee_pb2.SubmitMoveResponse | None:
     """Send one move until some replica gives a definite answer, always with the same id.
 
-    Returns the answer, or None if the move was rejected (or nobody answered).
+    Returns the answer, or None if the move was rejected (or nobody answered). A ``gated``
+    move waits while ``load.moving`` is cleared before it is first sent.
     """
+    if gated:
+        await load.moving.wait()
     key = (seat, move_id)
     request = referee_pb2.SubmitMoveRequest(
         game_id=ledger.game_id, move=move, client_move_id=move_id
@@ -219,16 +233,25 @@ async def client(load: Load, number: int) -> None:
             await submit(load, home, ledger, seat, move, f"k{number}-{count}")
 
 
+async def held(raw: Redis) -> int:
+    """The connections whose commit (EVALSHA) a write pause holds."""
+    clients = await raw.client_list()
+    return sum("b" in c["flags"] and c["cmd"] == "evalsha" for c in clients)
+
+
+async def until_held(raw: Redis, count: int) -> None:
+    deadline = time.monotonic() + 5
+    while await held(raw) < count:
+        assert time.monotonic() < deadline, f"fewer than {count} commits held in 5 s"
+        await asyncio.sleep(0.01)
+
+
 async def settled_commits(raw: Redis) -> None:
     """Wait until the number of commits held by a write pause stops growing (0.4 to 3 s)."""
 
-    async def held() -> int:
-        clients = await raw.client_list()
-        return sum("b" in c["flags"] and c["cmd"] == "evalsha" for c in clients)
-
     await asyncio.sleep(0.3)
     deadline, before = time.monotonic() + 2.7, -1
-    while time.monotonic() < deadline and (now := await held()) != before:
+    while time.monotonic() < deadline and (now := await held(raw)) != before:
         before = now
         await asyncio.sleep(0.1)
 
@@ -243,12 +266,19 @@ async def kill_losing_replies(
     answer the probe's client finally got.
     """
     async with redis_client(redis_url) as raw:
+        # The victim sends its commits in group-commit pipelines, at most two on their way
+        # (service.batching): a commit made while both are held waits in the process, not
+        # in Redis. So the probe goes first, to an idle victim, and surely reaches Redis.
+        load.moving.clear()
+        await until(lambda: load.in_flight[victim.name] == 0, 5, "the victim to be idle")
         await raw.client_pause(5000, all=False)
         try:
             seat, move = 0, take(COLOURS[0], 1)
-            answer = asyncio.ensure_future(submit(load, 0, probe, seat, move, "probe"))
-            # Reads still run: every move in flight on the victim reaches its commit (or
-            # queues behind one on the game's lock) and waits there for Redis.
+            answer = asyncio.ensure_future(submit(load, 0, probe, seat, move, "probe", gated=False))
+            await until_held(raw, 1)  # the probe's commit, held by the pause
+            load.moving.set()
+            # Reads still run: moves in flight on the victim reach its commit pipelines
+            # (the second is held in Redis too) or wait for them in the process.
             await settled_commits(raw)
             victim.process.signal(signal.SIGSTOP)
             load.in_flight_at_kill = load.in_flight[victim.name]
@@ -278,6 +308,7 @@ async def test_killing_a_replica_under_load_loses_and_doubles_nothing(
         probe = await create_game(replicas[0].stub, 4, b"replica-kill-probe")
         probed: list[referee_pb2.SubmitMoveResponse | None] = []
         load = Load(replicas, games)
+        load.moving.set()
         victim, survivor = replicas
 
         async def chaos() -> None:
