@@ -341,11 +341,11 @@ class RedisStore:
         held: dict[str, list[str]] = {}
         for game_id, lease in leases:
             held.setdefault(self.keys(game_id).presence, []).append(lease)
-        if self.cluster:
-            pipe = self._client.pipeline(transaction=False)
+        if self.cluster:  # a script call per hash (one slot each), by its text: a pipeline
+            pipe = self._client.pipeline(transaction=False)  # cannot reload a script
             for key, names in held.items():
-                pipe.hset(key, mapping=dict.fromkeys(names, str(expiry_ms)))
-                pipe.pexpireat(key, expiry_ms)
+                text = self._presence_renew.script
+                pipe.execute_command("EVAL", text, 1, key, expiry_ms, " ".join(names))
             await pipe.execute()
             return
         names = [" ".join(lease_names) for lease_names in held.values()]
@@ -354,12 +354,9 @@ class RedisStore:
     @_outage_is_unavailable
     async def hold_presence(self, game_id: str, lease: str, expiry_ms: int) -> None:
         """Set (or renew) one stream's presence lease (``<seat>:<nonce>``) until
-        ``expiry_ms``; the hash lives as long as its newest lease."""
+        ``expiry_ms``; the hash lives as long as its longest lease (``presence_renew.lua``)."""
         key = self.keys(game_id).presence
-        pipe = self._client.pipeline(transaction=False)
-        pipe.hset(key, lease, str(expiry_ms))
-        pipe.pexpireat(key, expiry_ms)
-        await pipe.execute()
+        await self._presence_renew(keys=[key], args=[expiry_ms, lease])
 
     @_outage_is_unavailable
     async def drop_presence(self, game_id: str, lease: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
@@ -313,3 +315,19 @@ async def test_live_games_expire_when_idle_and_each_move_pushes_it_back(
         assert result.status is CommitStatus.OK
         for key in keys.all:
             assert 590 < await raw.ttl(key) <= 600
+
+
+async def test_a_shorter_presence_lease_never_shortens_the_hash(
+    store: RedisStore, raw: Redis, game_id: str
+) -> None:
+    """The presence hash lives as long as its longest lease: a lease that runs out sooner,
+    set later (a replica's last renewal before it crashed), must not take the other seats'
+    leases with it when it lapses."""
+    key = store.keys(game_id).presence
+    now = int(time.time() * 1000)
+    await store.hold_presence(game_id, "0:long", now + 60_000)
+    await store.hold_presence(game_id, "3:short", now + 1_000)
+    assert await raw.pttl(key) > 50_000  # still the long lease's life
+    await store.hold_presences([(game_id, "1:longer")], now + 120_000)
+    assert await raw.pttl(key) > 110_000  # a longer lease extends it
+    assert await store.present_seats(game_id) == {0, 1, 3}
