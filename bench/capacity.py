@@ -59,7 +59,15 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from bench.common import busy_cores, cpu_seconds, machine, percentile, print_table
-from bench.e2e import child_env, hotspots, process_group, py_spy, redis_url, server_process
+from bench.e2e import (
+    child_env,
+    hotspots,
+    process_group,
+    py_spy,
+    redis_url,
+    serve_arguments,
+    server_process,
+)
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.http_app import raise_open_files_limit
 
@@ -496,9 +504,7 @@ def run(args: argparse.Namespace) -> list[Step]:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-capacity-")))
         url, redis_pid = stack.enter_context(redis_url(work, "everysec"))
-        serve = ["-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
-        serve += ["--http-port", "0", "--redis-url", url, "--data-dir", str(work)]
-        serve += ["--workers", str(args.workers)]
+        serve = serve_arguments(work, url, args.workers)
         referee, port = stack.enter_context(
             server_process([sys.executable, *serve], env, work / "referee.log")
         )

@@ -386,6 +386,29 @@ def py_spy(pid: int, seconds: float, output: Path, native: bool) -> Iterator[Non
             print(f"py-spy failed ({proc.returncode}): {err.decode(errors='replace')[-500:]}")
 
 
+def merged_py_spy(output: Path, rounds: int) -> None:
+    """Join the per-round samples (``output.1`` ...) into ``output`` and print hotspots."""
+    parts = [Path(f"{output}.{n}") for n in range(1, rounds + 1)]
+    parts = [part for part in parts if part.exists()]
+    output.write_text(
+        "".join(part.read_text(encoding="utf-8", errors="replace") for part in parts),
+        encoding="utf-8",
+    )
+    for part in parts:
+        part.unlink()
+    hotspots([output])
+
+
+def serve_arguments(data_dir: Path, url: str, workers: int) -> list[str]:
+    """``python`` arguments of the benchmarks' referee: ``referee serve`` on free loopback
+    ports, on ``url``, client seeds allowed, ``workers`` processes."""
+    return [
+        *("-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "0"),
+        *("--http-port", "0", "--allow-client-seeds", "--redis-url", url),
+        *("--data-dir", str(data_dir), "--workers", str(workers)),
+    ]
+
+
 def hotspots(collapsed: Sequence[Path], top: int = 15, label: str = "the referee") -> None:
     """Print where the sampled process spent its time (self by line, inclusive by function)."""
     own: Counter[str] = Counter()
@@ -766,19 +789,7 @@ def run(args: argparse.Namespace) -> Result:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-bench-")))
         url, redis_pid = stack.enter_context(redis_url(work, args.appendfsync))
-        serve = [
-            "-m",
-            "service.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--http-port",
-            "0",
-        ]
-        serve += ["--allow-client-seeds", "--redis-url", url, "--data-dir", str(work)]
-        serve += ["--workers", str(args.workers)]
+        serve = serve_arguments(work, url, args.workers)
         if args.cprofile:
             serve = ["-m", "cProfile", "-o", str(Path(args.cprofile).resolve()), *serve]
         referee, referee_port = stack.enter_context(
@@ -909,15 +920,7 @@ def _main(args: argparse.Namespace, groups: int) -> list[Row]:
     )
     result = run(args)
     if args.py_spy:
-        parts = [Path(f"{args.py_spy}.{n}") for n in range(1, args.rounds + 1)]
-        parts = [part for part in parts if part.exists()]
-        Path(args.py_spy).write_text(
-            "".join(part.read_text(encoding="utf-8", errors="replace") for part in parts),
-            encoding="utf-8",
-        )
-        for part in parts:
-            part.unlink()
-        hotspots([Path(args.py_spy)])
+        merged_py_spy(Path(args.py_spy), args.rounds)
     if args.cprofile and Path(args.cprofile).exists():
         print(f"cProfile of the referee (whole run, start-up included): {args.cprofile}")
         stats = pstats.Stats(args.cprofile, stream=sys.stdout)

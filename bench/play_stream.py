@@ -60,10 +60,11 @@ from bench.e2e import (
     Window,
     Worker,
     child_env,
-    hotspots,
+    merged_py_spy,
     py_spy,
     redis_url,
     run_window,
+    serve_arguments,
     server_process,
 )
 from engines.gang_of_four import GAME
@@ -373,9 +374,7 @@ def run(args: argparse.Namespace, plans: Sequence[Plan]) -> Result:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-play-")))
         url, redis_pid = stack.enter_context(redis_url(work, args.appendfsync))
-        serve = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1"]
-        serve += ["--port", "0", "--http-port", "0", "--allow-client-seeds"]
-        serve += ["--redis-url", url, "--data-dir", str(work)]
+        serve = [sys.executable, *serve_arguments(work, url, 1)]
         referee, referee_port = stack.enter_context(
             server_process(serve, env, work / "referee.log")
         )
@@ -468,15 +467,7 @@ def _main(args: argparse.Namespace) -> list[Row]:
     )
     result = run(args, plans)
     if args.py_spy:
-        parts = [Path(f"{args.py_spy}.{n}") for n in range(1, args.rounds + 1)]
-        parts = [part for part in parts if part.exists()]
-        Path(args.py_spy).write_text(
-            "".join(part.read_text(encoding="utf-8", errors="replace") for part in parts),
-            encoding="utf-8",
-        )
-        for part in parts:
-            part.unlink()
-        hotspots([Path(args.py_spy)])
+        merged_py_spy(Path(args.py_spy), args.rounds)
     return summarise(result)
 
 

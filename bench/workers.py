@@ -52,6 +52,7 @@ from bench.e2e import (
     redis_url,
     report,
     run_window,
+    serve_arguments,
     server_process,
 )
 
@@ -72,25 +73,7 @@ def pinned(cores: set[int], command: list[str]) -> list[str]:
 
 
 def serve_command(work: Path, url: str, workers: int) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "service.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--http-port",
-        "0",
-        "--allow-client-seeds",
-        "--redis-url",
-        url,
-        "--data-dir",
-        str(work / f"referee-{workers}"),
-        "--workers",
-        str(workers),
-    ]
+    return [sys.executable, *serve_arguments(work / f"referee-{workers}", url, workers)]
 
 
 async def measure(
