@@ -21,7 +21,7 @@ from typing import Any
 from bench.common import machine, print_table
 from engines.registry import GAMES
 from referee.v1 import game_pb2
-from service.codecs import CODECS
+from service.edge.codecs import CODECS
 
 REPEATS = 3
 SEATS = {"the_gang": 4, "gang_of_four": 4, "pinched": 4}

@@ -46,8 +46,8 @@ from bench.common import (
 from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
-from service.redis_server import EmbeddedRedis
-from service.server import running
+from service.process.redis_server import EmbeddedRedis
+from service.process.server import running
 from tests.http.connect import ok, watch
 
 GAMES = (("the_gang", 4), ("gang_of_four", 4), ("pinched", 3))

@@ -3,7 +3,7 @@
 Two phases in one run, with the same process layout, the same clients and the same bytes:
 
 1. **referee**: a real ``redis-server`` (embedded, started here; or ``REDIS_URL``), the
-   referee in its own process (``python -m service.cli serve --port 0
+   referee in its own process (``python -m service.process.cli serve --port 0
    --allow-client-seeds``), and this process as the load generator: ``--clients`` grpc.aio
    clients (16), each one seat of The Gang. Clients come in groups of ``--seats``; a group
    shares ``--tables`` games, in each of which its clients hold seats 0..seats-1, so the
@@ -32,7 +32,7 @@ its own clients on its own games of the same seeds, so the clock machinery's cos
 is the difference between the two referee rows (docs/benchmarks.md, "Turn clocks").
 
 ``--workers N`` runs the referee as ``referee serve --workers N`` (N processes on one port,
-service.workers); its CPU is then its supervisor's and workers' added up. The default, 1, is
+service.process.workers); its CPU is then its supervisor's and workers' added up. The default, 1, is
 the single process measured so far (bench.workers compares 1 and 2 with the load generator
 pinned to a core of its own).
 
@@ -76,7 +76,7 @@ from google.rpc import error_details_pb2, status_pb2
 from bench import echo
 from bench.common import Row, busy_cores, cpu_seconds, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, table_pb2, the_gang_pb2
-from service.redis_server import AppendFsync, dying_with_parent
+from service.process.redis_server import AppendFsync, dying_with_parent
 from service.settings import DEFAULTS, env_name
 
 if TYPE_CHECKING:
@@ -342,7 +342,7 @@ def redis_url(work: Path, appendfsync: AppendFsync) -> Iterator[tuple[str, int |
     if external:
         yield external, None
         return
-    from service.redis_server import EmbeddedRedis
+    from service.process.redis_server import EmbeddedRedis
 
     with EmbeddedRedis(work / "redis", appendfsync=appendfsync) as embedded:
         yield embedded.url, embedded.pid
@@ -403,7 +403,7 @@ def serve_arguments(data_dir: Path, url: str, workers: int) -> list[str]:
     """``python`` arguments of the benchmarks' referee: ``referee serve`` on free loopback
     ports, on ``url``, client seeds allowed, ``workers`` processes."""
     return [
-        *("-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "0"),
+        *("-m", "service.process.cli", "serve", "--host", "127.0.0.1", "--port", "0"),
         *("--http-port", "0", "--allow-client-seeds", "--redis-url", url),
         *("--data-dir", str(data_dir), "--workers", str(workers)),
     ]

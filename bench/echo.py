@@ -30,7 +30,7 @@ METHOD = "Echo"
 PATH = f"/{SERVICE}/{METHOD}"
 STREAM_METHOD = "EchoStream"
 STREAM_PATH = f"/{SERVICE}/{STREAM_METHOD}"
-# The referee's transport limit (service.server.TRANSPORT_LIMIT), not imported on purpose:
+# The referee's transport limit (service.process.server.TRANSPORT_LIMIT), not imported on purpose:
 # the baseline process must not load the referee.
 TRANSPORT_LIMIT = 1024 * 1024
 MAX_RESPONSE = 64 * 1024

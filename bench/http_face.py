@@ -23,8 +23,8 @@ import httpx
 
 from bench.common import Row, local_settings, machine, percentile, print_table
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
-from service.redis_server import EmbeddedRedis
-from service.server import running
+from service.process.redis_server import EmbeddedRedis
+from service.process.server import running
 
 COLOURS = ["CHIP_COLOUR_WHITE", "CHIP_COLOUR_YELLOW", "CHIP_COLOUR_ORANGE", "CHIP_COLOUR_RED"]
 Call = Callable[[], Awaitable[object]]

@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> list[Figures]:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-bench-")))
         url, _ = stack.enter_context(redis_url(work, "everysec"))
-        serve = ["-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+        serve = ["-m", "service.process.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
         serve += ["--http-port", "0", "--redis-url", url, "--data-dir", str(work)]
         _, referee_port = stack.enter_context(
             server_process([sys.executable, *serve], env, work / "referee.log")

@@ -3,7 +3,7 @@
 ``python -m bench.move_limits [--games N] [--seed S]``. Every game, seat count and variant
 is played N times in process (no referee, no Redis) by the client package's bots, each seat
 its own bot, deciding from its own view and legal moves exactly as through the API; the
-longest game and the 99th percentile of each are printed. ``service.move_limits`` sets each
+longest game and the 99th percentile of each are printed. ``service.domain.move_limits`` sets each
 default to a generous multiple of the longest (its comment says which).
 
 The Gang is played by its ``random`` and ``heuristic`` bots, not by uniformly random
@@ -23,9 +23,9 @@ from typing import Any
 
 from engines.registry import GAMES
 from referee.bots import bot_for
-from service.codecs import CODECS
-from service.translate import moves_to_proto, view_to_proto
-from service.views import seat_view
+from service.app.views import seat_view
+from service.edge.codecs import CODECS
+from service.edge.translate import moves_to_proto, view_to_proto
 
 GANG_MODES = ("basic", "advanced", "professional", "master_thief")
 PINCHED_SETUPS = {

@@ -69,9 +69,9 @@ from bench.e2e import (
 )
 from engines.gang_of_four import GAME
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.redis_server import AppendFsync
+from service.edge.translate import moves_to_proto
+from service.process.redis_server import AppendFsync
 from service.settings import DEFAULTS, env_name
-from service.translate import moves_to_proto
 
 GOAL = 0.6
 SEATS = 4  # the default; --seats 3 shows what one stream more costs per move

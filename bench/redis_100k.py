@@ -2,7 +2,7 @@
 
 Starts a private redis-server (the embedded one; AOF off: it costs disk, not memory), then:
 
-1. plays ``--templates`` games of The Gang (4 seats) through ``service.referee.Referee``
+1. plays ``--templates`` games of The Gang (4 seats) through ``service.app.referee.Referee``
    (the referee's own use cases and store code, no gRPC): half to the end (finished: their
    keys carry the finished-game TTL), half ``--live-moves`` moves in (live: the idle TTL).
    Each seat takes a chip from the centre (one time in five any legal move), with
@@ -42,11 +42,11 @@ from bench.common import machine
 from bench.loadtest.check import GameCheck, compare_replay
 from engines.the_gang import GAME
 from engines.the_gang.moves import TakeChip
-from service import records
-from service.auth import TokenSigner
-from service.redis_server import EmbeddedRedis
-from service.referee import Referee
-from service.store import RedisStore
+from service.app.referee import Referee
+from service.domain import records
+from service.domain.auth import TokenSigner
+from service.process.redis_server import EmbeddedRedis
+from service.storage.store import RedisStore
 
 SEATS = 4
 FAMILIES = ("game", "log", "events", "moves")

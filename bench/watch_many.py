@@ -40,7 +40,7 @@ from redis.asyncio import Redis
 
 from bench.common import machine
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
-from service.redis_server import EmbeddedRedis
+from service.process.redis_server import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "bench-watch-many-secret-0123456789"
@@ -208,7 +208,7 @@ def referee_serve(redis_url: str, data_dir: Path) -> Iterator[Referee]:
         "REFEREE_WORKERS": "1",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve"],
+        [sys.executable, "-m", "service.process.cli", "serve"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

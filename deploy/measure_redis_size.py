@@ -1,10 +1,10 @@
 """How much Redis memory a game takes: ``python deploy/measure_redis_size.py [--games N]``.
 
-Starts a private redis-server (the embedded one, ``service/redis_server.py``; pass
+Starts a private redis-server (the embedded one, ``service/process/redis_server.py``; pass
 ``--redis-server PATH`` to measure another build, e.g. the jemalloc one of a Redis
 package), then for each game (The Gang, Gang of Four and Pinched!, 4 seats):
 
-1. creates ``--games`` games through ``service.referee.Referee`` (no gRPC, same store code);
+1. creates ``--games`` games through ``service.app.referee.Referee`` (no gRPC, same store code);
 2. plays ``--finished`` of them to the end;
 3. plays the others part of the way (``--partial-moves``; default about half a The Gang
    game, a few hands of Gang of Four),
@@ -45,10 +45,10 @@ from engines.base import GameDefinition
 from engines.gang_of_four.moves import Play
 from engines.registry import GAMES
 from engines.the_gang.moves import TakeChip
-from service.auth import TokenSigner
-from service.redis_server import EmbeddedRedis
-from service.referee import Referee
-from service.store import RedisStore
+from service.app.referee import Referee
+from service.domain.auth import TokenSigner
+from service.process.redis_server import EmbeddedRedis
+from service.storage.store import RedisStore
 
 SEATS = 4
 CONCURRENCY = 64

@@ -8,7 +8,7 @@ answered by the response message as JSON, or by a Connect error (``{code, messag
 details}``) with the HTTP status the protocol gives that code. The schemas below follow the
 proto3 JSON mapping: lowerCamelCase names, 64-bit integers as strings, bytes as base64,
 enums by name. ``scripts/gen_stubs.py`` calls this, and a test fails if the committed
-document (``service/openapi.json``, served at ``/openapi.json``) is stale.
+document (``service/edge/openapi.json``, served at ``/openapi.json``) is stale.
 
 Every service of the package ``referee.v1`` is listed, except its client- and
 bidirectionally streaming methods (``RefereeService/Play``): they need HTTP/2, which this
@@ -28,7 +28,7 @@ from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
-OUT = ROOT / "service" / "openapi.json"
+OUT = ROOT / "service" / "edge" / "openapi.json"
 PACKAGE = "referee.v1"
 
 FDP = descriptor_pb2.FieldDescriptorProto

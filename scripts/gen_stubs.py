@@ -7,7 +7,7 @@
   ``clients/python``.
 - TypeScript: protobuf-es messages and service descriptors into
   ``clients/typescript/src/gen`` (needs ``npm ci`` in clients/typescript, which ./dev runs).
-- OpenAPI: ``service/openapi.json``, the document of the HTTP/JSON face.
+- OpenAPI: ``service/edge/openapi.json``, the document of the HTTP/JSON face.
 
 ``--root`` writes the same tree under another folder: the test suite regenerates into a
 temporary one and fails if anything committed differs.
@@ -31,7 +31,7 @@ from scripts.gen_stubs_typescript import generate_typescript  # noqa: E402
 PROTO = ROOT / "proto"
 PYTHON = Path("clients/python")
 TYPESCRIPT = Path("clients/typescript/src/gen")
-OPENAPI = Path("service/openapi.json")
+OPENAPI = Path("service/edge/openapi.json")
 
 
 def proto_files() -> list[str]:

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
-from service.quotas import Quotas, parse_quotas
+from service.domain.quotas import Quotas, parse_quotas
 
 # Quotas of anonymous callers by address (open creation beyond loopback, and everybody's
 # watches and request rate), of anonymous callers from a loopback address (a developer,
@@ -72,7 +72,7 @@ class Settings:
     host: str = "127.0.0.1"
     # gRPC port; 0 picks a free one (printed at start-up).
     port: int = 50051
-    # Referee processes sharing the gRPC and HTTP ports (SO_REUSEPORT; service.workers);
+    # Referee processes sharing the gRPC and HTTP ports (SO_REUSEPORT; service.process.workers);
     # 0: one per core this process may use (its CPU affinity and cgroup CPU limit), 1: a
     # single process and no supervisor.
     workers: int = 0
@@ -103,7 +103,7 @@ class Settings:
     # creator would know every card.
     allow_client_seeds: bool = False
     # Redis connections this process may open. Watches hold at most 16 of them however many
-    # games are watched (service.watch_reader); the rest serve RPCs concurrently. Keep it
+    # games are watched (service.storage.watch_reader); the rest serve RPCs concurrently. Keep it
     # below Redis' maxclients over all replicas.
     redis_max_connections: int = 4096
     # REDIS_URL names a node of a Redis Cluster (every key of a game shares one slot).
@@ -161,7 +161,7 @@ class Settings:
     verify_queue: int = 4
     # Operator keys, inline ("name secret [quota=value ...]", ";" between keys; tests) and
     # from a file (one key a line; a mounted Secret). Creating games and tournaments needs
-    # one when any is set or the referee listens beyond loopback (see service/quotas.py).
+    # one when any is set or the referee listens beyond loopback (see service/domain/quotas.py).
     operator_keys: str = field(default="", repr=False)
     operator_keys_file: Path | None = None
     # Beyond loopback without keys, let anyone create (under `quotas`); else refuse to start.
@@ -170,7 +170,7 @@ class Settings:
     quotas: Quotas = ANONYMOUS_QUOTAS
     loopback_quotas: Quotas = LOOPBACK_QUOTAS
     key_quotas: Quotas = KEY_QUOTAS
-    # Turn clocks (service.firer): play due deadlines in this process (every replica may;
+    # Turn clocks (service.app.firer): play due deadlines in this process (every replica may;
     # each deadline applies once), how often to look for them, how many to claim per shard
     # of the index per look (16 shards), how many games to fire at once, how long a claim
     # is leased (a firer that dies leaves it to another after this), and how long after a

@@ -11,8 +11,8 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2_grpc
-from service.redis_server import EmbeddedRedis
-from service.server import Running, running
+from service.process.redis_server import EmbeddedRedis
+from service.process.server import Running, running
 from tests.servers import settings_for
 
 # Every `referee serve` a test starts is one process, as before `--workers` (which now

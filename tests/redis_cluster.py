@@ -13,7 +13,7 @@ from pathlib import Path
 import redis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS
 
-from service.redis_server import EmbeddedRedis
+from service.process.redis_server import EmbeddedRedis
 
 NODES = 3
 # Redis 6.2 puts the cluster bus on port + 10000, so both ports must be free and valid.

@@ -80,7 +80,7 @@ def referee_process(
         **(env or {}),
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve"],
+        [sys.executable, "-m", "service.process.cli", "serve"],
         cwd=ROOT,
         env=variables,
         stdout=subprocess.PIPE,

@@ -15,7 +15,7 @@ import pytest
 from engines.registry import GAMES
 from referee.bots.strategies import STRATEGIES
 from referee.v1 import game_pb2
-from service.codecs import CODECS, DerivedCodec
+from service.edge.codecs import CODECS, DerivedCodec
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
@@ -44,7 +44,7 @@ def test_every_game_has_a_derived_codec_with_its_contract_module() -> None:
     assert set(CODECS) == set(GAMES)
     for name, codec in CODECS.items():
         assert isinstance(codec, DerivedCodec)
-        assert (ROOT / "service" / "codecs" / f"{name}.py").is_file()
+        assert (ROOT / "service" / "edge" / "codecs" / f"{name}.py").is_file()
 
 
 def test_tournament_scoring_has_no_place_for_a_game() -> None:
@@ -81,7 +81,7 @@ def test_the_checklist_names_every_place_checked_here() -> None:
     for place in (
         "engines/registry.py",
         "proto/referee/v1/game.proto",
-        "service/codecs/__init__.py",
+        "service/edge/codecs/__init__.py",
         "service/tournaments/scoring.py",
         "clients/python/referee/bots/strategies.py",
         "clients/console/src/games/index.ts",

@@ -43,7 +43,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[asyncio.subprocess.Proce
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "service.cli",
+        "service.process.cli",
         "serve",
         "--port",
         "0",
@@ -83,7 +83,7 @@ async def test_serve_plays_verifies_logs_and_stops_cleanly(
     verify = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "service.cli",
+        "service.process.cli",
         "verify",
         "--address",
         address,

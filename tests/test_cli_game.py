@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from service import cli_game
-from service.server import Running, running
+from service.process import cli_game
+from service.process.server import Running, running
 from tests.servers import settings_for
 
 
@@ -33,9 +33,9 @@ async def server(redis_url: str, tmp_path: Path) -> AsyncIterator[Running]:
 
 
 async def referee(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    """``referee ARGS...`` (``python -m service.cli``): its exit code, stdout and stderr."""
+    """``referee ARGS...`` (``python -m service.process.cli``): its exit code, stdout and stderr."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "service.cli", *args,
+        sys.executable, "-m", "service.process.cli", *args,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, **(env or {})},
     )  # fmt: skip

@@ -16,8 +16,8 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2_grpc
-from service import cli_tournament
-from service.server import Running
+from service.process import cli_tournament
+from service.process.server import Running
 from tests.service.players import play_to_end
 from tests.service.table import Table
 
@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 async def _referee(*args: str, timeout: float = 60) -> tuple[int, str, str]:
-    """``referee ARGS...`` (``python -m service.cli``): its exit code, stdout and stderr."""
+    """``referee ARGS...`` (``python -m service.process.cli``): its exit code, stdout and stderr."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "service.cli",
+        "service.process.cli",
         *args,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -13,7 +13,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from service.server import Running
+from service.process.server import Running
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -66,7 +66,7 @@ def test_committed_stubs_are_up_to_date(
 
 
 def test_committed_openapi_document_is_up_to_date(regenerated: Path) -> None:
-    document = "service/openapi.json"
+    document = "service/edge/openapi.json"
     assert filecmp.cmp(regenerated / document, ROOT / document, shallow=False), (
         "stale OpenAPI document; run: python scripts/gen_stubs.py"
     )

@@ -35,8 +35,8 @@ import pytest
 import yaml
 from kubernetes_validate.utils import all_versions  # type: ignore[import-untyped]
 
-from service.auth import TokenSigner
-from service.server import Running
+from service.domain.auth import TokenSigner
+from service.process.server import Running
 from service.settings import DEFAULTS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,13 +26,21 @@ GENERATED = "referee.v1"
 
 ALLOWED: dict[tuple[str, str], str] = {
     # (module, the module it imports, or a package whose modules it imports): why.
-    ("service.cli", "service.server"): "each `referee` command loads only what it runs: "
+    (
+        "service.process.cli",
+        "service.process.server",
+    ): "each `referee` command loads only what it runs: "
     "`referee verify` needs no server stack (gRPC server, HTTP, Redis)",
-    ("service.cli", "service.workers"): "each `referee` command loads only what it runs: "
+    (
+        "service.process.cli",
+        "service.process.workers",
+    ): "each `referee` command loads only what it runs: "
     "the supervisor of `referee serve --workers` loads the server stack",
-    ("service.cli", "service.verify"): "each `referee` command loads only what it runs: "
-    "`referee serve --help` needs no engines",
-    ("service.observability", "opentelemetry"): "tracing is off by default: its SDK and "
+    (
+        "service.process.cli",
+        "service.edge.verify",
+    ): "each `referee` command loads only what it runs: `referee serve --help` needs no engines",
+    ("service.edge.observability", "opentelemetry"): "tracing is off by default: its SDK and "
     "instrumentations load only when it is turned on",
     ("referee.bots.poker", "eval7"): "an optional dependency of the client package (the "
     "heuristic bot of The Gang only)",

@@ -6,7 +6,7 @@ import asyncio
 import re
 from pathlib import Path
 
-from service.server import Running
+from service.process.server import Running
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -1,7 +1,7 @@
 """Rules revisions: a corrected reading of a rule never changes how a recorded game replays.
 
 New tables play by each game's current revision; an earlier one is accepted only as the
-``rules_revision`` option that :func:`service.verify.verify_history` gives to replay a game
+``rules_revision`` option that :func:`service.edge.verify.verify_history` gives to replay a game
 recorded under it. Revision 1 is stored exactly as a config from before revisions existed.
 """
 

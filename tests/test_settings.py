@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from service import cli
-from service.quotas import Quotas, load_keys
+from service.domain.quotas import Quotas, load_keys
+from service.process import cli
 from service.settings import ANONYMOUS_QUOTAS, DEFAULTS, ENVIRONMENT, KEY_QUOTAS, Settings, env_name
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ runs *outside* the referee: it starts referee processes, drives them as clients 
 what they stored. A referee never runs it, so it does not belong in the server package (or in
 its container image, with its progress-bar dependency). It cannot be a client package
 either: its check reads Redis through the store's own formats and replays every game with
-the engines and ``service.verify``, and client code never imports the service or the engines
+the engines and ``service.edge.verify``, and client code never imports the service or the engines
 (an import-linter contract). ``bench/`` is where the project's other measuring tools are
 (``bench.e2e``, ``bench.redis_100k``), and import-linter forbids ``service`` to import it.
 """

@@ -11,7 +11,7 @@ For every game a load test created:
 2. **Redis against the rules.** The stored state is, byte for byte, the replay of the
    logged moves from the seed in the game's stored metadata (``engines.base.replay``).
 3. **The published history**, once the game is finished: ``GetHistory`` (the seed is then
-   revealed) passes :func:`service.verify.verify_history` (seed commitment, every move
+   revealed) passes :func:`service.edge.verify.verify_history` (seed commitment, every move
    legal, every event and the outcome equal to the replay), its seed is the stored one, and
    its entries are the log's (versions and seats).
 
@@ -35,10 +35,10 @@ from engines.errors import MoveError
 from engines.registry import GAMES
 from referee.client.calls import gathered_history
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import records
-from service.store import RedisStore
-from service.tables import formats
-from service.verify import verify_history
+from service.domain import records
+from service.edge.verify import verify_history
+from service.storage.store import RedisStore
+from service.storage.tables import formats
 
 CHECK_CONCURRENCY = 16
 HISTORY_TIMEOUT = 30.0

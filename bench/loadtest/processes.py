@@ -1,6 +1,6 @@
 """The servers of a load test: one Redis and M ``referee serve`` processes, all on loopback.
 
-Referees run as ``python -m service.cli serve --host 127.0.0.1 --port 0 --http-port 0`` with
+Referees run as ``python -m service.process.cli serve --host 127.0.0.1 --port 0 --http-port 0`` with
 one shared token secret (a seat token issued by one must be good on every other), their
 logs in the work folder. Each dies with this process (Linux parent-death signal) and is
 stopped with SIGTERM, then SIGKILL, when the block ends, whatever happened.
@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import service
 from bench.loadtest.config import LoadConfig, check_redis_url, check_referee_target
-from service.redis_server import EmbeddedRedis, dying_with_parent
+from service.process.redis_server import EmbeddedRedis, dying_with_parent
 
 HOST: Final = "127.0.0.1"
 READY_PREFIX: Final = f"referee listening on {HOST}:"
@@ -90,7 +90,7 @@ async def referee_process(
         [
             sys.executable,
             "-m",
-            "service.cli",
+            "service.process.cli",
             "serve",
             "--host",
             HOST,

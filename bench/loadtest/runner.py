@@ -41,7 +41,7 @@ from bench.loadtest.report import LoadReport, machine, rpc_figures
 from referee.bots import bot_for
 from referee.client import AsyncRefereeClient, RefereeError
 from referee.v1 import referee_pb2_grpc
-from service.store import RedisStore
+from service.storage.store import RedisStore
 
 # One HTTP/2 connection per client, as separate players would have: without a local
 # subchannel pool, gRPC shares one connection between channels to the same target.

@@ -1,7 +1,7 @@
 """TournamentService in protobuf terms: request in, use case, response out (both faces).
 
 :data:`RPCS` routes each RPC to its method; the gRPC and HTTP faces are built from it as
-the referee's are (:mod:`service.rpcs`).
+the referee's are (:mod:`service.edge.rpcs`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ import re
 from collections.abc import AsyncIterator, Callable
 
 from referee.v1 import game_pb2, referee_pb2, table_pb2, tournament_pb2
-from service import clocks, translate
-from service.calls import bind
-from service.codecs import CODECS
+from service.app.limits import Limits
+from service.app.lobby import Hosted, Lobby
+from service.domain import clocks
+from service.edge import translate
+from service.edge.calls import bind
+from service.edge.codecs import CODECS
+from service.edge.observability import Metrics
+from service.edge.rpcs import RpcTable, server_stream, unary
 from service.errors import BadRequest, TournamentNotFound, echo
-from service.limits import Limits
-from service.lobby import Hosted, Lobby
-from service.observability import Metrics
-from service.rpcs import RpcTable, server_stream, unary
 from service.tournaments.host import ADMIN, ParticipantSpec, TournamentHost, TournamentSpec
 from service.tournaments.model import (
     Format,
@@ -204,7 +205,7 @@ class TournamentApi:
         self, request: tournament_pb2.CreateTournamentRequest, _token: str | None
     ) -> tournament_pb2.CreateTournamentResponse:
         """No token is asked for; an operator key where this referee asks for one, and the
-        caller's quotas (service.limits): creates, live tournaments, their bots."""
+        caller's quotas (service.app.limits): creates, live tournaments, their bots."""
         self.limits.require_operator()
         codec = CODECS.get(request.game)
         if codec is None:

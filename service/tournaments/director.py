@@ -10,7 +10,7 @@ asyncio task playing through the public gRPC API with its seat token
 (:func:`referee.bots.play_seat`), and every table is followed as a spectator until the game
 has an outcome; its final result is then scored and recorded. The last table recorded
 closes the round and pairs the next. The director reaches games only through the
-:class:`~service.referee.Referee` use cases (``create_game``, ``seat_token``, ``watch``,
+:class:`~service.app.referee.Referee` use cases (``create_game``, ``seat_token``, ``watch``,
 ``final_result``, ``discard_game``), never the game store.
 
 One director at a time: a director directs only while it holds the tournament's lease in
@@ -42,10 +42,10 @@ import structlog
 from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
 from referee.v1 import game_pb2
-from service import clocks
-from service.codecs import CODECS
+from service.app.referee import Referee
+from service.domain import clocks
+from service.edge.codecs import CODECS
 from service.errors import Unavailable
-from service.referee import Referee
 from service.tournaments import rounds, scoring
 from service.tournaments.model import Status, Table, Tournament
 from service.tournaments.store import TournamentStore

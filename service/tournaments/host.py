@@ -3,7 +3,7 @@ of this process.
 
 Callers are identified by tokens: the admin token CreateTournament hands out, or a
 participant token, which an external participant gets by redeeming the one-time seat
-code CreateTournament issued for it (:mod:`service.seat_codes`; the admin hands the codes
+code CreateTournament issued for it (:mod:`service.storage.seat_codes`; the admin hands the codes
 out and so never holds a participant's token). The record keeps only the tokens' sha256,
 and seat tokens for a tournament's games are signed on demand from the token secret, so
 any process sharing the store and the token secret answers alike.
@@ -27,7 +27,9 @@ from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
-from service import hosting, limits
+from service.app import limits
+from service.app.referee import Referee
+from service.domain import hosting
 from service.errors import (
     BadRequest,
     PermissionDenied,
@@ -39,8 +41,7 @@ from service.errors import (
     echo,
     shutting_down,
 )
-from service.referee import Referee
-from service.seat_codes import Issued, SeatCodeInvalid, SeatCodes
+from service.storage.seat_codes import Issued, SeatCodeInvalid, SeatCodes
 from service.tournaments import rounds
 from service.tournaments.director import Director
 from service.tournaments.model import Format, Participant, Status, Tournament
@@ -61,7 +62,7 @@ CODE_KIND = "tournament-seat"
 
 
 class SeatCodeFor(msgspec.Struct, frozen=True):
-    """What a tournament's seat code stands for (its payload in :mod:`service.seat_codes`)."""
+    """What a tournament's seat code stands for (its payload in service.storage.seat_codes)."""
 
     tournament_id: str
     participant: int
@@ -241,7 +242,7 @@ class TournamentHost:
         return Created(Stored(0, tournament), admin, dict(zip(humans, issued, strict=True)))
 
     async def claim_seat(self, code: str, display_name: str) -> Claimed:
-        """Redeem a seat code (from the calling address, :func:`service.limits.current`)
+        """Redeem a seat code (from the calling address, :func:`service.app.limits.current`)
         for a new participant token; ``display_name`` ("" keeps the name) renames it.
 
         The code is spent by the redeem; if the record cannot be written (the store went

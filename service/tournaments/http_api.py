@@ -10,9 +10,9 @@ from __future__ import annotations
 from starlette.routing import Mount
 
 from referee.v1.tournament_connect import TournamentService, TournamentServiceASGIApplication
-from service.calls import MAX_REQUEST_BYTES
-from service.http_api import ConnectService
-from service.http_limits import BoundedGzip
+from service.edge.calls import MAX_REQUEST_BYTES
+from service.edge.http_api import ConnectService
+from service.edge.http_limits import BoundedGzip
 from service.tournaments.api import RPCS, TournamentApi
 
 

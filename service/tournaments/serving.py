@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import grpc
 from starlette.routing import Mount
 
-from service.limits import Limits
-from service.lobby import Lobby
-from service.observability import Metrics
-from service.referee import Referee
+from service.app.limits import Limits
+from service.app.lobby import Lobby
+from service.app.referee import Referee
+from service.edge.observability import Metrics
 from service.settings import Settings
 from service.tournaments import http_api
 from service.tournaments.api import RPCS, TournamentApi

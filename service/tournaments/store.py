@@ -17,8 +17,8 @@ Lua script that compares the version, stores the record with version + 1 and app
 stream entry, so a change is persisted before anybody is told of it. As for games, a
 finished tournament expires after the finished TTL and any other after the idle TTL.
 
-It is built from the same kit as the game store (:mod:`service.redis_kit`): its scripts are
-``service/lua/tournament_*.lua`` and ``lease_*.lua``, its writes answer with the same
+It is built from the same kit as the game store (:mod:`service.storage.redis_kit`): its scripts are
+``service/storage/lua/tournament_*.lua`` and ``lease_*.lua``, its writes answer with the same
 compare-and-set result, and Redis failures become the same STORE_UNAVAILABLE / STORE_FULL.
 """
 
@@ -36,7 +36,7 @@ from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
 
 from service.errors import TournamentNotFound, VersionConflict
-from service.redis_kit import (
+from service.storage.redis_kit import (
     CommitStatus,
     Outage,
     check_bytes_client,
@@ -106,7 +106,7 @@ class TournamentStore:
     def from_url(
         cls, url: str, *, cluster: bool, finished_ttl_seconds: int, idle_ttl_seconds: int
     ) -> TournamentStore:
-        """A store with its own client for ``url`` (:func:`service.redis_kit.connect`)."""
+        """A store with its own client for ``url`` (:func:`service.storage.redis_kit.connect`)."""
         return cls(
             connect(url, cluster=cluster),
             finished_ttl_seconds=finished_ttl_seconds,

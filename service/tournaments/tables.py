@@ -8,7 +8,7 @@ take a participant's seat token, which the admin must never hold; AbortGame woul
 the round waiting forever). So the tournament admin gets exactly two table actions,
 checked here against the tournament (its admin token, the game being one of its tables,
 the seat being an external participant's) and then run by the lobby's own use cases
-(:class:`service.lobby.Lobby`) with the table admin token signed in this process, which
+(:class:`service.app.lobby.Lobby`) with the table admin token signed in this process, which
 never leaves it. Everything else (the seat's state, the game's own refusals, the table's
 action cap ``REFEREE_MAX_TABLE_ACTIONS``) is the lobby's, as for any table; a refusal here
 happens before anything is written.
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import grpc
 
+from service.app.lobby import Hosted, Lobby
 from service.errors import PermissionDenied, RefereeError, RuleViolation, Unauthenticated, echo
-from service.lobby import Hosted, Lobby
 from service.tournaments.host import ADMIN, TournamentHost, role
 from service.tournaments.model import Table, Tournament
 

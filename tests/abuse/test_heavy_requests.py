@@ -29,7 +29,7 @@ from grpc_status import rpc_status
 
 from engines.rng import commitment
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
-from service.calls import MAX_JSON_VERIFY_BYTES, MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
+from service.edge.calls import MAX_JSON_VERIFY_BYTES, MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
 from tests.abuse.harness import (
     CALLS,
     ROUNDS,
@@ -269,7 +269,7 @@ def test_gzip_bombs_are_refused_once_a_caps_worth_is_inflated(served: Served) ->
 
 def test_a_grpc_gzip_bomb_is_refused_by_its_decompressed_size(served: Served) -> None:
     """grpc-encoding gzip: grpc's core inflates at most ``grpc.max_receive_message_length``
-    (service.server.TRANSPORT_LIMIT) and refuses the rest before any handler runs."""
+    (service.process.server.TRANSPORT_LIMIT) and refuses the rest before any handler runs."""
     options = [("grpc.max_send_message_length", -1)]
     with grpc.insecure_channel(served.grpc, options=options) as channel:
         verify = channel.unary_unary(

@@ -20,8 +20,8 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
-from service.history import DEFAULT_PAGE_SIZE
-from service.move_limits import DEFAULT_MOVE_LIMITS
+from service.app.history import DEFAULT_PAGE_SIZE
+from service.domain.move_limits import DEFAULT_MOVE_LIMITS
 from tests.servers import Served, referee_process
 from tests.service.table import COLOURS, reason_of, stored_bytes, take
 

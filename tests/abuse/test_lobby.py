@@ -27,7 +27,7 @@ import pytest
 import redis
 
 from referee.v1 import lobby_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
-from service.seat_codes import new_code
+from service.storage.seat_codes import new_code
 from tests.abuse.harness import Pace, Stop, Victim, attacking, check_unhurt, compare, merged
 from tests.servers import Served, referee_process
 from tests.service.table import reason_of

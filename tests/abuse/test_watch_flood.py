@@ -33,8 +33,8 @@ from bench.watch_many import (
     watching,
 )
 from referee.v1 import referee_pb2
-from service.redis_server import EmbeddedRedis
-from service.watch_reader import LANES
+from service.process.redis_server import EmbeddedRedis
+from service.storage.watch_reader import LANES
 from tests.servers import Served, referee_process
 from tests.service.table import reason_of
 

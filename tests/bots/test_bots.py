@@ -19,7 +19,7 @@ import pytest
 from referee.bots import STRATEGIES, bot_for, main, play_seat, run_bot
 from referee.client import AsyncRefereeClient
 from referee.v1 import game_pb2, pinched_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.bots.conftest import LegalitySpy
 from tests.bots.support import gang_options, play_game
 

@@ -25,7 +25,7 @@ from referee.client import (
     from_rpc_error,
 )
 from referee.v1 import game_pb2, the_gang_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.service.table import COLOURS, give_back, stored_bytes, take
 
 WHITE, YELLOW = COLOURS[0], COLOURS[1]

@@ -7,7 +7,7 @@ import hashlib
 
 from referee.client import AsyncRefereeClient, AsyncSeat, RefereeClient
 from referee.v1 import game_pb2, referee_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.clients.python_client_play import aplay_to_end, play_to_end
 
 

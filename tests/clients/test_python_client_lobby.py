@@ -29,7 +29,7 @@ from referee.client import (
 )
 from referee.client.calls import create_request
 from referee.v1 import referee_pb2, table_pb2, tournament_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.clients.python_client_faults import AsyncTries, _method, lost_answer
 
 T = table_pb2

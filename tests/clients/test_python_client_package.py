@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from service.server import Running
+from service.process.server import Running
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "python"

@@ -21,7 +21,7 @@ from referee.client import (
     VersionConflict,
 )
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.clients.python_client_play import STEP_LIMIT, aplay_to_end, progress_move
 from tests.clients.python_client_proxy import CuttableProxy
 from tests.clients.test_python_client_watch import FAST_RECONNECT, PATIENT, wait_until

@@ -26,7 +26,7 @@ from referee.client import (
     Unavailable,
 )
 from referee.v1 import game_pb2, referee_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.clients.python_client_faults import LOST, AsyncTries, SyncTries
 from tests.clients.python_client_proxy import CuttableProxy
 from tests.clients.test_python_client_watch import FAST_RECONNECT, wait_until

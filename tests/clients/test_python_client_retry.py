@@ -17,7 +17,7 @@ from referee.client import (
     VersionConflict,
 )
 from referee.v1 import game_pb2, referee_pb2
-from service.server import Running
+from service.process.server import Running
 from tests.clients.python_client_play import progress_move
 from tests.service.table import COLOURS, stored_bytes, take
 

@@ -23,7 +23,7 @@ from referee.client import (
     Unavailable,
 )
 from referee.v1 import game_pb2, referee_pb2
-from service.server import Running, running
+from service.process.server import Running, running
 from tests.clients.python_client_play import aplay_to_end, astep
 from tests.clients.python_client_proxy import CuttableProxy
 from tests.servers import settings_for

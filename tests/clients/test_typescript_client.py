@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from service.server import Running
+from service.process.server import Running
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGE = ROOT / "clients" / "typescript"

@@ -19,7 +19,7 @@ from google.protobuf.message import Message
 from playwright.async_api import BrowserContext, Page, Request, ViewportSize
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
-from service.auth import TokenSigner
+from service.domain.auth import TokenSigner
 from tests.servers import SECRET, Served
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,6 +1,6 @@
 """Fault-test helpers: real referee processes, what clients were told, what Redis must hold.
 
-Referees run as ``python -m service.cli serve`` processes (loopback, a free port, one shared
+Referees run as ``python -m service.process.cli serve`` processes (loopback, a free port, one shared
 token secret so a seat token issued by one replica is good on every other), so a test can
 SIGKILL, SIGSTOP or SIGTERM them like an orchestrator would. Every process is ended in a
 ``finally`` even when the test fails.
@@ -38,10 +38,10 @@ from engines.the_gang import GAME, TakeChip
 from engines.the_gang.model import TheGangConfig
 from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
-from service import records
-from service.codecs import CODECS
-from service.tables import formats
-from service.verify import verify_history
+from service.domain import records
+from service.edge.codecs import CODECS
+from service.edge.verify import verify_history
+from service.storage.tables import formats
 from tests.service.table import Metadata, Stub, auth
 
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -67,7 +67,7 @@ def free_port() -> int:
 # stops the server when its stdin closes, so it cannot outlive the test either.
 _REDIS_HOST = """
 import sys
-from service.redis_server import EmbeddedRedis
+from service.process.redis_server import EmbeddedRedis
 server = EmbeddedRedis(sys.argv[1], port=int(sys.argv[2]), appendfsync=sys.argv[3]).start()
 print(server.pid, server.url, flush=True)
 sys.stdin.read()
@@ -207,7 +207,7 @@ async def spawn_referee(name: str, redis_url: str, root: Path) -> AsyncIterator[
         process = await asyncio.create_subprocess_exec(
             *_dies_with_this_process(),
             "-m",
-            "service.cli",
+            "service.process.cli",
             "serve",
             "--port",
             "0",

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from service import records
-from service.firer import Firer
-from service.records import ClockSpec
-from service.tables import load_table
+from service.app.firer import Firer
+from service.domain import records
+from service.domain.records import ClockSpec
+from service.storage.tables import load_table
 from tests.service.clocking import Clocked, clocked_referee, create
 
 LEASE_MS = 5_000

@@ -96,7 +96,7 @@ async def embedded_referee(root: Path) -> AsyncIterator[Referee]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "REDIS_"))}
     env["REFEREE_TOKEN_SECRET"] = SECRET
     env["REFEREE_WORKERS"] = "1"  # the referee process supervises its embedded Redis
-    command = ["-m", "service.cli", "serve", "--port", "0", "--http-port", "0"]
+    command = ["-m", "service.process.cli", "serve", "--port", "0", "--http-port", "0"]
     command += ["--data-dir", str(data_dir), "--allow-client-seeds"]
     with log_path.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(

@@ -28,7 +28,7 @@ import grpc
 import pytest
 
 from referee.v1 import game_pb2, referee_pb2
-from service.server import running
+from service.process.server import running
 from tests.faults.support import (
     RPC_TIMEOUT,
     Failure,

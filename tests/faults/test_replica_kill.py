@@ -267,7 +267,7 @@ async def kill_losing_replies(
     """
     async with redis_client(redis_url) as raw:
         # The victim sends its commits in group-commit pipelines, at most two on their way
-        # (service.batching): a commit made while both are held waits in the process, not
+        # (service.storage.batching): a commit made while both are held waits in the process, not
         # in Redis. So the probe goes first, to an idle victim, and surely reaches Redis.
         load.moving.clear()
         await until(lambda: load.in_flight[victim.name] == 0, 5, "the victim to be idle")

@@ -21,7 +21,7 @@ import grpc
 
 from referee.client.calls import gathered_history
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
-from service.verify import verify_history
+from service.edge.verify import verify_history
 from tests.servers import referee_process
 
 T = tournament_pb2

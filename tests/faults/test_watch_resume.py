@@ -24,8 +24,8 @@ import pytest
 
 from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
-from service.server import running
-from service.verify import verify_history
+from service.edge.verify import verify_history
+from service.process.server import running
 from tests.faults.support import (
     RPC_TIMEOUT,
     Failure,

@@ -7,8 +7,8 @@ from pathlib import Path
 import httpx
 from starlette.applications import Starlette
 
-from service.http_app import CONSOLE_BUILD, console_routes
-from service.server import Running
+from service.edge.http_app import CONSOLE_BUILD, console_routes
+from service.process.server import Running
 
 
 async def test_the_console_is_served_beside_the_api(referee_server: Running) -> None:

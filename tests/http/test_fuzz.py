@@ -27,8 +27,8 @@ from schemathesis.generation.modes import GenerationMode
 from tests.servers import referee_process
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = schemathesis.openapi.from_path(str(ROOT / "service" / "openapi.json"))
-DOCUMENT = json.loads((ROOT / "service" / "openapi.json").read_text())
+SCHEMA = schemathesis.openapi.from_path(str(ROOT / "service" / "edge" / "openapi.json"))
+DOCUMENT = json.loads((ROOT / "service" / "edge" / "openapi.json").read_text())
 REFEREE = "/referee.v1.RefereeService/"
 # Connect server streams take framed bodies (see test_http_json); every other RPC is fuzzed.
 OPERATIONS = [
@@ -58,8 +58,8 @@ class Served:
 
     def snapshot(self) -> dict[bytes, object]:
         """Every stored key's value, except the per-address counters of wrong seat or join
-        codes and of joins, which count refused calls by design (service.seat_codes,
-        service.lobby). Hashes, sets and sorted sets by content: DUMP gives their entries in
+        codes and of joins, which count refused calls by design (service.storage.seat_codes,
+        service.app.lobby). Hashes, sets and sorted sets by content: DUMP gives their entries in
         the order of Redis's hash table, which a read may rehash."""
         return {
             key: self._value(key)

@@ -17,8 +17,8 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.calls import MAX_JSON_REQUEST_BYTES, MAX_JSON_VERIFY_BYTES
-from service.server import Running, running
+from service.edge.calls import MAX_JSON_REQUEST_BYTES, MAX_JSON_VERIFY_BYTES
+from service.process.server import Running, running
 from tests.http.connect import JSON, Message, call, ok, reason, watch
 from tests.servers import settings_for
 
@@ -171,7 +171,7 @@ async def test_the_watch_stream_resumes_after_a_version(http: httpx.AsyncClient)
 async def test_the_openapi_document_is_served(http: httpx.AsyncClient) -> None:
     response = await http.get("/openapi.json")
     assert response.status_code == 200
-    assert response.json() == json.loads((ROOT / "service" / "openapi.json").read_text())
+    assert response.json() == json.loads((ROOT / "service" / "edge" / "openapi.json").read_text())
 
 
 async def test_cors_is_off_by_default_and_configurable(

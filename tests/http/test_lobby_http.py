@@ -16,7 +16,7 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import lobby_pb2, lobby_pb2_grpc
-from service.server import running
+from service.process.server import running
 from tests.http.connect import JSON, Message, bearer, reason
 from tests.servers import settings_for
 from tests.service.table import auth, reason_of
@@ -198,7 +198,7 @@ async def test_lobby_refusals_match_over_both_faces(faces: Faces) -> None:
 
 
 def test_the_openapi_document_lists_the_lobby() -> None:
-    document = json.loads((ROOT / "service" / "openapi.json").read_text())
+    document = json.loads((ROOT / "service" / "edge" / "openapi.json").read_text())
     schemas = document["components"]["schemas"]
     for rpc in RPCS:
         operation = document["paths"][f"{LOBBY}/{rpc}"]["post"]

@@ -1,6 +1,6 @@
 """VerifyHistory on the HTTP face as the generated Connect client calls it.
 
-The body reaches a worker unparsed (service.http_encoded), yet the call is the Connect
+The body reaches a worker unparsed (service.edge.http_encoded), yet the call is the Connect
 protocol's: binary and JSON, the Connect and gRPC-Web protocols, a gzipped body (this
 client's default) and a gzipped answer, typed errors with their ErrorInfo details.
 """
@@ -19,8 +19,8 @@ from google.rpc import error_details_pb2
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from referee.v1.referee_connect import RefereeServiceClient
-from service.calls import MAX_JSON_VERIFY_BYTES, MAX_REQUEST_BYTES
-from service.server import Running
+from service.edge.calls import MAX_JSON_VERIFY_BYTES, MAX_REQUEST_BYTES
+from service.process.server import Running
 from tests.service.test_verify_history import _finished
 
 R = referee_pb2

@@ -20,10 +20,10 @@ from bench.loadtest.config import LoadConfig
 from bench.loadtest.metrics import GameLedger, Metrics
 from bench.loadtest.runner import Clients, Load
 from engines.registry import GAMES
-from service import records
-from service.server import running
-from service.store import RedisStore
-from service.tables import formats
+from service.domain import records
+from service.process.server import running
+from service.storage.store import RedisStore
+from service.storage.tables import formats
 from tests.servers import settings_for
 
 

@@ -21,7 +21,7 @@ from engines.base import replay
 from engines.pinched import GAME
 from engines.pinched.model import PinchedState
 from referee.v1 import referee_pb2
-from service.codecs import CODECS
+from service.edge.codecs import CODECS
 from tests.pinched.pinched_driver import REFUSED, Driver, Probe, PTable, store
 from tests.pinched.pinched_leaks import check
 from tests.pinched.pinched_received import Recorder, Viewer

@@ -33,7 +33,7 @@ from engines.pinched.moves import (
     TakeWithGordie,
 )
 from engines.rng import Rng
-from service.move_limits import DEFAULT_MOVE_LIMITS
+from service.domain.move_limits import DEFAULT_MOVE_LIMITS
 from tests.clock_driver import by_clock, check_defaults, random_prefix
 from tests.pinched.playout_cases import CASES
 from tests.pinched.support import (

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.v1 import referee_pb2
-from service import translate
-from service.auth import TokenSigner
-from service.deadlines import DeadlineIndex
-from service.firer import Firer
-from service.records import ClockSpec
-from service.referee import Referee
-from service.store import RedisStore
-from service.tables import load_table
+from service.app.firer import Firer
+from service.app.referee import Referee
+from service.domain.auth import TokenSigner
+from service.domain.records import ClockSpec
+from service.edge import translate
+from service.storage.deadlines import DeadlineIndex
+from service.storage.store import RedisStore
+from service.storage.tables import load_table
 from tests.servers import SECRET
 
 T0 = 1_700_000_000_000

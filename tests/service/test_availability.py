@@ -13,8 +13,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.v1 import referee_pb2
-from service.redis_server import EmbeddedRedis
-from service.server import running
+from service.process.redis_server import EmbeddedRedis
+from service.process.server import running
 from tests.servers import settings_for
 from tests.service.table import Stub, Table, reason_of
 

@@ -12,9 +12,9 @@ import hashlib
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2
-from service import chain, records
-from service.redis_kit import as_bytes
-from service.verify import verify_history
+from service.domain import chain, records
+from service.edge.verify import verify_history
+from service.storage.redis_kit import as_bytes
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, take
 

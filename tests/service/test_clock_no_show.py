@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from referee.v1 import table_pb2
-from service import clocks, records
-from service.records import ClockSpec
-from service.tables import load_table
-from service.verify import verify_history
+from service.domain import clocks, records
+from service.domain.records import ClockSpec
+from service.edge.verify import verify_history
+from service.storage.tables import load_table
 from tests.service.clocking import Clocked, clocked_referee, create, full_history, play_others
 
 
@@ -60,6 +60,6 @@ async def test_a_no_show_is_handed_over_after_k_clock_moves(
         assert set(seat0) == {table_pb2.MOVE_BY_CLOCK}
         outcome = (await clocked.referee.get_view(game_id, None)).outcome
         assert outcome is not None
-        assert 0 not in outcome.winners  # a forfeited seat never wins (service.hosting)
+        assert 0 not in outcome.winners  # a forfeited seat never wins (service.domain.hosting)
     report = verify_history(history)
     assert report.ok, str(report)

@@ -9,12 +9,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from service import clocks, records
-from service.deadlines import Due, member, shard_of
+from service.app.firer import Firer
+from service.domain import clocks, records
+from service.domain.records import ClockSpec
 from service.errors import RefereeError
-from service.firer import Firer
-from service.records import ClockSpec
-from service.tables import load_table
+from service.storage.deadlines import Due, member, shard_of
+from service.storage.tables import load_table
 from tests.service.clocking import Clocked, clocked_referee, create
 
 

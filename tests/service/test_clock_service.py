@@ -14,11 +14,12 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2, table_pb2
-from service import clocks, translate
+from service.domain import clocks
+from service.domain.records import ClockSpec
+from service.edge import translate
+from service.edge.verify import verify_history
 from service.errors import BadRequest
-from service.records import ClockSpec
-from service.tables import load_table
-from service.verify import verify_history
+from service.storage.tables import load_table
 from tests.service.clocking import Clocked, clocked_referee, create, full_history, play_others
 from tests.service.table import Stub, reason_of
 

@@ -1,4 +1,4 @@
-"""Turn clocks, purely (service.clocks): the spec's bounds, the state after each move and
+"""Turn clocks, purely (service.domain.clocks): the spec's bounds, the state after each move and
 every seat's deadline, on a fake time (plain integers of Unix ms)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from referee.v1 import table_pb2
-from service import clocks
-from service.clocks import BY_BOT, BY_CLOCK, BY_PLAYER, Roles
+from service.domain import clocks
+from service.domain.clocks import BY_BOT, BY_CLOCK, BY_PLAYER, Roles
+from service.domain.records import BOT, PLAYER, ClockSpec, HostRecord, SeatHold
 from service.errors import BadRequest
-from service.records import BOT, PLAYER, ClockSpec, HostRecord, SeatHold
 
 T0 = 1_700_000_000_000
 MOVE = ClockSpec(move_seconds=30)

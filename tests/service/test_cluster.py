@@ -13,8 +13,8 @@ from redis.asyncio import RedisCluster
 from redis.crc import key_slot
 
 from referee.v1 import referee_pb2
-from service.server import running
-from service.verify import verify_history
+from service.edge.verify import verify_history
+from service.process.server import running
 from tests.redis_cluster import redis_cluster
 from tests.servers import settings_for
 from tests.service.players import play_to_end

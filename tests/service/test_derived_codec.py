@@ -12,9 +12,9 @@ import pytest
 
 from engines.registry import GAMES
 from referee.v1 import game_pb2, the_gang_pb2
-from service.codecs import CODECS
-from service.codecs.derive import Contract, ContractMismatch, Deriver, enum_table
-from service.codecs.game import DerivedCodec, game_message
+from service.edge.codecs import CODECS
+from service.edge.codecs.derive import Contract, ContractMismatch, Deriver, enum_table
+from service.edge.codecs.game import DerivedCodec, game_message
 
 DERIVED = sorted(name for name, codec in CODECS.items() if isinstance(codec, DerivedCodec))
 

@@ -12,9 +12,9 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from service.auth import TokenSigner
+from service.domain.auth import TokenSigner
 from service.errors import ECHO_CHARACTERS, MAX_MESSAGE_CHARACTERS, BadRequest, echo
-from service.server import TRANSPORT_LIMIT, Running, running
+from service.process.server import TRANSPORT_LIMIT, Running, running
 from tests.servers import SECRET, settings_for
 from tests.service.players import play_to_end
 from tests.service.table import (

@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.verify import verify_history
+from service.edge.verify import verify_history
 from tests.service.players import play_to_end
 from tests.service.table import Table
 

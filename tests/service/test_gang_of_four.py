@@ -13,7 +13,7 @@ from redis.asyncio import Redis
 from referee.client.calls import gathered_history
 from referee.v1 import game_pb2, referee_pb2
 from referee.v1 import gang_of_four_pb2 as pb
-from service.verify import verify_history
+from service.edge.verify import verify_history
 from tests.service.table import Metadata, Stub, auth, reason_of, stored_bytes
 
 GM = pb.GangOfFourMove

@@ -16,11 +16,11 @@ import pytest
 from referee.client import AsyncRefereeClient
 from referee.client.calls import HistoryPages
 from referee.v1 import referee_pb2
-from service import history
+from service.app import history
+from service.app.history import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, page_start, page_token
+from service.edge.verify import verify_history
 from service.errors import BadRequest
-from service.history import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, page_start, page_token
-from service.server import Running
-from service.verify import verify_history
+from service.process.server import Running
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, reason_of, take
 

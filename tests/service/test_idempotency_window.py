@@ -19,12 +19,12 @@ from redis.asyncio import Redis
 
 from engines.the_gang import GAME
 from engines.the_gang.moves import TakeChip
-from service import records
-from service.auth import TokenSigner
+from service.app.referee import Referee
+from service.app.views import Submitted
+from service.domain import records
+from service.domain.auth import TokenSigner
 from service.errors import BadRequest
-from service.referee import Referee
-from service.store import RedisStore
-from service.views import Submitted
+from service.storage.store import RedisStore
 
 
 @dataclass

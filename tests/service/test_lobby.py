@@ -24,10 +24,10 @@ from referee.v1 import (
     table_pb2,
     the_gang_pb2,
 )
-from service import hosting
+from service.domain import hosting
 from service.errors import QuotaExceeded, Unauthenticated
-from service.server import Running, running
-from service.store import RedisStore
+from service.process.server import Running, running
+from service.storage.store import RedisStore
 from tests.servers import settings_for
 from tests.service.table import auth, reason_of, take
 from tests.store.test_store_commit import snapshot
@@ -356,7 +356,7 @@ async def test_a_move_decided_on_a_cached_record_is_decided_again(
 
 
 def _chip(*, back: bool = False) -> Any:
-    from service.translate import move_from_proto
+    from service.edge.translate import move_from_proto
 
     move = take(the_gang_pb2.CHIP_COLOUR_WHITE, 1)
     if back:
@@ -402,7 +402,7 @@ async def test_an_expired_table_leaves_the_listing(stubs: Stubs) -> None:
 
 async def next_table(stream: Any, wanted: Callable[[T.Table], bool]) -> Any:
     """The stream's next message whose Table is ``wanted``; the ones before it are
-    same-version snapshots (presence pushes, service.feed)."""
+    same-version snapshots (presence pushes, service.storage.feed)."""
     async with asyncio.timeout(10):
         while True:
             message = await stream.read()

@@ -1,4 +1,4 @@
-"""The listing's pages (service.lobby_listing) when many tables share one creation
+"""The listing's pages (service.storage.lobby_listing) when many tables share one creation
 millisecond: every table is shown exactly once, in (created ms, game id) order, newest
 first, whatever the page size."""
 
@@ -8,8 +8,8 @@ import secrets
 
 from redis.asyncio import Redis
 
-from service import records
-from service.lobby_listing import Listing, Summary
+from service.domain import records
+from service.storage.lobby_listing import Listing, Summary
 
 
 def summary(game_id: str, created_ms: int, game: str = "pinched") -> Summary:

@@ -1,4 +1,4 @@
-"""Presence pushed (service.feed): a seat's first stream opening, its last closing and its
+"""Presence pushed (service.storage.feed): a seat's first stream opening, its last closing and its
 lease lapsing reach the table's open streams as a snapshot at the same version, coalesced
 to at most one push per table per PRESENCE_REFRESH_SECONDS."""
 
@@ -15,8 +15,8 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import feed
-from service.server import Running, running
+from service.process.server import Running, running
+from service.storage import feed
 from tests.servers import settings_for
 from tests.service.table import auth
 

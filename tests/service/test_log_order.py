@@ -13,7 +13,7 @@ import sys
 import pytest
 import structlog
 
-from service import logs
+from service.process import logs
 
 
 async def test_a_library_record_follows_the_referee_lines_held_before_it(

@@ -15,11 +15,11 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import game_pb2, referee_pb2
-from service import records
+from service.domain import records
+from service.domain.move_limits import DEFAULT_MOVE_LIMITS, MAX_MOVE_LIMIT, split_move_limit
+from service.edge.verify import verify_history
 from service.errors import BadRequest
-from service.move_limits import DEFAULT_MOVE_LIMITS, MAX_MOVE_LIMIT, split_move_limit
-from service.redis_kit import as_bytes
-from service.verify import verify_history
+from service.storage.redis_kit import as_bytes
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, reason_of, stored_bytes, take
 

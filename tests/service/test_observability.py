@@ -13,8 +13,8 @@ import grpc
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from referee.v1 import referee_pb2
-from service.observability import start_tracing, stop_tracing
-from service.server import running
+from service.edge.observability import start_tracing, stop_tracing
+from service.process.server import running
 from tests.servers import settings_for
 from tests.service.table import COLOURS, Stub, Table, take
 

@@ -1,4 +1,4 @@
-"""The referee's log lines (service.logs.PassLogger): one write per event-loop pass, in
+"""The referee's log lines (service.process.logs.PassLogger): one write per event-loop pass, in
 order, none held back for long."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 import io
 import threading
 
-from service import logs
+from service.process import logs
 
 
 class Writes(io.StringIO):

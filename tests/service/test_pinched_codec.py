@@ -53,8 +53,8 @@ from engines.pinched.view import (
 )
 from referee.v1 import game_pb2, gang_of_four_pb2
 from referee.v1 import pinched_pb2 as pb
-from service.codecs import CODECS
-from service.codecs.game import DerivedCodec
+from service.edge.codecs import CODECS
+from service.edge.codecs.game import DerivedCodec
 from service.errors import BadRequest
 
 _CODEC = CODECS["pinched"]

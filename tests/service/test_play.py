@@ -28,8 +28,8 @@ from bench import echo
 from engines.base import replay
 from engines.the_gang import GAME
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
-from service.codecs import CODECS
-from service.server import Running
+from service.edge.codecs import CODECS
+from service.process.server import Running
 from tests.clients.python_client_proxy import CuttableProxy
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Metadata, Move, Stub, Table, auth, reason_of, take

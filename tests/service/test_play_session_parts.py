@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from service.play import _Delivered, _Outbox
+from service.edge.play import _Delivered, _Outbox
 
 
 async def _started(delivered: _Delivered, version: int) -> asyncio.Task[None]:

@@ -1,6 +1,6 @@
-"""Presence at scale (service.presence, service.feed): one renewer per process renews every
-lease in pipelines, one feed task reads every watched lobby table's presence, and a lease
-dropped while a renewal round is on its way stays dropped."""
+"""Presence at scale (service.storage.presence, service.storage.feed): one renewer per
+process renews every lease in pipelines, one feed task reads every watched lobby table's
+presence, and a lease dropped while a renewal round is on its way stays dropped."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import presence
-from service.redis_kit import connect
-from service.server import Running, running
-from service.store import RedisStore
+from service.process.server import Running, running
+from service.storage import presence
+from service.storage.redis_kit import connect
+from service.storage.store import RedisStore
 from tests.redis_cluster import redis_cluster
 from tests.servers import settings_for
 from tests.service.table import auth

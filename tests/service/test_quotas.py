@@ -1,4 +1,4 @@
-"""Operator keys and quotas (service.limits): each refusal is typed, carries a retry delay
+"""Operator keys and quotas (service.app.limits): each refusal is typed, carries a retry delay
 when it is a quota, and changes nothing in Redis."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from grpc_status import rpc_status
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2, referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
-from service import limits as limits_module
+from service.app import limits as limits_module
+from service.app.limits import Caller, Limits, QuotaStore, peer_address
+from service.domain.quotas import Quotas, parse_quotas
 from service.errors import QuotaExceeded, to_connect_error, to_rpc_status
-from service.limits import Caller, Limits, QuotaStore, peer_address
-from service.quotas import Quotas, parse_quotas
-from service.redis_kit import connect
-from service.server import Running, running
+from service.process.server import Running, running
 from service.settings import Settings
+from service.storage.redis_kit import connect
 from tests.servers import settings_for
 from tests.service.players import play_to_end
 from tests.service.table import Table, reason_of

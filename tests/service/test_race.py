@@ -33,11 +33,11 @@ from engines.the_gang.model import TheGangConfig
 from engines.the_gang.moves import Move as EngineMove
 from engines.the_gang.moves import TakeChip
 from referee.v1 import game_pb2, referee_pb2
-from service import records
-from service.codecs import CODECS
-from service.server import Running, running
-from service.store import CommitResult, GameRecord
-from service.tables import load_table
+from service.domain import records
+from service.edge.codecs import CODECS
+from service.process.server import Running, running
+from service.storage.store import CommitResult, GameRecord
+from service.storage.tables import load_table
 from tests.servers import settings_for
 from tests.service.table import COLOURS, Metadata, Stub, Table, auth, reason_of, take
 

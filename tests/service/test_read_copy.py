@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 
 from referee.v1 import lobby_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
 from service.errors import GameNotFound
-from service.server import Running, running
+from service.process.server import Running, running
 from tests.servers import settings_for
 from tests.service.table import COLOURS, auth, give_back, reason_of, take
 

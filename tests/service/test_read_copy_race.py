@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from engines.the_gang import GAME
-from service.auth import TokenSigner
-from service.referee import Referee
-from service.store import RedisStore
+from service.app.referee import Referee
+from service.domain.auth import TokenSigner
+from service.storage.store import RedisStore
 
 
 @dataclass

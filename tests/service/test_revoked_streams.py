@@ -24,7 +24,7 @@ from referee.v1 import (
     tournament_pb2,
     tournament_pb2_grpc,
 )
-from service.server import running
+from service.process.server import running
 from tests.servers import settings_for
 from tests.service.table import COLOURS, auth, reason_of, take
 from tests.tournaments.test_admin_tables import _started

@@ -1,4 +1,4 @@
-"""One-time codes (service.seat_codes) on real Redis: issue, redeem once, hashed keys, the
+"""One-time codes (service.storage.seat_codes) on real Redis: issue, redeem once, hashed keys, the
 per-address bound on wrong codes, and a real race of separate connections."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from service.limits import peer_address
-from service.redis_kit import connect
-from service.seat_codes import (
+from service.app.limits import peer_address
+from service.storage.redis_kit import connect
+from service.storage.seat_codes import (
     ALPHABET,
     LENGTH,
     SeatCodeAttemptsExceeded,

@@ -1,4 +1,4 @@
-"""Each live change is projected once per viewer (service.watching) and shared among every
+"""Each live change is projected once per viewer (service.app.watching) and shared among every
 stream of that viewer: all spectators of a table get one projection, which never carries a
 seat's hand, and a seat's own streams get theirs, which only they get."""
 
@@ -13,8 +13,9 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service import translate, watching
-from service.server import Running, running
+from service.app import watching
+from service.edge import translate
+from service.process.server import Running, running
 from tests.servers import settings_for
 from tests.service.table import auth
 

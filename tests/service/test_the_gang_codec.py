@@ -44,7 +44,7 @@ from engines.the_gang.rules import make_config
 from engines.the_gang.view import PileView, TheGangView
 from referee.v1 import game_pb2, gang_of_four_pb2
 from referee.v1 import the_gang_pb2 as pb
-from service.codecs import CODECS
+from service.edge.codecs import CODECS
 from service.errors import BadRequest
 
 CODEC = CODECS["the_gang"]

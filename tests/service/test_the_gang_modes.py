@@ -20,8 +20,8 @@ from redis.asyncio import Redis
 from engines.errors import InvalidConfigError
 from engines.the_gang import GAME
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from service.codecs import CODECS
-from service.server import Running
+from service.edge.codecs import CODECS
+from service.process.server import Running
 from tests.service.table import (
     Move,
     Stub,
@@ -320,7 +320,7 @@ async def _gang(table: Table, seats: int) -> Gang:
 
 
 async def _verify(address: str, game_id: str, token: str | None) -> str:
-    args = ["-m", "service.cli", "verify", "--address", address, "--game-id", game_id]
+    args = ["-m", "service.process.cli", "verify", "--address", address, "--game-id", game_id]
     if token is not None:
         args += ["--token", token]
     process = await asyncio.create_subprocess_exec(

@@ -1,11 +1,11 @@
-"""The signer remembers only tokens that verified, and only so many (service.auth)."""
+"""The signer remembers only tokens that verified, and only so many (service.domain.auth)."""
 
 from __future__ import annotations
 
 import pytest
 
-from service import auth
-from service.auth import SeatClaim, TokenSigner
+from service.domain import auth
+from service.domain.auth import SeatClaim, TokenSigner
 from service.errors import Unauthenticated
 
 SECRET = b"0123456789abcdef0123456789abcdef"

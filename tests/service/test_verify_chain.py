@@ -21,9 +21,10 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import game_pb2, referee_pb2
-from service import chain, cli, records
-from service.server import Running
-from service.verify import verify_history
+from service.domain import chain, records
+from service.edge.verify import verify_history
+from service.process import cli
+from service.process.server import Running
 from tests.service.fixtures.record_histories import SEATS, record
 from tests.service.players import play_to_end
 from tests.service.table import Stub, Table

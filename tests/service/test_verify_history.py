@@ -15,10 +15,10 @@ import pytest
 from google.protobuf import json_format
 
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.calls import MAX_VERIFY_BYTES
+from service.edge.calls import MAX_VERIFY_BYTES
+from service.edge.verifying import Verifier
 from service.errors import Unavailable
-from service.server import Running
-from service.verifying import Verifier
+from service.process.server import Running
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Table, reason_of, take
 

@@ -10,11 +10,11 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2, tournament_pb2, tournament_pb2_grpc
-from service import feed as feed_module
-from service import watch_reader
-from service import watching as watching_module
-from service.server import Running
-from service.tables import load_table
+from service.app import watching as watching_module
+from service.process.server import Running
+from service.storage import feed as feed_module
+from service.storage import watch_reader
+from service.storage.tables import load_table
 from tests.service.table import COLOURS, Stub, Table, take
 
 WHITE = COLOURS[0]

@@ -1,5 +1,5 @@
 """`referee serve --workers 2` for real: two referee processes under a supervisor, sharing
-the gRPC and HTTP ports (service.workers)."""
+the gRPC and HTTP ports (service.process.workers)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,16 @@ def supervised(env: Mapping[str, str], data_dir: Path) -> Iterator[Supervised]:
     """`referee serve --workers 2` on free ports; killed at the end if still running."""
     variables = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "REDIS_"))}
     variables.update({"REFEREE_LOG_LEVEL": "info", **NO_TAKEOVERS, **env})
-    command = [sys.executable, "-m", "service.cli", "serve", "--workers", "2", "--port", "0"]
+    command = [
+        sys.executable,
+        "-m",
+        "service.process.cli",
+        "serve",
+        "--workers",
+        "2",
+        "--port",
+        "0",
+    ]
     command += ["--http-port", "0", "--data-dir", str(data_dir)]
     process = subprocess.Popen(
         command,
@@ -218,7 +227,7 @@ async def test_a_killed_worker_is_restarted_and_sigterm_stops_all(tmp_path: Path
 def test_one_worker_per_core_within_a_cgroup_limit(
     tmp_path: Path, cpu_max: str, cores: int | None
 ) -> None:
-    from service.workers import host_cores
+    from service.process.workers import host_cores
 
     path = tmp_path / "cpu.max"
     path.write_text(cpu_max + "\n")
@@ -234,7 +243,7 @@ def test_a_port_in_use_is_refused_before_anything_starts(tmp_path: Path) -> None
         taken.listen()
         port = taken.getsockname()[1]
         data_dir = tmp_path / "data"
-        command = [sys.executable, "-m", "service.cli", "serve", "--workers", "2"]
+        command = [sys.executable, "-m", "service.process.cli", "serve", "--workers", "2"]
         command += ["--port", str(port), "--http-port", "0", "--data-dir", str(data_dir)]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "REDIS_"))}
         done = subprocess.run(

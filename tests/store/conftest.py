@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from service.store import RedisStore
+from service.storage.store import RedisStore
 
 
 @pytest.fixture(params=[2, 3], ids=["resp2", "resp3"])

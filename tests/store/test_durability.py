@@ -18,11 +18,11 @@ import structlog
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2
-from service.durability import UNKNOWN, Persistence, read_persistence
 from service.errors import Unavailable
-from service.redis_server import EmbeddedRedis
-from service.server import running
-from service.store import CommitStatus, RedisStore
+from service.process.redis_server import EmbeddedRedis
+from service.process.server import running
+from service.storage.durability import UNKNOWN, Persistence, read_persistence
+from service.storage.store import CommitStatus, RedisStore
 from tests.faults.support import create_game, scripted_game, stub_for
 from tests.servers import settings_for
 from tests.service.table import auth, reason_of

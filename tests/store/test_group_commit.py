@@ -1,4 +1,4 @@
-"""Group commit (service.batching): commits made together go out in one pipeline, and
+"""Group commit (service.storage.batching): commits made together go out in one pipeline, and
 each caller still gets its own answer, against a real Redis."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import uuid
 import pytest
 from redis.asyncio import Redis
 
-from service.batching import Batcher
 from service.errors import Unavailable
-from service.store import CommitStatus, RedisStore
+from service.storage.batching import Batcher
+from service.storage.store import CommitStatus, RedisStore
 from tests.store.test_store_commit import commit
 
 

@@ -1,4 +1,4 @@
-"""Group commit (service.batching) at its edges: a store closed with commits still queued
+"""Group commit (service.storage.batching) at its edges: a store closed with commits still queued
 answers them before it closes, and leaves no connection behind."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from service.batching import Batcher
-from service.store import CommitStatus, RedisStore
+from service.storage.batching import Batcher
+from service.storage.store import CommitStatus, RedisStore
 from tests.store.test_store_commit import commit
 
 

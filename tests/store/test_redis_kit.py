@@ -13,22 +13,22 @@ import pytest
 from redis.asyncio import Redis
 
 from service.errors import RefereeError, StoreFull, Unavailable
-from service.redis_kit import CommitResult, CommitStatus, commit_result, connect
-from service.redis_server import EmbeddedRedis
-from service.store import RedisStore
+from service.process.redis_server import EmbeddedRedis
+from service.storage.redis_kit import CommitResult, CommitStatus, commit_result, connect
+from service.storage.store import RedisStore
 from service.tournaments.model import Format, Participant, Tournament
 from service.tournaments.store import TournamentStore
 
-LUA = Path(__file__).resolve().parents[2] / "service" / "lua"
+LUA = Path(__file__).resolve().parents[2] / "service" / "storage" / "lua"
 SERVICE = Path(__file__).resolve().parents[2] / "service"
 # Every module that keeps something in Redis with scripts of its own.
 STORES = (
-    SERVICE / "store.py",
+    SERVICE / "storage" / "store.py",
     SERVICE / "tournaments" / "store.py",
-    SERVICE / "limits.py",  # the quota counters
-    SERVICE / "seat_codes.py",
-    SERVICE / "deadlines.py",  # the clocks' deadline index (EVAL in one pipeline per pass)
-    SERVICE / "lobby.py",  # the joins counter
+    SERVICE / "app" / "limits.py",  # the quota counters
+    SERVICE / "storage" / "seat_codes.py",
+    SERVICE / "storage" / "deadlines.py",  # the deadline index (EVAL in one pipeline per pass)
+    SERVICE / "app" / "lobby.py",  # the joins counter
 )
 
 
@@ -199,7 +199,7 @@ def test_a_compare_and_set_reply_reads_alike_for_both_stores() -> None:
 
 
 def test_every_script_is_loaded_by_a_store_and_documents_its_contract() -> None:
-    """Scripts live in ``service/lua`` only, each used by a store, each with a header that
+    """Scripts live in ``service/storage/lua`` only, each used by a store, each with a header that
     names its KEYS, ARGV and reply."""
     sources = "\n".join(path.read_text(encoding="utf-8") for path in STORES)
     scripts = sorted(LUA.glob("*.lua"))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.redis_server import EmbeddedRedis, RedisServerError, find_redis_server
+from service.process.redis_server import EmbeddedRedis, RedisServerError, find_redis_server
 
 REPO = Path(__file__).resolve().parents[2]
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
@@ -153,7 +153,7 @@ def test_server_dies_with_a_killed_parent(tmp_path: Path) -> None:
     program = textwrap.dedent(
         f"""
         import time
-        from service.redis_server import EmbeddedRedis
+        from service.process.redis_server import EmbeddedRedis
         server = EmbeddedRedis({str(tmp_path)!r}).start()
         print(server.pid, flush=True)
         time.sleep(60)

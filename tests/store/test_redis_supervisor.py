@@ -14,8 +14,8 @@ from pathlib import Path
 import redis
 import structlog
 
-from service.redis_server import EmbeddedRedis, find_redis_server
-from service.redis_supervisor import Supervisor
+from service.process.redis_server import EmbeddedRedis, find_redis_server
+from service.process.redis_supervisor import Supervisor
 
 
 async def until(condition: Callable[[], bool], seconds: float, what: str) -> None:

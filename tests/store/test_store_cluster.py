@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
-from service.durability import read_persistence
 from service.errors import Unavailable
-from service.store import CommitStatus, RedisStore
+from service.storage.durability import read_persistence
+from service.storage.store import CommitStatus, RedisStore
 from tests.redis_cluster import NODES, redis_cluster
 
 

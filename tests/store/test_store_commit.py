@@ -8,9 +8,9 @@ import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
-from service import records
-from service.redis_kit import as_bytes
-from service.store import CommitResult, CommitStatus, GameRecord, RedisStore
+from service.domain import records
+from service.storage.redis_kit import as_bytes
+from service.storage.store import CommitResult, CommitStatus, GameRecord, RedisStore
 
 
 async def commit(

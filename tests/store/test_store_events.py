@@ -8,9 +8,9 @@ import time
 import pytest
 from redis.asyncio import Redis
 
-from service.store import CommitStatus, RedisStore
-from service.store_replies import events as _events
-from service.store_replies import xread_entries as _xread_entries
+from service.storage.store import CommitStatus, RedisStore
+from service.storage.store_replies import events as _events
+from service.storage.store_replies import xread_entries as _xread_entries
 
 
 async def play(store: RedisStore, game_id: str, moves: int, *, start: int = 0) -> None:

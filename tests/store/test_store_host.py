@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
-from service.store import CommitResult, CommitStatus, GameRecord, RedisStore
+from service.storage.store import CommitResult, CommitStatus, GameRecord, RedisStore
 from tests.store.test_store_commit import snapshot
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from service.store import CommitStatus, GameRecord, RedisStore
+from service.storage.store import CommitStatus, GameRecord, RedisStore
 
 WORKERS = 32
 INCREMENTS = 10

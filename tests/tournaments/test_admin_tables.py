@@ -22,7 +22,7 @@ from referee.v1 import (
     tournament_pb2,
     tournament_pb2_grpc,
 )
-from service.server import Running, running
+from service.process.server import Running, running
 from tests.servers import settings_for
 from tests.service.table import reason_of
 

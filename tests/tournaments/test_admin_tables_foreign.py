@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2_grpc, tournament_pb2, tournament_pb2_grpc
-from service.server import Running, running
+from service.process.server import Running, running
 from tests.servers import settings_for
 from tests.tournaments.test_admin_tables import _auth, _hosting, _refused, _started
 

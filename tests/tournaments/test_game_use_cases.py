@@ -13,8 +13,8 @@ from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2_grpc
 from service.errors import GameNotFound, RuleViolation
-from service.server import Running
-from service.store import RedisStore
+from service.process.server import Running
+from service.storage.store import RedisStore
 from tests.service.players import play_to_end
 from tests.service.table import Table, take
 
@@ -121,5 +121,9 @@ def test_the_tournament_package_reaches_games_only_through_use_cases(module: str
     path = PACKAGE / f"{module}.py"
     reached = _referee_uses(path) - USE_CASES - {"allow_client_seeds"}
     assert not reached, f"{module}.py reaches past the Referee use cases: {sorted(reached)}"
-    forbidden = _imports(path) & {"service.tables", "service.store", "service.feed"}
+    forbidden = _imports(path) & {
+        "service.storage.tables",
+        "service.storage.store",
+        "service.storage.feed",
+    }
     assert not forbidden, f"{module}.py reads games behind the Referee: {sorted(forbidden)}"

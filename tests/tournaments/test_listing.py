@@ -13,7 +13,7 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
-from service.server import Running, running
+from service.process.server import Running, running
 from service.tournaments.store import INDEX, PRUNE_GRACE_SECONDS
 from tests.servers import settings_for
 from tests.service.table import reason_of

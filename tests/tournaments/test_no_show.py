@@ -16,8 +16,8 @@ import pytest
 from referee.client import AsyncRefereeClient
 from referee.client.calls import gathered_history
 from referee.v1 import referee_pb2, table_pb2, tournament_pb2, tournament_pb2_grpc
-from service.server import Running, running
-from service.verify import verify_history
+from service.edge.verify import verify_history
+from service.process.server import Running, running
 from tests.servers import settings_for
 
 T = tournament_pb2

@@ -21,8 +21,8 @@ from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from service.errors import Unavailable
-from service.seat_codes import new_code, normalized
-from service.server import Running, running
+from service.process.server import Running, running
+from service.storage.seat_codes import new_code, normalized
 from service.tournaments.host import CODE_KIND
 from tests.servers import settings_for
 from tests.service.table import reason_of

@@ -13,7 +13,7 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.client import AsyncRefereeClient
-from service.referee import Referee
+from service.app.referee import Referee
 from service.tournaments import rounds
 from service.tournaments.director import Director
 from service.tournaments.host import ParticipantSpec, TournamentHost, TournamentSpec

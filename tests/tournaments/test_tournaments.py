@@ -15,8 +15,8 @@ import pytest
 from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
 from referee.v1 import game_pb2, gang_of_four_pb2, tournament_pb2, tournament_pb2_grpc
-from service.server import Running, running
-from service.tables import load_log, load_table, replay_log
+from service.process.server import Running, running
+from service.storage.tables import load_log, load_table, replay_log
 from service.tournaments import director as director_module
 from service.tournaments import pairing
 from service.tournaments.host import TournamentHost

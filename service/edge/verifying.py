@@ -1,0 +1,275 @@
+"""VerifyHistory's replays, in worker processes: the event loop never replays a game.
+
+A replay (:func:`service.edge.verify.verify_history`) is pure Python and holds the GIL for up
+to seconds on a long game, so a thread would still stall every other call of the process.
+:class:`Verifier` runs it in a :class:`~concurrent.futures.ProcessPoolExecutor` of
+``workers`` processes, started at its first call. What crosses to a worker is the request
+as it came (:class:`~service.edge.encoded.Encoded`: binary protobuf or proto3 JSON, maybe
+gzipped), never parsed on the event loop: the worker inflates it (at most its format's
+cap), parses it, checks it (:func:`service.edge.calls.check_request`), replays it and answers
+in the request's format. A request it refuses comes back as a :class:`Refusal` (reason
+and message), raised on the loop as the same typed error the face would have raised. The
+request carries the whole history (the RPC reads nothing stored; a client verifying a
+stored game sends what GetHistory gave it), so a worker needs no Redis and no secret.
+
+Workers come from a ``forkserver``, never a fork of the referee itself: the referee has
+gRPC's threads, which a forked child would inherit in whatever state they were. The fork
+server imports this module once, so each worker starts without importing the engines.
+Workers run at a lower CPU priority (:data:`NICENESS`): a replay is background work, and
+on a busy machine the event loop's short calls come first.
+
+The event loop's own share is kept to moving bytes, off its thread where it can be: the
+pool is started (the fork server's round trip, ~0.5 s) in a thread, and a body over
+:data:`SPOOL_BYTES` goes to its worker as a file written by a thread (the worker reads and
+deletes it), since the pool's queue would pickle it under the GIL (5 ms per 8 MB, the
+whole process stalled meanwhile).
+
+The queue is bounded: at most ``workers + queue`` calls are in the pool (running or
+waiting); one more is refused at once with UNAVAILABLE ``VERIFY_BUSY``. A call whose
+client gives up while it waits leaves the queue; one already replaying runs to its end
+(a replay is bounded by the request's size limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+import structlog
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
+
+from referee.v1 import referee_pb2
+from service.edge.calls import MAX_JSON_VERIFY_BYTES, MAX_VERIFY_BYTES, check_request, gunzipped
+from service.edge.encoded import GZIP, IDENTITY, JSON, Encoded
+from service.edge.verify import verify_history
+from service.errors import BadRequest, RefereeError, Unavailable, echo, excerpt
+
+log = structlog.get_logger("referee.verify")
+
+WORKERS = 1
+QUEUE = 4
+# How much lower a worker's CPU priority is than the referee's (os.nice): the lowest.
+NICENESS = 19
+# Bodies above this go to a worker as a file (see the module); below, through its queue.
+SPOOL_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A request a worker refused: what the loop raises as :class:`BadRequest`. (An
+    exception would cross the process boundary only if it pickled, which ours do not.)"""
+
+    reason: str
+    message: str
+
+
+def _lowered() -> None:
+    """A worker's initializer: below the referee's CPU priority (see the module). Linux's
+    SCHED_IDLE runs it only on a core nothing else wants, preempted at once when the
+    referee wakes; elsewhere it is the lowest nice level."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def _inflated(request: Encoded, limit: int) -> bytes:
+    """The request's body uncompressed, refused once it passes ``limit`` bytes."""
+    if request.encoding == GZIP:
+        return gunzipped(request.data, limit)
+    if request.encoding != IDENTITY:
+        raise BadRequest("MALFORMED_REQUEST", f"unknown compression {echo(request.encoding)}")
+    return request.data
+
+
+def parsed(request: Encoded) -> referee_pb2.VerifyHistoryRequest:
+    """The request inflated, parsed and checked, as the faces would for any other RPC."""
+    json = request.format == JSON
+    data = _inflated(request, MAX_JSON_VERIFY_BYTES if json else MAX_VERIFY_BYTES)
+    message = referee_pb2.VerifyHistoryRequest()
+    try:
+        if json:
+            json_format.Parse(data, message)
+        else:
+            message.ParseFromString(data)
+    except (json_format.ParseError, UnicodeDecodeError, DecodeError) as error:
+        what = "malformed JSON request" if json else "malformed request"
+        raise BadRequest("MALFORMED_REQUEST", f"{what}: {excerpt(str(error))}") from None
+    check_request(message)
+    return message
+
+
+@dataclass(frozen=True)
+class Spooled:
+    """A request body on its way to a worker as the file ``path`` (see the module)."""
+
+    path: str
+    format: str
+    encoding: str
+
+
+def _spool(directory: str, request: Encoded) -> Spooled:
+    """``request``'s body written to a new file of ``directory`` (in a thread)."""
+    handle, path = tempfile.mkstemp(dir=directory)
+    with open(handle, "wb") as file:
+        file.write(request.data)
+    return Spooled(path, request.format, request.encoding)
+
+
+def _discard(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _unspooled(item: Spooled) -> Encoded:
+    try:
+        data = Path(item.path).read_bytes()
+    finally:
+        _discard(item.path)
+    return Encoded(data, item.format, item.encoding)
+
+
+def replay(request: Encoded | Spooled) -> bytes | Refusal:
+    """One VerifyHistory call, in a worker: its request as it came in, its answer's bytes
+    (in the request's format) out, or the refusal of a request that was not acceptable."""
+    if isinstance(request, Spooled):
+        request = _unspooled(request)
+    try:
+        message = parsed(request)
+    except RefereeError as error:
+        return Refusal(error.reason, error.message)
+    report = verify_history(message.history, message.views)
+    answer = referee_pb2.VerifyHistoryResponse(
+        verified=report.ok,
+        moves_replayed=report.replayed,
+        views_checked=report.views,
+        first_differing_version=report.first_differing_version,
+        problems=report.problems,
+        chained=report.chained,
+    )
+    if request.format == JSON:
+        return json_format.MessageToJson(answer).encode()  # as connect-python's codec does
+    return answer.SerializeToString()
+
+
+def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    """Run ``callback`` on ``loop``'s thread (a pool's callbacks come from its own thread)."""
+    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody counts any more
+        loop.call_soon_threadsafe(callback)
+
+
+def busy() -> Unavailable:
+    return Unavailable("VERIFY_BUSY", "this referee is replaying other games; try again shortly")
+
+
+class Verifier:
+    """A process pool for replays with a bounded queue (see the module)."""
+
+    def __init__(self, workers: int = WORKERS, queue: int = QUEUE) -> None:
+        if workers < 1 or queue < 0:
+            raise ValueError("a verifier needs at least one worker and a queue of 0 or more")
+        self.workers = workers
+        self.capacity = workers + queue
+        self._pool: ProcessPoolExecutor | None = None
+        self._spool_dir: str | None = None
+        self._starting = threading.Lock()  # the pool and spool directory are made in threads
+        self._in_pool = 0
+        self._closed = False
+
+    @property
+    def in_pool(self) -> int:
+        """Calls running or waiting in the pool now (or on their way into it)."""
+        return self._in_pool
+
+    def _start(self) -> None:
+        """Start the pool and its every worker (in a thread: it waits on the fork server)."""
+        with self._starting:
+            if self._pool is not None or self._closed:
+                return
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload([__name__])
+            pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_lowered)
+            # Workers are spawned on demand: as many calls as workers spawn them all now.
+            for started in [pool.submit(int) for _ in range(self.workers)]:
+                started.result()
+            self._spool_dir = self._spool_dir or tempfile.mkdtemp(prefix="referee-verify-")
+            self._pool = pool
+
+    async def _ready(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            await asyncio.shield(asyncio.to_thread(self._start))
+        if self._pool is None:  # closed meanwhile
+            raise busy()
+        return self._pool
+
+    async def _item(self, request: Encoded) -> Encoded | Spooled:
+        if len(request.data) <= SPOOL_BYTES or self._spool_dir is None:
+            return request
+        return await asyncio.to_thread(_spool, self._spool_dir, request)
+
+    async def verify(self, request: referee_pb2.VerifyHistoryRequest | Encoded) -> bytes:
+        """The serialized answer to ``request``, in its format (binary for a message);
+        VERIFY_BUSY when the queue is full, the worker's refusal as :class:`BadRequest`."""
+        if self._closed or self._in_pool >= self.capacity:
+            raise busy()
+        if not isinstance(request, Encoded):
+            request = Encoded.proto(request.SerializeToString())
+        self._in_pool += 1
+        try:
+            pool = await self._ready()
+            item = await self._item(request)
+            future: Future[bytes | Refusal] = pool.submit(replay, item)
+        except BaseException as error:
+            self._in_pool -= 1
+            if isinstance(error, BrokenProcessPool) and self._pool is not None:
+                self._replace(self._pool)
+            raise
+        loop = asyncio.get_running_loop()
+        future.add_done_callback(lambda _: self._finished(loop, item))
+        try:
+            answer = await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next call gets a fresh pool.
+            log.error("a verify worker died; starting a new pool at the next call")
+            self._replace(pool)
+            raise
+        if isinstance(answer, Refusal):
+            raise BadRequest(answer.reason, answer.message)
+        return answer
+
+    def _finished(self, loop: asyncio.AbstractEventLoop, item: Encoded | Spooled) -> None:
+        """A call left the pool (on the pool's thread): its spooled body, if the worker did
+        not get to it, is deleted; the count is lowered on the loop's thread (no lock)."""
+        if isinstance(item, Spooled):
+            _discard(item.path)
+        _soon(loop, self._left)
+
+    def _left(self) -> None:
+        """A call left the pool: answered, failed, or cancelled while it waited."""
+        self._in_pool -= 1
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        if self._pool is broken:
+            self._pool = None
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers: waiting calls are cancelled, a running replay ends on its own."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._spool_dir is not None:
+            shutil.rmtree(self._spool_dir, ignore_errors=True)

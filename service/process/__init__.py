@@ -1,0 +1,1 @@
+"""Running it: the server, workers, embedded Redis, logs and the command line."""

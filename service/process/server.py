@@ -1,0 +1,320 @@
+"""Assembling and running the referee: store, embedded Redis, gRPC server, health, reflection."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import os
+import signal
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from service.app.firer import Firer, firing
+from service.app.limits import Limits
+from service.app.lobby import Lobby
+from service.app.referee import Referee
+from service.domain.auth import TokenSigner, load_or_create_secret
+from service.edge.api import RPCS, RefereeApi
+from service.edge.calls import MAX_VERIFY_BYTES
+from service.edge.grpc_api import LobbyServicer, RefereeServicer
+from service.edge.http_api import lobby_mount
+from service.edge.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
+from service.edge.lobby_api import RPCS as LOBBY_RPCS
+from service.edge.lobby_api import LobbyApi
+from service.edge.observability import Metrics, start_tracing
+from service.edge.verifying import Verifier
+from service.errors import Unavailable
+from service.process.redis_server import DIR_MODE, EmbeddedRedis
+from service.process.redis_supervisor import Supervisor
+from service.settings import Settings
+from service.storage.deadlines import DeadlineIndex
+from service.storage.durability import read_persistence
+from service.storage.redis_kit import connect
+from service.storage.store import RedisStore
+from service.tournaments.serving import SERVICE_NAME as TOURNAMENT_SERVICE
+from service.tournaments.serving import TournamentService, tournament_service
+
+log = structlog.get_logger("referee")
+
+SERVICE_NAME = RPCS.full_name
+# gRPC's own transport limit; requests above MAX_REQUEST_BYTES but below this get a typed
+# INVALID_ARGUMENT with reason REQUEST_TOO_LARGE from the servicer.
+TRANSPORT_LIMIT = MAX_VERIFY_BYTES + 1024 * 1024  # VerifyHistory carries whole games
+# How often (and how long at most) the health status asks Redis whether it is there.
+STORE_PROBE_SECONDS = 1.0
+
+
+@dataclass
+class Running:
+    server: grpc.aio.Server
+    referee: Referee
+    port: int
+    redis_url: str
+    metrics_port: int = 0  # 0: the /metrics endpoint is off
+    http_port: int = 0  # 0: the HTTP/JSON face is off
+    tournaments: TournamentService | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def http_url(self) -> str:
+        """Base URL of the HTTP/JSON (Connect) face."""
+        if not self.http_port:
+            raise RuntimeError("the HTTP face is off (http_port=None)")
+        return f"http://127.0.0.1:{self.http_port}"
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Running]:
+    """The referee serving on ``settings.host:settings.port`` until the block exits."""
+    async with contextlib.AsyncExitStack() as stack:
+        redis_url = settings.redis_url
+        supervisor: Supervisor | None = None
+        if redis_url is None:
+            # The folder holds the token secret and the embedded Redis: its owner's only.
+            settings.data_dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+            settings.data_dir.chmod(DIR_MODE)
+            embedded = EmbeddedRedis(settings.data_dir / "redis", appendfsync="always")
+            supervisor = stack.enter_context(Supervisor(embedded))
+            redis_url = embedded.url
+        if settings.redis_url is not None and settings.token_secret is None:
+            # Replicas sharing a Redis must share the secret, or one's tokens fail on another.
+            raise SystemExit(
+                "REFEREE_TOKEN_SECRET must be set when REDIS_URL is (every replica needs the "
+                "same secret); only the embedded default generates one"
+            )
+        secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
+        limits = Limits.from_settings(settings, redis_url)
+        stack.push_async_callback(limits.aclose)
+        await _report_persistence(settings, redis_url)
+        if settings.tracing != "off":
+            start_tracing(settings.tracing)
+        metrics = Metrics()
+        metrics_port = stack.enter_context(metrics.serving(settings.host, settings.metrics_port))
+        store = RedisStore.from_url(
+            redis_url,
+            finished_ttl_seconds=settings.finished_ttl_seconds,
+            idle_ttl_seconds=settings.idle_ttl_seconds,
+            cluster=settings.redis_cluster,
+            max_connections=settings.redis_max_connections,
+            wait_replicas=settings.wait_replicas,
+            wait_timeout_ms=settings.wait_timeout_ms,
+        )
+        store.on_call = metrics.observe_redis
+        deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix, batcher=store.batcher)
+        deadlines.on_call = metrics.observe_redis
+        referee = Referee(
+            store,
+            TokenSigner(secret),
+            allow_client_seeds=settings.allow_client_seeds,
+            stats=metrics,
+            deadlines=deadlines,
+            bot_delay_ms=settings.bot_move_delay_ms,
+        )
+        metrics.watch_streams_from(lambda: referee.feed.watchers)
+        server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
+                # Off for one process, so a port in use fails the start; on for the workers
+                # of `referee serve --workers N`, which all bind the same port.
+                ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
+            ]
+        )
+        verifier = Verifier(settings.verify_workers, settings.verify_queue)
+        stack.callback(verifier.close)  # after the server has stopped
+        lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
+        stack.push_async_callback(lobby_client.aclose)
+        lobby = Lobby(
+            referee,
+            lobby_client,
+            code_ttl_seconds=settings.join_code_ttl_seconds,
+            code_attempts_per_minute=settings.seat_code_attempts_per_minute,
+            joins_per_minute=settings.joins_per_minute,
+            max_actions=settings.max_table_actions,
+        )
+        api = RefereeApi(referee, metrics, verifier, limits, lobby)
+        RefereeServicer.register(api, server)
+        lobby_api = LobbyApi(lobby, metrics, limits)
+        LobbyServicer.register(lobby_api, server)
+        tournaments = tournament_service(referee, redis_url, settings, metrics, limits, lobby=lobby)
+        tournaments.register(server)
+        health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        reflection.enable_server_reflection(
+            [
+                SERVICE_NAME,
+                TOURNAMENT_SERVICE,
+                LOBBY_RPCS.full_name,
+                health.SERVICE_NAME,
+                reflection.SERVICE_NAME,
+            ],
+            server,
+        )
+        port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+        tournaments.serving_on(settings.host, port)
+        await server.start()
+        tournaments.start()
+        for name in ("", SERVICE_NAME):
+            await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        http = contextlib.AsyncExitStack()
+        http_port = 0
+        if settings.http_port is not None:
+            app = build_app(
+                api,
+                settings.cors_origins,
+                [tournaments.http_mount(), lobby_mount(lobby_api)],
+                console_dir=settings.console_dir,
+            )
+            http_port = await http.enter_async_context(
+                serving_http(
+                    app,
+                    settings.host,
+                    settings.http_port,
+                    HttpLimits.of(settings),
+                    reuse_port=settings.workers > 1,
+                )
+            )
+        watching_redis = asyncio.create_task(_follow_store(store, health_servicer, supervisor))
+        clocks = contextlib.AsyncExitStack()
+        if settings.deadline_firer:
+            await clocks.enter_async_context(firing(_firer(referee, settings, limits)))
+        supervising = asyncio.create_task(supervisor.run()) if supervisor else None
+        try:
+            yield Running(server, referee, port, redis_url, metrics_port, http_port, tournaments)
+        finally:
+            watching_redis.cancel()
+            if supervising is not None:
+                supervising.cancel()
+            # Graceful shutdown: stop advertising and end watch streams with UNAVAILABLE at
+            # once (their clients resume elsewhere from their last version), whatever the
+            # rest of the shutdown takes; then no clock moves, no directors or bots, and
+            # in-flight moves finish.
+            await health_servicer.enter_graceful_shutdown()
+            await referee.feed.aclose()
+            await clocks.aclose()
+            await tournaments.aclose()  # the directors' bots stop before the server
+            await asyncio.gather(server.stop(grace=settings.shutdown_grace_seconds), http.aclose())
+            await store.aclose()
+
+
+def _firer(referee: Referee, settings: Settings, limits: Limits) -> Firer:
+    """The deadline firer of this process (service.app.firer), as the settings say."""
+    return Firer(
+        referee,
+        referee.deadlines or DeadlineIndex(referee.store.client),
+        poll_seconds=settings.deadline_poll_seconds,
+        per_shard=settings.deadline_claims_per_shard,
+        concurrency=settings.deadline_concurrency,
+        lease_ms=settings.deadline_lease_ms,
+        on_finished=limits.game_finished,
+    )
+
+
+async def _report_persistence(settings: Settings, redis_url: str) -> None:
+    """Log what Redis says of its persistence; refuse to start on a Redis that would lose
+    acknowledged moves when ``require_durability`` says so (see :mod:`service.storage.durability`).
+    Never logs the URL: it may carry a password."""
+    persistence = await read_persistence(redis_url, cluster=settings.redis_cluster)
+    risk = persistence.risk(settings.wait_replicas)
+    log.info(
+        "redis persistence",
+        redis="embedded" if settings.redis_url is None else "external",
+        appendonly=persistence.appendonly,
+        appendfsync=persistence.appendfsync,
+        save=persistence.save,
+        wait_replicas=settings.wait_replicas,
+        durable=risk is None,
+    )
+    if risk is None:
+        return
+    if settings.require_durability:
+        raise SystemExit(f"REFEREE_REQUIRE_DURABILITY is on, and {risk}")
+    log.warning("acknowledged moves may be lost", risk=risk)
+
+
+async def _follow_store(
+    store: RedisStore, health_servicer: Any, supervisor: Supervisor | None
+) -> None:
+    """The RefereeService is NOT_SERVING while Redis does not answer (or the embedded one
+    is being restarted), so load balancers and readiness probes take this replica out of
+    rotation; the process itself stays healthy (service ""). Probed every
+    STORE_PROBE_SECONDS, and at once when the supervisor says the server died or is back."""
+    serving = True
+    while True:
+        try:
+            await asyncio.wait_for(store.ping(), STORE_PROBE_SECONDS)
+            ok = supervisor is None or supervisor.up
+        except (Unavailable, TimeoutError):
+            ok = False
+        if ok != serving:
+            serving = ok
+            status = (
+                health_pb2.HealthCheckResponse.SERVING
+                if ok
+                else health_pb2.HealthCheckResponse.NOT_SERVING
+            )
+            await health_servicer.set(SERVICE_NAME, status)
+            log.warning("store reachable" if ok else "store unreachable", service=SERVICE_NAME)
+        await _next_probe(supervisor)
+
+
+async def _next_probe(supervisor: Supervisor | None) -> None:
+    """Wait STORE_PROBE_SECONDS, or less if the embedded server died or came back."""
+    if supervisor is None:
+        await asyncio.sleep(STORE_PROBE_SECONDS)
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(supervisor.changed.wait(), STORE_PROBE_SECONDS)
+    supervisor.changed.clear()
+
+
+def announce(
+    host: str, port: int, redis: str, http_port: int = 0, metrics_ports: Sequence[int] = ()
+) -> None:
+    """The lines `referee serve` prints once it serves (tests and scripts read the first)."""
+    print(f"referee listening on {host}:{port} (redis: {redis})", flush=True)
+    if http_port:
+        print(f"HTTP/JSON on http://{host}:{http_port}", flush=True)
+    for index, metrics_port in enumerate(metrics_ports):
+        worker = f" (worker {index})" if len(metrics_ports) > 1 else ""
+        print(f"metrics on http://{host}:{metrics_port}/metrics{worker}", flush=True)
+
+
+def _announce(settings: Settings, handle: Running) -> None:
+    where = "embedded" if settings.redis_url is None else "external"
+    metrics = (handle.metrics_port,) if handle.metrics_port else ()
+    announce(settings.host, handle.port, where, handle.http_port, metrics)
+
+
+async def serve(
+    settings: Settings,
+    on_ready: Callable[[Settings, Running], None] = _announce,
+    signals: Sequence[signal.Signals] = (signal.SIGINT, signal.SIGTERM),
+) -> None:
+    """Serve until one of ``signals`` comes; ``on_ready`` once serving (by default, print
+    where; a worker of :mod:`service.process.workers` tells its supervisor instead)."""
+    open_files = raise_open_files_limit()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    async with running(settings) as handle:
+        where = "embedded" if settings.redis_url is None else "external"
+        on_ready(settings, handle)
+        log.info("started", port=handle.port, redis=where, open_files=open_files, pid=os.getpid())
+        # Everything made so far (modules, the engines' lookup tables, the servers) lives as
+        # long as the process: out of the collector's sight, a full collection scans only
+        # what calls made since, and its pause drops from 40-55 ms to about 4 ms (measured
+        # under the abuse suite's floods: docs/security.md), which every caller's p99 felt.
+        gc.freeze()
+        await stop.wait()
+        log.info("stopping")
