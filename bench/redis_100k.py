@@ -43,6 +43,7 @@ from bench.loadtest.check import GameCheck, compare_replay
 from engines.the_gang import GAME
 from engines.the_gang.moves import TakeChip
 from service.app.referee import Referee
+from service.app.writer import TableWriter
 from service.domain import records
 from service.domain.auth import TokenSigner
 from service.process.redis_server import EmbeddedRedis
@@ -181,7 +182,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     ):
         client = Redis.from_url(server.url, protocol=2)
         store = RedisStore.from_url(server.url)
-        referee = Referee(store, TokenSigner(b"x" * 32), allow_client_seeds=True)
+        referee = Referee(TableWriter(store), TokenSigner(b"x" * 32), allow_client_seeds=True)
         try:
             await play(referee, -1, None, rng)  # scripts loaded, every key type allocated
             await client.flushdb()

@@ -1,18 +1,20 @@
 """The firer: plays the seats whose time ran out, in every referee process.
 
-Each pass claims the due members of the deadline index (:mod:`service.storage.deadlines`, a few
-per shard, leased), and for each claimed game, at most :attr:`Firer.concurrency` at once:
-loads it, drops the member if the game moved on since it was set (a newer state has its
-own member), else plays every due seat through :meth:`Referee.commit_for`, the same
-compare-and-set commit as a player's move with a move id of its version and seat
-(:func:`service.domain.clocks.move_id`). A player's last-instant move and the clock cannot both
-apply, and two replicas firing one deadline apply it once: the loser of the race gets a
-conflict (or the duplicate of the same move) and leaves it. A seat held by the referee's
-bot is played by the bot's choice (``referee.bots``) from the seat's own view and legal
-moves, as any bot client would, its randomness seeded from the game, version and seat so
-every replica chooses alike; a player's or forfeited seat by the game's
-``default_move``. After a seat's ``no_show_after`` consecutive clock moves the no-show
-policy hands it to a bot or forfeits it (a host change, compare-and-set like a move).
+Each pass claims the due members of the deadline index (:mod:`service.storage.deadlines`,
+a few per shard, leased), and for each claimed game, at most :attr:`Firer.concurrency` at
+once, runs decide functions through the table writer (service.app.writer), each of which
+does nothing if the game moved on since the member was set (a newer state has its own
+member), else plays the first due seat: the same compare-and-set commit as a player's move,
+with a move id of its version and seat (:func:`service.domain.clocks.move_id`). A player's
+last-instant move and the clock cannot both apply, and two replicas firing one deadline
+apply it once: the loser of the race finds the game moved on (or gets the duplicate of the
+same move) and leaves it. A seat held by the referee's bot is played by the bot's choice
+(:class:`BotMoves`, from the seat's own view and legal moves, as any bot client would, its
+randomness seeded from the game, version and seat so every replica chooses alike); a
+player's or forfeited seat by the game's ``default_move``. After a seat's ``no_show_after``
+consecutive clock moves the no-show policy hands it to a bot or forfeits it (a host change,
+through the same writer). What follows each of these writes (the listing of a table that
+ended, the quotas) is the writer's, as for any other.
 
 A member whose firer died mid-way comes back due when its lease runs out. An idle process
 costs one pipelined round trip per pass (:attr:`Firer.poll_seconds`).
@@ -22,42 +24,58 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, Protocol, TypeAlias
 
 import structlog
 
 from engines.errors import MoveError
-from referee.bots import bot_for
-from service.app.referee import Referee
-from service.app.views import project
+from service.app.writer import Decide, HostChange, Move, TableWriter
 from service.domain import clocks, hosting, records
-from service.edge import translate
+from service.domain.move_limits import check_room
 from service.errors import GameNotFound, RefereeError
 from service.storage.deadlines import DeadlineIndex, Due
-from service.storage.store import CommitStatus
-from service.storage.tables import Table, clock_deadlines, load_table
+from service.storage.tables import Table, clock_deadlines
 
 log = structlog.get_logger("referee.clock")
 
-# The BotStrategy numbers (tournament.proto) of the bots a seat may be handed to.
-STRATEGIES = {1: "random", 2: "heuristic"}
-NO_SHOW_BOT_STRATEGY = 1
+NO_SHOW_BOT_STRATEGY = 1  # BotStrategy RANDOM (tournament.proto)
+Stamp: TypeAlias = tuple[int, int]  # a table's (version, host version)
+# The most moves one firing plays: every seat of the largest table twice, and then some.
+MAX_FIRED_MOVES = 16
+
+
+class BotMoves(Protocol):
+    """The referee's bots: the move of ``seat``'s bot of ``strategy`` (a BotStrategy
+    number) in ``table``, chosen from the seat's own view and legal moves with ``rng``
+    (None: it chose nothing)."""
+
+    def choose(self, table: Table, seat: int, strategy: int, rng: random.Random) -> Any | None: ...
+
+
+class DefaultMoves:
+    """No bots: every seat the referee plays gets the game's default move."""
+
+    def choose(self, table: Table, seat: int, strategy: int, rng: random.Random) -> Any | None:
+        return None
 
 
 def no_show(table: Table, seat: int, policy: int, at: float) -> records.HostRecord:
     """The hosting record after the no-show policy took ``seat`` (service.domain.hosting's
-    transitions, marked automatic): forfeited, or handed to a bot (The Gang, which has no
-    forfeit, always to a bot)."""
+    transitions, marked automatic): forfeited, or handed to a bot (a game without a
+    forfeit, such as The Gang, always to a bot)."""
     when = hosting.When(table.version, at)
     host = table.hosting
-    if policy == clocks.NO_SHOW_FORFEIT and table.game.name not in hosting.NO_FORFEIT_GAMES:
-        return hosting.forfeit(host, table.game.name, seat, table.finished, when, automatic=True)
+    if policy == clocks.NO_SHOW_FORFEIT and table.game.forfeitable:
+        return hosting.forfeit(host, True, seat, table.finished, when, automatic=True)
     return hosting.replace_by_bot(
         host, seat, NO_SHOW_BOT_STRATEGY, table.finished, when, automatic=True
     )
+
+
+def _stamp(table: Table) -> Stamp:
+    return table.version, table.host_version
 
 
 class Firer:
@@ -65,22 +83,22 @@ class Firer:
 
     def __init__(
         self,
-        referee: Referee,
+        writer: TableWriter,
         index: DeadlineIndex,
         *,
+        bots: BotMoves | None = None,
         poll_seconds: float = 0.25,
         per_shard: int = 4,
         concurrency: int = 16,
         lease_ms: int = 10_000,
-        on_finished: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
-        self.referee = referee
+        self.writer = writer
         self.index = index
+        self.bots: BotMoves = bots or DefaultMoves()
         self.poll_seconds = poll_seconds
         self.per_shard = per_shard
         self.concurrency = concurrency
         self.lease_ms = lease_ms
-        self.on_finished = on_finished
         self._slots = asyncio.Semaphore(concurrency)
         self.busy = 0  # games being fired now (tests: never above concurrency)
         self.most_busy = 0
@@ -98,7 +116,7 @@ class Firer:
 
     async def fire_once(self) -> int:
         """One pass: claim what is due, fire it all (bounded), return how many were claimed."""
-        due = await self.index.claim(self.referee.now_ms(), self.lease_ms, self.per_shard)
+        due = await self.index.claim(self.writer.now_ms(), self.lease_ms, self.per_shard)
         if due:
             await asyncio.gather(*(self._guarded(item) for item in due))
         return len(due)
@@ -116,100 +134,86 @@ class Firer:
 
     async def fire(self, due: Due) -> None:
         """Deal with one claimed member, then drop it (see the module)."""
-        try:
-            table = await load_table(self.referee.store, due.game_id)
-        except GameNotFound:
-            await self.index.drop(due)
-            return
-        if (table.version, table.host_version) == (due.version, due.host_version):
-            await self.play(table)
+        with contextlib.suppress(GameNotFound):  # expired: nothing to fire
+            await self.play(due.game_id, (due.version, due.host_version))
         await self.index.drop(due)
 
-    async def play(self, table: Table) -> None:
-        """Play every due seat of ``table``, one commit each, while they stay due."""
-        for _ in range(2 * table.meta.seats + 2):
-            host = table.host_record
-            if table.finished or (host is not None and host.status != records.TABLE_LIVE):
+    async def play(self, game_id: str, stamp: Stamp) -> None:
+        """Play every due seat of the game at ``stamp``, one write each, while they stay
+        due; a seat not due yet has its deadline indexed again."""
+        for _ in range(MAX_FIRED_MOVES):
+            try:
+                written = await self.writer.write(game_id, self._due_move(stamp))
+            except MoveError as error:  # an engine's default move must always be legal
+                log.error("the referee's own move is illegal", game_id=game_id, reason=error.reason)
                 return
-            now = self.referee.now_ms()
-            due = clock_deadlines(table, self.referee.bot_delay_ms)
+            table, move = written.table, written.change
+            if move is None or written.duplicate is not None:
+                if move is None and _stamp(table) == stamp and self._waiting(table):
+                    await self.writer.schedule_clock(table)  # claimed early, or time given back
+                return
+            assert isinstance(move, Move)
+            stamp = _stamp(table)
+            if clocks.move_by(move.client_move_id) == clocks.BY_CLOCK:
+                stamp = await self._no_show(table, move.seat)
+
+    def _due_move(self, stamp: Stamp) -> Decide:
+        """Decide the move of the first due seat of the table at ``stamp`` (None: the game
+        moved on, is over or not live, or no seat is due yet)."""
+
+        def deciding(table: Table) -> Move | None:
+            if _stamp(table) != stamp or not _live(table):
+                return None
+            now = self.writer.now_ms()
+            due = clock_deadlines(table, self.writer.bot_delay_ms)
             ready = sorted(seat for seat, at in due.items() if at <= now)
             if not ready:
-                if due:  # not yet (claimed early, or a seat's time was given back)
-                    await self.referee.schedule_clock(table)
-                return
-            moved = await self._move(table, ready[0])
-            if moved is None:
-                return
-            table = moved
-            if table.finished and self.on_finished is not None:
-                await self.on_finished(table.game_id)
+                return None
+            seat = ready[0]
+            who = clocks.roles(table.hosting)
+            by = clocks.by_for(seat, who)
+            move = None
+            if by == clocks.BY_BOT:
+                rng = random.Random(f"{table.game_id}/{table.version}/{seat}")
+                move = self.bots.choose(table, seat, table.hosting.seats[seat].bot, rng)
+            if move is None:
+                move = table.game.default_move(table.state, seat)
+            check_room(table.version, table.move_limit)
+            state, events = table.game.apply(table.state, seat, move)
+            return Move(seat, move, state, events, clocks.move_id(by, table.version, seat))
 
-    async def _move(self, table: Table, seat: int) -> Table | None:
-        who = clocks.roles(table.host_record)
-        by = clocks.by_for(seat, who)
-        move = self._bot_move(table, seat, who) if by == clocks.BY_BOT else None
-        if move is None:
-            move = table.game.default_move(table.state, seat)
+        return deciding
+
+    async def _no_show(self, table: Table, seat: int) -> Stamp:
+        """Apply the no-show policy to ``seat`` if its clock moves say so (a host change
+        through the writer, decided only on ``table``'s stamp); the stamp after it."""
+        spec, state = table.clock_spec, table.clock_state
+        who = clocks.roles(table.hosting)
+        if spec is None or state is None or not clocks.no_show_due(spec, state, seat, who):
+            return _stamp(table)
+        stamp = _stamp(table)
+
+        def deciding(now: Table) -> HostChange | None:
+            if _stamp(now) != stamp:
+                return None
+            return HostChange(no_show(now, seat, spec.no_show, self.writer.now_ms() / 1000))
+
         try:
-            moved = await self.referee.commit_for(
-                table, seat, move, clocks.move_id(by, table.version, seat)
-            )
-        except MoveError as error:  # an engine's default move must always be legal
-            log.error(
-                "the referee's own move is illegal", game_id=table.game_id, reason=error.reason
-            )
-            return None
-        if moved is None or by != clocks.BY_CLOCK:
-            return moved
-        state = moved.clock_state
-        if state is not None and clocks.no_show_due(moved.clock_spec, state, seat, who):
-            return await self._no_show(moved, seat)
-        return moved
-
-    def _bot_move(self, table: Table, seat: int, who: clocks.Roles) -> Any | None:
-        """The seat's bot's choice from its own view and legal moves (None: it chose
-        nothing, so the clock's default move is played, still as the bot's)."""
-        host = table.host_record
-        strategy = STRATEGIES.get(host.seats[seat].bot, "random")
-        bot = bot_for(table.game.name, strategy)
-        view = project(table, table.state, table.version, seat, table.head)
-        legal = table.game.legal_moves(table.state, seat)
-        rng = random.Random(f"{table.game_id}/{table.version}/{seat}")
-        choice = bot.choose(
-            translate.view_to_proto(view), translate.moves_to_proto(table.game.name, legal), rng
-        )
-        return None if choice is None else translate.move_from_proto(choice)[1]
-
-    async def _no_show(self, table: Table, seat: int) -> Table:
-        """Apply the no-show policy to ``seat`` (a host change); ``table`` unchanged when
-        the game moved on meanwhile or the table's record refuses it (the next clock move
-        tries again)."""
-        spec = table.clock_spec
-        assert spec is not None
-        try:
-            host = no_show(table, seat, spec.no_show, self.referee.now_ms() / 1000)
-        except RefereeError as error:
+            written = await self.writer.write(table.game_id, deciding)
+        except RefereeError as error:  # the record refuses it: the next clock move tries again
             log.warning("no-show not applied", game_id=table.game_id, reason=error.reason)
-            return table
-        changed = dataclasses.replace(
-            table,
-            host=records.encode(host),
-            hosted=host,
-            host_version=table.host_version + 1,
-        )
-        await self.referee.schedule_clock(changed)
-        result = await self.referee.store.change_host(
-            table.game_id,
-            expected_version=table.version,
-            expected_host_version=table.host_version,
-            host=records.encode(host),
-        )
-        if result.status is not CommitStatus.OK:
-            return table
-        self.referee.forget(table.game_id)
-        log.info("no-show", game_id=table.game_id, seat=seat, policy=spec.no_show)
-        return changed
+            return stamp
+        if written.change is not None:
+            log.info("no-show", game_id=table.game_id, seat=seat, policy=spec.no_show)
+        return _stamp(written.table)
+
+    def _waiting(self, table: Table) -> bool:
+        """A live table with a deadline still to come."""
+        return _live(table) and bool(clock_deadlines(table, self.writer.bot_delay_ms))
+
+
+def _live(table: Table) -> bool:
+    return not table.finished and table.hosting.status == records.TABLE_LIVE
 
 
 @contextlib.asynccontextmanager

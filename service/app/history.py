@@ -26,7 +26,7 @@ import msgspec
 from engines.base import Step
 from service.domain import chain, records
 from service.errors import BadRequest
-from service.storage.store import RedisStore
+from service.storage.games import GameStore
 from service.storage.tables import Logged, Table
 
 DEFAULT_PAGE_SIZE = 500
@@ -107,7 +107,7 @@ Paged = list[tuple[Logged, Step[Any, Any, Any]]]
 
 
 async def page_steps(
-    store: RedisStore, table: Table, first: int, last: int, checkpoints: Checkpoints
+    store: GameStore, table: Table, first: int, last: int, checkpoints: Checkpoints
 ) -> Paged:
     """The logged entries of versions ``first..last`` and their replayed steps."""
     if last < first:

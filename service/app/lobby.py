@@ -1,23 +1,18 @@
 """The lobby's use cases: join and leave a table, start it, list it, and the admin controls.
 
-Each one loads the game, runs one pure transition of its hosting record
-(:mod:`service.domain.hosting`) and stores the result with the store's compare-and-set on the
-game's version and host version (``host.lua``); a conflict is decided again on a fresh
-load. Calls for one game in this process are serialised, so fifty players racing for the
-last seats do not spin on conflicts; across processes the compare-and-set decides, and of
-concurrent joins for the last seat exactly one wins. The stored change is announced on the
-game's stream, which pushes it to every open WatchGame and Play stream (service.storage.feed).
+Each one is a decide function that runs one pure transition of the table's hosting record
+(:mod:`service.domain.hosting`), run by the table writer (service.app.writer): its lock, its
+compare-and-set on the game's version and host version, a fresh decision on conflict (of
+concurrent joins for the last seat exactly one wins), and what follows a change (the
+listing, the join code, the stream entry that pushes it to every WatchGame and Play stream).
 
-Join codes are one-time codes (:mod:`service.storage.seat_codes`, kind ``table-seat``) that stay
-good for one join per open seat until the table starts; the code's key (its digest only)
-is kept beside the game so the start can spend it.
+Join codes are one-time codes (:mod:`service.storage.join_codes`) that stay good for one join
+per open seat until the table leaves the open state.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -25,19 +20,17 @@ from typing import Final
 import grpc
 
 from engines.registry import GAMES
-from service.app import limits
-from service.app.referee import Referee
+from service.app import limits, seats
+from service.app.writer import HostChange, TableWriter
 from service.domain import hosting, records
-from service.domain.auth import SeatClaim
-from service.errors import PermissionDenied, RefereeError, Unauthenticated, VersionConflict, echo
+from service.domain.auth import TokenSigner
+from service.errors import PermissionDenied, RefereeError, echo
+from service.storage.join_codes import JoinCodes
 from service.storage.lobby_listing import Listing, Summary
-from service.storage.redis_kit import Client, Outage, as_bytes, script
+from service.storage.redis_kit import Client, Outage, script
 from service.storage.seat_codes import Issued, SeatCodeAttemptsExceeded, SeatCodeInvalid, SeatCodes
-from service.storage.store import CommitStatus
-from service.storage.tables import Table, load_table
+from service.storage.tables import Table
 
-CODE_KIND: Final = "table-seat"
-MAX_RETRIES: Final = 16
 JOIN_WINDOW_MS: Final = 60_000
 _outage: Final = Outage("the lobby", "nothing was changed; try again")
 
@@ -93,132 +86,51 @@ class Joined:
     table: Hosted
 
 
-def summary_of(table: Table, host: records.HostRecord) -> Summary:
-    meta = table.meta
-    return Summary(
-        game_id=table.game_id,
-        game=meta.game,
-        status=host.status,
-        seats=meta.seats,
-        taken=sum(1 for hold in host.seats if hold.holder != records.OPEN_SEAT),
-        allow_spectators=meta.allow_spectators,
-        names=tuple(hold.name for hold in host.seats),
-        created_ms=int(meta.created_at * 1000),
-        clock=meta.clock if isinstance(meta.clock, records.ClockSpec) else None,
-    )
-
-
 class Lobby:
-    """LobbyService's use cases on the referee's store (``client`` is a bytes client of
-    the same Redis, for codes, the listing and the join counter)."""
+    """LobbyService's use cases; ``client`` is a bytes client of the referee's Redis for
+    the join counter."""
 
     def __init__(
         self,
-        referee: Referee,
+        writer: TableWriter,
+        signer: TokenSigner,
+        join_codes: JoinCodes,
+        listing: Listing,
         client: Client,
         *,
-        code_ttl_seconds: int = 24 * 3600,
-        code_attempts_per_minute: int = 10,
         joins_per_minute: int = 30,
         max_actions: int = hosting.DEFAULT_MAX_ACTIONS,
     ) -> None:
-        self.referee = referee
-        self.store = referee.store
+        self.writer = writer
+        self.signer = signer
+        self.join_codes = join_codes
+        self.listing = listing
         self.on_call: Callable[[str, float], None] | None = None  # metrics, when wanted
-        self.codes = SeatCodes(client, kind=CODE_KIND, attempts_per_minute=code_attempts_per_minute)
-        self.listing = Listing(client, lambda game_id: self.store.keys(game_id).game)
-        self._client = client
         self._counter = script(client, "seat_code_attempt.lua")
-        self.code_ttl_seconds = code_ttl_seconds
         self.joins_per_minute = joins_per_minute
         self.max_actions = max_actions
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    def _code_key_key(self, game_id: str) -> str:
-        return f"{self.store.keys(game_id).game}:joincode"
-
-    # --- creating --------------------------------------------------------------------------
-
-    @_outage
-    async def opened(self, table_game_id: str, host: records.HostRecord) -> Issued | None:
-        """After CreateGame: a join code when a seat is open, and the listing entry."""
-        issued = None
-        if host.status == records.TABLE_OPEN:
-            issued = await self.codes.issue(table_game_id.encode(), self.code_ttl_seconds)
-            canonical = issued.code.replace("-", "")
-            await self._client.set(
-                self._code_key_key(table_game_id),
-                self.codes.key(canonical),
-                ex=self.code_ttl_seconds,
-            )
-        if host.listed:
-            table = await load_table(self.store, table_game_id)
-            await self.listing.put(summary_of(table, host))
-        return issued
-
-    # --- the transitions -------------------------------------------------------------------
+    async def opened(self, game_id: str, host: records.HostRecord) -> Issued | None:
+        """After CreateGame: a join code when a seat is open."""
+        if host.status != records.TABLE_OPEN:
+            return None
+        return await self.join_codes.issue(game_id)
 
     async def _change(
         self,
         game_id: str,
         transition: Callable[[Table, hosting.When], records.HostRecord],
     ) -> tuple[Table, records.HostRecord]:
-        """Run ``transition`` on the stored record and store its result (compare-and-set,
-        decided again on conflict); the listing and join code follow the new record."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        async with lock:
-            for _ in range(MAX_RETRIES):
-                table = await load_table(self.store, game_id)
-                host = transition(table, hosting.When(table.version, time.time(), self.max_actions))
-                clock = await self.referee.host_changing(table, host)  # service.domain.clocks
-                result = await self.store.change_host(
-                    game_id,
-                    expected_version=table.version,
-                    expected_host_version=table.host_version,
-                    host=records.encode(host),
-                    clock=clock,
-                )
-                if result.status is CommitStatus.OK:
-                    self.referee.forget(game_id)
-                    await self._follow(table, host)
-                    return table, host
-                if result.status is CommitStatus.MISSING:
-                    await load_table(self.store, game_id)  # raises GAME_NOT_FOUND
-            raise VersionConflict("CONTENTION", "the table kept changing; try again")
+        """Run ``transition`` on the table's record through the table writer; the table
+        it was decided on and the new record."""
 
-    async def _follow(self, table: Table, host: records.HostRecord) -> None:
-        """The listing and the join code after a change of the record to ``host``."""
-        if host.status != records.TABLE_OPEN:
-            await self._spend_code(table.game_id)
-        if not host.listed:
-            return
-        if host.status == records.TABLE_ABORTED or table.finished:
-            await self.listing.remove(table.meta.game, table.game_id)
-        else:
-            await self.listing.put(summary_of(table, host))
+        def changing(table: Table) -> HostChange:
+            when = hosting.When(table.version, time.time(), self.max_actions)
+            return HostChange(transition(table, when))
 
-    @_outage
-    async def _spend_code(self, game_id: str) -> None:
-        key = await self._client.getdel(self._code_key_key(game_id))
-        if key is not None:
-            await self.codes.revoke(as_bytes(key).decode())
-
-    async def finished(self, game: str, game_id: str) -> None:
-        """A game ended (its last move): it leaves the listing."""
-        await self.listing.remove(game, game_id)
-
-    def _claim(self, table: Table, token: str | None) -> SeatClaim:
-        if token is None:
-            raise Unauthenticated("TOKEN_MISSING", "send the table admin token or a seat token")
-        claim = self.referee.claim(table, token)
-        assert claim is not None
-        return claim
-
-    def _admin(self, table: Table, token: str | None) -> None:
-        if not self._claim(table, token).admin:
-            raise PermissionDenied("ADMIN_TOKEN_REQUIRED", "this needs the table admin token")
+        written = await self.writer.write(game_id, changing)
+        assert isinstance(written.change, HostChange)
+        return written.before, written.change.host
 
     # --- the RPCs ----------------------------------------------------------------------------
 
@@ -232,7 +144,7 @@ class Lobby:
         by_code = bool(join_code)
         if by_code:
             try:
-                game_id = (await self.codes.resolve(join_code, address)).decode()
+                game_id = (await self.join_codes.codes.resolve(join_code, address)).decode()
             except SeatCodeInvalid:
                 raise JoinCodeInvalid() from None
             except SeatCodeAttemptsExceeded as error:
@@ -247,7 +159,7 @@ class Lobby:
             return host
 
         table, host = await self._change(game_id, joining)
-        token = self.referee.signer.issue(game_id, seat, host.seats[seat].generation)
+        token = self.signer.issue(game_id, seat, host.seats[seat].generation)
         return Joined(game_id, seat, token, Hosted(table.meta, host, table.finished))
 
     @_outage
@@ -263,7 +175,7 @@ class Lobby:
 
     async def leave(self, game_id: str, token: str | None) -> Hosted:
         def leaving(table: Table, when: hosting.When) -> records.HostRecord:
-            claim = self._claim(table, token)
+            claim = seats.holder(self.signer, table, token)
             if claim.seat is None:
                 raise PermissionDenied("SEAT_TOKEN_REQUIRED", "leave with your seat token")
             return hosting.leave(table.hosting, claim.seat, when)
@@ -272,38 +184,40 @@ class Lobby:
 
     async def start(self, game_id: str, token: str | None, bot: int) -> Hosted:
         def starting(table: Table, when: hosting.When) -> records.HostRecord:
-            self._admin(table, token)
+            seats.admin(self.signer, table, token)
             return hosting.start(table.hosting, bot, when)
 
         return self._hosted(*await self._change(game_id, starting))
 
     async def reissue(self, game_id: str, token: str | None, seat: int) -> tuple[int, str]:
         def reissuing(table: Table, when: hosting.When) -> records.HostRecord:
-            self._admin(table, token)
+            seats.admin(self.signer, table, token)
             return hosting.reissue(table.hosting, seat, table.finished, when)
 
         _, host = await self._change(game_id, reissuing)
-        return seat, self.referee.signer.issue(game_id, seat, host.seats[seat].generation)
+        return seat, self.signer.issue(game_id, seat, host.seats[seat].generation)
 
     async def forfeit(self, game_id: str, token: str | None, seat: int) -> Hosted:
         def forfeiting(table: Table, when: hosting.When) -> records.HostRecord:
-            claim = self._claim(table, token)
+            claim = seats.holder(self.signer, table, token)
             if not claim.admin and claim.seat != seat:
                 raise PermissionDenied("SEAT_NOT_YOURS", "a seat token forfeits its own seat only")
-            return hosting.forfeit(table.hosting, table.meta.game, seat, table.finished, when)
+            return hosting.forfeit(
+                table.hosting, table.game.forfeitable, seat, table.finished, when
+            )
 
         return self._hosted(*await self._change(game_id, forfeiting))
 
     async def replace_by_bot(self, game_id: str, token: str | None, seat: int, bot: int) -> Hosted:
         def replacing(table: Table, when: hosting.When) -> records.HostRecord:
-            self._admin(table, token)
+            seats.admin(self.signer, table, token)
             return hosting.replace_by_bot(table.hosting, seat, bot, table.finished, when)
 
         return self._hosted(*await self._change(game_id, replacing))
 
     async def abort(self, game_id: str, token: str | None) -> Hosted:
         def aborting(table: Table, when: hosting.When) -> records.HostRecord:
-            self._admin(table, token)
+            seats.admin(self.signer, table, token)
             return hosting.abort(table.hosting, table.finished, when)
 
         return self._hosted(*await self._change(game_id, aborting))

@@ -1,32 +1,26 @@
-"""The referee's use cases: load -> decide -> save -> answer, for every RPC.
+"""The referee's use cases: create a game, read it, move in it, watch it.
 
-This is the unit of work of the service. It talks to engines only through their
-:class:`~engines.base.GameDefinition` and to Redis only through the store, and raises only
+A move is a decide function (``moving``) run by the table writer (service.app.writer),
+which owns the lock, the compare-and-set and everything that must follow a write; the
+reads answer from the writer's copy of the table when the store says it is current. It
+talks to engines only through their :class:`~engines.base.GameDefinition` and raises only
 :mod:`service.errors` exceptions. Servicers translate protobuf to these calls and back.
-
-Concurrency: moves for one game inside this process are serialised by a per-game lock, so
-six seats racing for chips do not spin on conflicts; across processes the store's
-compare-and-set decides, and an unpinned move is reloaded, re-validated and retried.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import secrets
 import time
-import weakref
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
-import structlog
 
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
-from service.app import history, watching
+from service.app import history, seats, watching
 from service.app.views import (
     Created,
     FinalResult,
@@ -40,24 +34,23 @@ from service.app.views import (
     redact_events,
     seen_events,
 )
-from service.domain import chain, clocks, hosting, records
-from service.domain.auth import SeatClaim, TokenSigner
+from service.app.writer import Move, TableWriter
+from service.domain import clocks, hosting, records
+from service.domain.auth import TokenSigner
 from service.domain.move_limits import check_room, split_move_limit
 from service.errors import (
     BadRequest,
     PermissionDenied,
     RefereeError,
     RuleViolation,
-    Unauthenticated,
     VersionConflict,
     echo,
 )
-from service.storage.deadlines import DeadlineIndex
 from service.storage.feed import Feed
-from service.storage.store import CommitResult, CommitStatus, RedisStore
+from service.storage.games import GameStore
+from service.storage.store import RedisStore
 from service.storage.tables import (
     Table,
-    clock_after,
     clock_deadlines,
     clocks_of,
     load_log,
@@ -67,12 +60,6 @@ from service.storage.tables import (
 
 MAX_MOVE_ID_LENGTH = 64
 SEED_BYTES = 32
-# How long after a bot's seat becomes awaited the firer plays it (service.app.firer).
-BOT_DELAY_MS = 300
-
-
-def wall_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _split_clock(options: dict[str, object]) -> tuple[records.ClockSpec | None, dict[str, object]]:
@@ -83,10 +70,6 @@ def _split_clock(options: dict[str, object]) -> tuple[records.ClockSpec | None, 
         return None, options
     assert isinstance(clock, records.ClockSpec)
     return clock, {name: value for name, value in options.items() if name != clocks.CLOCK_OPTION}
-
-
-def _earliest(deadlines: dict[int, int]) -> int | None:
-    return min(deadlines.values(), default=None)
 
 
 def _rule_error(error: MoveError) -> RefereeError:
@@ -103,101 +86,74 @@ def _check_move_game(table: Table, move_game: str) -> None:
         )
 
 
-class MoveStats(Protocol):
-    """Where the referee reports contention (the metrics, or nothing)."""
+def _check_movable(table: Table, seat: int) -> None:
+    """Moves wait for the start, end at an abort, and a forfeited seat's player makes
+    none (the clock plays it)."""
+    host = table.hosting
+    hosting.check_movable(host)
+    if host.seats[seat].forfeited:
+        raise RuleViolation("SEAT_FORFEITED", f"seat {seat} has forfeited")
 
-    def count_conflict(self) -> None: ...
 
-    def count_retry(self) -> None: ...
+def _check_version(table: Table, expected_version: int | None) -> None:
+    if expected_version is None or expected_version == table.version:
+        return
+    if expected_version > table.version:
+        raise BadRequest(
+            "VERSION_AHEAD",
+            f"expected_version {expected_version} is ahead of the game ({table.version})",
+        )
+    raise VersionConflict(
+        "VERSION_MISMATCH",
+        f"the game is at version {table.version}, not {expected_version}",
+        {"current_version": str(table.version)},
+    )
 
 
-class _NoStats:
-    def count_conflict(self) -> None:
-        return None
-
-    def count_retry(self) -> None:
-        return None
+def _check_move_id(client_move_id: str) -> None:
+    if not client_move_id or len(client_move_id) > MAX_MOVE_ID_LENGTH:
+        raise BadRequest(
+            "MOVE_ID_INVALID", f"client_move_id must have 1 to {MAX_MOVE_ID_LENGTH} characters"
+        )
+    if client_move_id.startswith(clocks.RESERVED_PREFIX):
+        raise BadRequest(
+            "MOVE_ID_INVALID",
+            f"client_move_id must not start with {clocks.RESERVED_PREFIX!r} (the referee's "
+            "own moves: the clock's and its bots')",
+        )
 
 
 class Referee:
+    """The game use cases; every write goes through ``writer`` (service.app.writer)."""
+
     def __init__(
         self,
-        store: RedisStore,
+        writer: TableWriter,
         signer: TokenSigner,
         *,
+        feed: Feed | None = None,
         allow_client_seeds: bool = False,
-        max_retries: int = 16,
-        cached_tables: int = 4096,
         new_id: Callable[[], str] = lambda: secrets.token_hex(12),
-        stats: MoveStats | None = None,
-        deadlines: DeadlineIndex | None = None,
-        now_ms: Callable[[], int] = wall_ms,
-        bot_delay_ms: int = BOT_DELAY_MS,
     ) -> None:
-        self.store = store
-        # Where clocked moves' deadlines go (None: nowhere, no firer serves this store),
-        # the clocks' time source (tests give a fake one) and the bots' delay.
-        self.deadlines = deadlines
-        self.now_ms = now_ms
-        self.bot_delay_ms = bot_delay_ms
+        self.writer = writer
         self.signer = signer
         self.allow_client_seeds = allow_client_seeds
-        self.max_retries = max_retries
-        self.cached_tables = cached_tables
-        self._tables: OrderedDict[str, Table] = OrderedDict()
         self._new_id = new_id
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self.feed = Feed(store)
+        if feed is None and isinstance(writer.store, RedisStore):
+            feed = Feed(writer.store)
+        self._feed = feed
         self._checkpoints = history.Checkpoints()
-        self.stats: MoveStats = stats or _NoStats()
 
-    # --- who is calling ------------------------------------------------------------------
+    @property
+    def store(self) -> GameStore:
+        return self.writer.store
 
-    def claim(self, table: Table, token: str | None) -> SeatClaim | None:
-        """The caller's token checked against the table: its game, its seat, and its
-        generation against the hosting record loaded with the game (no round trip)."""
-        claim = self.signer.claim_for(token, table.game_id)
-        if claim is None:
-            return None
-        if claim.seat is not None and not 0 <= claim.seat < table.meta.seats:
-            raise PermissionDenied(
-                "SEAT_NOT_AT_TABLE", f"there is no seat {claim.seat} at this table"
-            )
-        hosting.check_generation(table.hosting, claim.seat, claim.generation)
-        return claim
-
-    def _viewer(self, table: Table, token: str | None) -> int | None:
-        """The caller's seat, or None for an allowed spectator (the table admin always
-        watches as one)."""
-        claim = self.claim(table, token)
-        seat = None if claim is None else claim.seat
-        structlog.contextvars.bind_contextvars(seat=seat)
-        if claim is None and not table.meta.allow_spectators:
-            raise Unauthenticated(
-                "TOKEN_MISSING", "this game has no spectators; send your seat token"
-            )
-        return seat
-
-    def _seat(self, table: Table, token: str | None) -> int:
-        if token is None:
-            raise Unauthenticated("TOKEN_MISSING", "send your seat token to act")
-        seat = self._viewer(table, token)
-        if seat is None:
-            raise PermissionDenied("ADMIN_HOLDS_NO_SEAT", "the table admin token holds no seat")
-        return seat
-
-    @staticmethod
-    def _check_movable(table: Table, seat: int) -> None:
-        """Moves wait for the start, end at an abort, and a forfeited seat's player makes
-        none (the clock plays it)."""
-        host = table.hosting
-        hosting.check_movable(host)
-        if host.seats[seat].forfeited:
-            raise RuleViolation("SEAT_FORFEITED", f"seat {seat} has forfeited")
-
-    def forget(self, game_id: str) -> None:
-        """Drop this process's cached copy of a game (its hosting record changed here)."""
-        self._tables.pop(game_id, None)
+    @property
+    def feed(self) -> Feed:
+        """The feed watchers follow games by (a referee on a store without one has none)."""
+        if self._feed is None:
+            raise RuntimeError("this referee's store has no feed: nothing can be watched")
+        return self._feed
 
     # --- creating --------------------------------------------------------------------------
 
@@ -226,19 +182,13 @@ class Referee:
             raise BadRequest(
                 "GAME_UNKNOWN", f"unknown game {echo(game_name)}; known: {', '.join(sorted(GAMES))}"
             )
-        move_limit, options = split_move_limit(game.name, options)
+        move_limit, options = split_move_limit(game.default_move_limit, options)
         clock, options = _split_clock(options)
         try:
             config = game.make_config(seats, options)
         except InvalidConfigError as error:
             raise BadRequest(error.reason, error.message) from None
-        if seed:
-            if not self.allow_client_seeds:
-                raise PermissionDenied(
-                    "CLIENT_SEEDS_DISABLED", "this referee does not accept client-chosen seeds"
-                )
-            if len(seed) > 64:
-                raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
+        seed = self._seed(seed)
         created_at = time.time()
         host = hosting.new_host(
             seats,
@@ -249,7 +199,6 @@ class Referee:
             presence=presence,
             programs=programs,
         )
-        seed = seed or secrets.token_bytes(SEED_BYTES)
         state = game.new_game(config, seed)
         meta = records.GameMeta(
             game=game.name,
@@ -265,24 +214,28 @@ class Referee:
         game_id = self._new_id()
         if admit is not None:
             await admit(game_id)
-        started = None
+        started, due = None, None
         if clock is not None and host.status == records.TABLE_LIVE:  # every seat held
-            now = self.now_ms()
-            started = clocks.at_start(clock, seats, game.waiting_for(state), now)
-            due = clocks.deadlines(clock, started, clocks.Roles(), self.bot_delay_ms)
-            await self._schedule(game_id, 0, 0, _earliest(due))
-        stored = await self.store.create(
-            game_id,
-            records.encode(state),
-            records.encode(meta),
-            host=records.encode(host),
-            clock=None if started is None else clocks.encode(started),
-        )
-        if not stored:
+            started = clocks.at_start(clock, seats, game.waiting_for(state), self.writer.now_ms())
+            deadlines = clocks.deadlines(clock, started, clocks.Roles(), self.writer.bot_delay_ms)
+            due = min(deadlines.values(), default=None)
+        if not await self.writer.create(game_id, records.encode(state), meta, host, started, due):
             raise RefereeError("GAME_ID_TAKEN", "could not allocate a game id")
         tokens = [self.signer.issue(game_id, seat) for seat in range(seats - open_seats)]
         admin = self.signer.issue_admin(game_id)
         return Created(game_id, 0, meta.seed_sha256, tokens, meta, config, admin, host)
+
+    def _seed(self, seed: bytes | None) -> bytes:
+        """The client's seed where this referee takes one, else a fresh random one."""
+        if not seed:
+            return secrets.token_bytes(SEED_BYTES)
+        if not self.allow_client_seeds:
+            raise PermissionDenied(
+                "CLIENT_SEEDS_DISABLED", "this referee does not accept client-chosen seeds"
+            )
+        if len(seed) > 64:
+            raise BadRequest("SEED_TOO_LONG", "a seed has at most 64 bytes")
+        return seed
 
     # --- for callers inside this process (the tournament director) ------------------------
 
@@ -310,44 +263,9 @@ class Referee:
         For a game created but never handed to anybody: a director that lost the race to
         record its table's game drops its own. A missing game is no error.
         """
-        self._tables.pop(game_id, None)
-        await self.store.delete(game_id)
+        await self.writer.discard(game_id)
 
     # --- clocks ----------------------------------------------------------------------------
-
-    async def _schedule(
-        self, game_id: str, version: int, host_version: int, due_ms: int | None
-    ) -> None:
-        """Index the deadline of the game's state at ``version``/``host_version`` before
-        that state is stored (service.storage.deadlines), so a crash after the commit loses none."""
-        if due_ms is not None and self.deadlines is not None:
-            await self.deadlines.schedule(game_id, version, host_version, due_ms)
-
-    async def schedule_clock(self, table: Table) -> None:
-        """Index the next deadline of ``table`` as it is about to be stored (its version
-        and host version): for a host change (start, bot, forfeit) that leaves a clock
-        running, called before the change is committed."""
-        due = clock_deadlines(table, self.bot_delay_ms)
-        await self._schedule(table.game_id, table.version, table.host_version, _earliest(due))
-
-    async def host_changing(self, table: Table, host: records.HostRecord) -> bytes | None:
-        """Before ``table``'s hosting record becomes ``host`` (service.app.lobby): the clocks
-        to store with the change (started when the table starts, OPEN to LIVE, if it has a
-        clock or a bot; else None: unchanged), and the changed table's next deadline
-        indexed first, so the clock or a bot takes over a seat that needs it."""
-        clock = None
-        changed = dataclasses.replace(
-            table, host=records.encode(host), hosted=host, host_version=table.host_version + 1
-        )
-        starting = table.hosting.status == records.TABLE_OPEN != host.status
-        if starting and (table.clock_spec is not None or clocks.roles(host).any):
-            spec = table.clock_spec or records.ClockSpec()
-            awaited = table.awaited(table.state)
-            clock = clocks.encode(clocks.at_start(spec, table.meta.seats, awaited, self.now_ms()))
-            changed = dataclasses.replace(changed, clock=clock)
-        if host.status == records.TABLE_LIVE:
-            await self.schedule_clock(changed)
-        return clock
 
     def clocked(self, view: SeatView, table: Table) -> SeatView:
         """``view`` with the table's clocks, when it is at ``table``'s version."""
@@ -355,7 +273,7 @@ class Referee:
             return view
         # Clocks run only while the table is live: an open table's seats have no deadline.
         live = table.hosting.status == records.TABLE_LIVE
-        due = clock_deadlines(table, self.bot_delay_ms) if live else {}
+        due = clock_deadlines(table, self.writer.bot_delay_ms) if live else {}
         if table.clock_spec is None and not due:
             return view
         shown = clocks.ClockView(table.clock_spec, clocks_of(table), due)
@@ -364,13 +282,13 @@ class Referee:
     # --- reading ---------------------------------------------------------------------------
 
     async def get_view(self, game_id: str, token: str | None) -> SeatView:
-        table = await self._current(game_id)
-        viewer = self._viewer(table, token)
+        table = await self.writer.current(game_id)
+        viewer = seats.viewer(self.signer, table, token)
         return self.clocked(project(table, table.state, table.version, viewer, table.head), table)
 
     async def legal_moves(self, game_id: str, token: str | None) -> tuple[str, int, list[Any]]:
-        table = await self._current(game_id)
-        seat = self._seat(table, token)
+        table = await self.writer.current(game_id)
+        seat = seats.seat(self.signer, table, token)
         host = table.hosting
         if host.status != records.TABLE_LIVE or host.seats[seat].forfeited:
             return table.game.name, table.version, []  # not started, aborted, forfeited
@@ -381,11 +299,11 @@ class Referee:
     async def validate_move(
         self, game_id: str, token: str | None, move_game: str, move: Any
     ) -> tuple[int, RefereeError | None]:
-        table = await self._current(game_id)
-        seat = self._seat(table, token)
+        table = await self.writer.current(game_id)
+        seat = seats.seat(self.signer, table, token)
         _check_move_game(table, move_game)
         try:
-            self._check_movable(table, seat)
+            _check_movable(table, seat)
             check_room(table.version, table.move_limit)
             table.game.check(table.state, seat, move)
         except MoveError as error:
@@ -401,7 +319,7 @@ class Referee:
         from version 1, or from where ``page_token`` says the page before ended."""
         size = history.page_size(page_size)
         table = await load_table(self.store, game_id)
-        viewer = self._viewer(table, token)
+        viewer = seats.viewer(self.signer, table, token)
         first = history.page_start(game_id, page_token, table.version) if page_token else 1
         last = min(table.version, first + size - 1)
         paged = await history.page_steps(self.store, table, first, last, self._checkpoints)
@@ -447,185 +365,43 @@ class Referee:
         client_move_id: str,
         expected_version: int | None,
     ) -> Submitted:
-        if not client_move_id or len(client_move_id) > MAX_MOVE_ID_LENGTH:
-            raise BadRequest(
-                "MOVE_ID_INVALID", f"client_move_id must have 1 to {MAX_MOVE_ID_LENGTH} characters"
+        """``move`` by the caller's seat, through the table writer. A refused move that
+        repeats a move id already applied (a retry whose first answer was lost) gets the
+        first answer; a repeat that the store recognises gets it too."""
+        _check_move_id(client_move_id)
+        decided: list[tuple[Table, int]] = []  # the last table and seat decided on
+
+        def moving(table: Table) -> Move:
+            seat = seats.seat(self.signer, table, token)
+            _check_move_game(table, move_game)
+            decided.append((table, seat))
+            _check_movable(table, seat)
+            _check_version(table, expected_version)
+            check_room(table.version, table.move_limit)
+            try:
+                state, events = table.game.apply(table.state, seat, move)
+            except MoveError as error:
+                raise _rule_error(error) from None
+            return Move(seat, move, state, events, client_move_id)
+
+        try:
+            written = await self.writer.write(game_id, moving)
+        except (BadRequest, RuleViolation, VersionConflict):
+            if not decided:
+                raise
+            table, seat = decided[-1]
+            key = records.move_key(seat, client_move_id)
+            earlier = await self._earlier_result(table, seat, key, records.encode(move))
+            if earlier is None:
+                raise
+            return earlier
+        change = written.change
+        assert isinstance(change, Move)
+        if written.duplicate is not None:
+            return await self._first_result(
+                written.table, change.seat, change.encoded, written.duplicate
             )
-        if client_move_id.startswith(clocks.RESERVED_PREFIX):
-            raise BadRequest(
-                "MOVE_ID_INVALID",
-                f"client_move_id must not start with {clocks.RESERVED_PREFIX!r} (the referee's "
-                "own moves: the clock's and its bots')",
-            )
-        move_bytes = records.encode(move)
-        async with self._lock(game_id):
-            fresh = False
-            for _ in range(self.max_retries):
-                table = await self._table(game_id, fresh=fresh)
-                try:
-                    seat = self._seat(table, token)
-                except Unauthenticated as error:  # a token newer than the cached record?
-                    if fresh or error.reason != "TOKEN_REVOKED":
-                        raise
-                    fresh = True
-                    continue
-                _check_move_game(table, move_game)
-                key = records.move_key(seat, client_move_id)
-                try:
-                    self._check_movable(table, seat)
-                    self._check_version(table, expected_version)
-                    check_room(table.version, table.move_limit)
-                    state, events = table.game.apply(table.state, seat, move)
-                except (MoveError, BadRequest, RuleViolation, VersionConflict) as error:
-                    if not fresh:  # the cached state may be behind: decide on the stored one
-                        fresh = True
-                        self.stats.count_retry()
-                        continue
-                    earlier = await self._earlier_result(table, seat, key, move_bytes)
-                    if earlier is not None:
-                        return earlier
-                    raise (_rule_error(error) if isinstance(error, MoveError) else error) from None
-                result, committed = await self._commit(
-                    table,
-                    seat,
-                    state,
-                    move_bytes,
-                    client_move_id=client_move_id,
-                    key=key,
-                )
-                if result.status is CommitStatus.OK:
-                    table = committed
-                    self._remember(table)
-                    return self._submitted(table, state, events, seat)
-                if result.status is CommitStatus.DUPLICATE:
-                    assert result.record is not None
-                    return await self._first_result(table, seat, move_bytes, result.record)
-                if result.status is CommitStatus.MISSING:
-                    self._tables.pop(game_id, None)
-                else:
-                    self.stats.count_conflict()
-                self.stats.count_retry()
-                fresh = True
-            current = (await load_table(self.store, game_id)).version
-            raise VersionConflict(
-                "CONTENTION",
-                "the game kept changing under this move; try again",
-                {"current_version": str(current)},
-            )
-
-    async def _commit(
-        self,
-        table: Table,
-        seat: int,
-        state: Any,
-        move_bytes: bytes,
-        *,
-        client_move_id: str,
-        key: str,
-    ) -> tuple[CommitResult, Table]:
-        """Store ``seat``'s move that led to ``state`` at ``table.version + 1``; the table
-        as committed (used only on OK). The chain head it makes is computed here from the
-        table decided on, so the chain costs no extra round trip (see :mod:`service.domain.chain`);
-        so are its clocks (service.domain.clocks), their next deadline indexed first."""
-        version = table.version + 1
-        now = self.now_ms()
-        clocked = clock_after(
-            table, state, seat, clocks.move_by(client_move_id), now, self.bot_delay_ms
-        )
-        clock = None if clocked.state is None else clocks.encode(clocked.state)
-        await self._schedule(table.game_id, version, table.host_version, clocked.due_ms)
-        entry = records.encode(
-            records.LogEntry(version, seat, msgspec.Raw(move_bytes), client_move_id, now / 1000)
-        )
-        head = chain.link(table.head, entry)
-        result = await self.store.commit(
-            table.game_id,
-            expected_version=table.version,
-            state=records.encode(state),
-            log_entry=entry,
-            head=head,
-            move_key=key,
-            move_record=records.encode(records.MoveRecord(version)),
-            finished=table.game.outcome(state) is not None,
-            host_version=table.host_version,
-            clock=clock,
-        )
-        committed = dataclasses.replace(
-            table, version=version, state=state, head=head, clock=clock or table.clock
-        )
-        return result, committed
-
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        """This process's lock of the game's moves."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
-
-    async def commit_for(
-        self, table: Table, seat: int, move: Any, client_move_id: str
-    ) -> Table | None:
-        """The referee's own move for ``seat`` (the clock's default move or its bot's,
-        ``client_move_id`` from :func:`service.domain.clocks.move_id`), decided on exactly
-        ``table``: through the same compare-and-set as a player's move, so it applies only
-        if nothing changed since (else None: a player's move or another replica came
-        first, whose commit indexed its own deadline; a repeat of this very move, by
-        another replica, is None too). The engine's error if the move is illegal there."""
-        check_room(table.version, table.move_limit)
-        state, _ = table.game.apply(table.state, seat, move)
-        move_bytes = records.encode(move)
-        key = records.move_key(seat, client_move_id)
-        async with self._lock(table.game_id):
-            result, committed = await self._commit(
-                table,
-                seat,
-                state,
-                move_bytes,
-                client_move_id=client_move_id,
-                key=key,
-            )
-        if result.status is not CommitStatus.OK:
-            self._tables.pop(table.game_id, None)
-            if result.status is CommitStatus.CONFLICT:
-                self.stats.count_conflict()
-            return None
-        self._remember(committed)
-        return committed
-
-    async def _table(self, game_id: str, *, fresh: bool) -> Table:
-        """The game as this process last stored or loaded it, or freshly loaded.
-
-        Moves decide on the cached copy: they are serialised per game in this process and
-        the store's compare-and-set catches any write by another process, after which the
-        move is decided again on a fresh load. Reads check the copy first (:meth:`_current`).
-        """
-        table = None if fresh else self._tables.get(game_id)
-        if table is None:
-            table = await load_table(self.store, game_id)
-        self._remember(table)
-        return table
-
-    async def _current(self, game_id: str) -> Table:
-        """The game as stored now, for a read: this process's copy if the store's version
-        and host version are still the copy's (one small read, with the present seats),
-        else loaded. The state, log head, clocks and hosting record only change with one
-        of the two, so a copy at both is the stored game; nothing is decoded again. Kept
-        as the copy only if no move replaced the copy meanwhile (it may be older)."""
-        table = cached = self._tables.get(game_id)
-        stamp = None if table is None else await self.store.stamp(game_id)
-        if table is None or stamp is None or stamp[:2] != (table.version, table.host_version):
-            table = await load_table(self.store, game_id)
-        elif stamp[2] != table.present:
-            table = dataclasses.replace(table, present=stamp[2])
-        if self._tables.get(game_id) is cached:
-            self._remember(table)
-        return table
-
-    def _remember(self, table: Table) -> None:
-        self._tables[table.game_id] = table
-        self._tables.move_to_end(table.game_id)
-        while len(self._tables) > self.cached_tables:
-            self._tables.popitem(last=False)
+        return self._submitted(written.table, change.state, change.events, change.seat)
 
     async def _earlier_result(
         self, table: Table, seat: int, key: str, move_bytes: bytes
@@ -634,21 +410,6 @@ class Referee:
         if stored is None:
             return None
         return await self._first_result(table, seat, move_bytes, stored)
-
-    @staticmethod
-    def _check_version(table: Table, expected_version: int | None) -> None:
-        if expected_version is None or expected_version == table.version:
-            return
-        if expected_version > table.version:
-            raise BadRequest(
-                "VERSION_AHEAD",
-                f"expected_version {expected_version} is ahead of the game ({table.version})",
-            )
-        raise VersionConflict(
-            "VERSION_MISMATCH",
-            f"the game is at version {table.version}, not {expected_version}",
-            {"current_version": str(table.version)},
-        )
 
     async def _first_result(
         self, table: Table, seat: int, move_bytes: bytes, stored: bytes
@@ -705,7 +466,11 @@ class Referee:
         GAME_NOT_OVER, checked after the caller and the version, so it tells nothing more.
         """
         table = await load_table(self.store, game_id)
-        viewer = self._seat(table, token) if seated else self._viewer(table, token)
+        viewer = (
+            seats.seat(self.signer, table, token)
+            if seated
+            else seats.viewer(self.signer, table, token)
+        )
         if after_version is not None and not 0 <= after_version <= table.version:
             raise BadRequest(
                 "VERSION_AHEAD" if after_version > table.version else "VERSION_INVALID",

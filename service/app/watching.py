@@ -16,7 +16,7 @@ from service.app.views import SeatView, Update, project, redact_events, seen_eve
 from service.domain import chain, hosting, records
 from service.storage import presence
 from service.storage.feed import Change, Feed
-from service.storage.store import RedisStore
+from service.storage.games import GameStore
 from service.storage.tables import Table
 
 # Log entries a watch reads and replays per step when it catches up (see _replayed).
@@ -26,8 +26,11 @@ REPLAY_BATCH = 200
 class Watched(Protocol):
     """What a watch needs of the referee: its store and feed, and the clocks of a view."""
 
-    store: RedisStore
-    feed: Feed
+    @property
+    def store(self) -> GameStore: ...
+
+    @property
+    def feed(self) -> Feed: ...
 
     def clocked(self, view: SeatView, table: Table) -> SeatView: ...
 
@@ -40,7 +43,7 @@ async def updates(
         async for update in _followed(referee, table, viewer, after_version):
             yield update
         return
-    async with presence.holding(referee.store, table.game_id, viewer):
+    async with presence.holding(referee.feed.store, table.game_id, viewer):
         async for update in _followed(referee, table, viewer, after_version):
             yield update
 

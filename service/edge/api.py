@@ -108,10 +108,6 @@ class RefereeApi:
             request.game_id, token, game, move, request.client_move_id, expected
         )
         bind(request.game_id, version=done.version)  # the seat: bound by the referee
-        if done.finished and not done.duplicate:
-            await self.limits.game_finished(request.game_id)
-            if self.lobby is not None and done.listed:
-                await self.lobby.finished(game, request.game_id)
         return game, done
 
     async def validate_move(

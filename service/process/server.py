@@ -20,10 +20,12 @@ from service.app.firer import Firer, firing
 from service.app.limits import Limits
 from service.app.lobby import Lobby
 from service.app.referee import Referee
+from service.app.writer import Following, TableWriter
 from service.domain.auth import TokenSigner, load_or_create_secret
 from service.edge.api import RPCS, RefereeApi
 from service.edge.calls import MAX_VERIFY_BYTES
 from service.edge.grpc_api import LobbyServicer, RefereeServicer
+from service.edge.house_bots import HouseBots
 from service.edge.http_api import lobby_mount
 from service.edge.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
 from service.edge.lobby_api import RPCS as LOBBY_RPCS
@@ -36,6 +38,8 @@ from service.process.redis_supervisor import Supervisor
 from service.settings import Settings
 from service.storage.deadlines import DeadlineIndex
 from service.storage.durability import read_persistence
+from service.storage.join_codes import JoinCodes
+from service.storage.lobby_listing import Listing
 from service.storage.redis_kit import connect
 from service.storage.store import RedisStore
 from service.tournaments.serving import SERVICE_NAME as TOURNAMENT_SERVICE
@@ -112,14 +116,24 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         store.on_call = metrics.observe_redis
         deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix, batcher=store.batcher)
         deadlines.on_call = metrics.observe_redis
-        referee = Referee(
+        lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
+        stack.push_async_callback(lobby_client.aclose)
+        listing = Listing(lobby_client, lambda game_id: store.keys(game_id).game)
+        join_codes = JoinCodes(
+            lobby_client,
+            lambda game_id: store.keys(game_id).game,
+            ttl_seconds=settings.join_code_ttl_seconds,
+            attempts_per_minute=settings.seat_code_attempts_per_minute,
+        )
+        writer = TableWriter(
             store,
-            TokenSigner(secret),
-            allow_client_seeds=settings.allow_client_seeds,
-            stats=metrics,
             deadlines=deadlines,
+            following=Following(listing, join_codes, ended=(limits.game_finished,)),
+            stats=metrics,
             bot_delay_ms=settings.bot_move_delay_ms,
         )
+        signer = TokenSigner(secret)
+        referee = Referee(writer, signer, allow_client_seeds=settings.allow_client_seeds)
         metrics.watch_streams_from(lambda: referee.feed.watchers)
         server = grpc.aio.server(
             options=[
@@ -131,13 +145,12 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         )
         verifier = Verifier(settings.verify_workers, settings.verify_queue)
         stack.callback(verifier.close)  # after the server has stopped
-        lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
-        stack.push_async_callback(lobby_client.aclose)
         lobby = Lobby(
-            referee,
+            writer,
+            signer,
+            join_codes,
+            listing,
             lobby_client,
-            code_ttl_seconds=settings.join_code_ttl_seconds,
-            code_attempts_per_minute=settings.seat_code_attempts_per_minute,
             joins_per_minute=settings.joins_per_minute,
             max_actions=settings.max_table_actions,
         )
@@ -186,7 +199,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         watching_redis = asyncio.create_task(_follow_store(store, health_servicer, supervisor))
         clocks = contextlib.AsyncExitStack()
         if settings.deadline_firer:
-            await clocks.enter_async_context(firing(_firer(referee, settings, limits)))
+            await clocks.enter_async_context(firing(_firer(writer, deadlines, settings)))
         supervising = asyncio.create_task(supervisor.run()) if supervisor else None
         try:
             yield Running(server, referee, port, redis_url, metrics_port, http_port, tournaments)
@@ -206,16 +219,16 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             await store.aclose()
 
 
-def _firer(referee: Referee, settings: Settings, limits: Limits) -> Firer:
+def _firer(writer: TableWriter, deadlines: DeadlineIndex, settings: Settings) -> Firer:
     """The deadline firer of this process (service.app.firer), as the settings say."""
     return Firer(
-        referee,
-        referee.deadlines or DeadlineIndex(referee.store.client),
+        writer,
+        deadlines,
+        bots=HouseBots(),
         poll_seconds=settings.deadline_poll_seconds,
         per_shard=settings.deadline_claims_per_shard,
         concurrency=settings.deadline_concurrency,
         lease_ms=settings.deadline_lease_ms,
-        on_finished=limits.game_finished,
     )
 
 

@@ -176,6 +176,11 @@ class Feed:
         self._presence: asyncio.Task[None] | None = None
         self._closed = False
 
+    @property
+    def store(self) -> RedisStore:
+        """The store whose streams the feed reads (and where its watchers' presence is)."""
+        return self._store
+
     @contextlib.asynccontextmanager
     async def subscribe(self, table: Table) -> AsyncIterator[Subscription]:
         if self._closed:

@@ -46,6 +46,21 @@ class Summary(msgspec.Struct, frozen=True, array_like=True):
     created_ms: int
     clock: records.ClockSpec | None = None
 
+    @classmethod
+    def of(cls, game_id: str, meta: records.GameMeta, host: records.HostRecord) -> Summary:
+        """The summary of the table ``game_id`` with ``meta`` and hosting record ``host``."""
+        return cls(
+            game_id=game_id,
+            game=meta.game,
+            status=host.status,
+            seats=meta.seats,
+            taken=sum(1 for hold in host.seats if hold.holder != records.OPEN_SEAT),
+            allow_spectators=meta.allow_spectators,
+            names=tuple(hold.name for hold in host.seats),
+            created_ms=int(meta.created_at * 1000),
+            clock=meta.clock if isinstance(meta.clock, records.ClockSpec) else None,
+        )
+
 
 _decode = msgspec.msgpack.Decoder(Summary).decode
 

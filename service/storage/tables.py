@@ -18,7 +18,7 @@ from engines.registry import GAMES
 from service.domain import chain, clocks, hosting, records
 from service.domain.move_limits import move_limit
 from service.errors import GameNotFound, echo
-from service.storage.store import RedisStore
+from service.storage.games import GameStore
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
 
@@ -76,7 +76,7 @@ class Table:
     @property
     def move_limit(self) -> int:
         """The most moves this game accepts (service.domain.move_limits)."""
-        return move_limit(self.meta)
+        return move_limit(self.meta, self.game.default_move_limit)
 
     def decode_move(self, raw: bytes) -> Any:
         return formats(self.game.name).move.decode(raw)
@@ -155,7 +155,7 @@ def clock_after(
     return Clocked(after, min(found.values(), default=None))
 
 
-async def load_table(store: RedisStore, game_id: str) -> Table:
+async def load_table(store: GameStore, game_id: str) -> Table:
     record, present = await store.load_with_presence(game_id)
     if record is None:
         raise GameNotFound("GAME_NOT_FOUND", f"no game {echo(game_id)} (it may have expired)")
@@ -192,7 +192,7 @@ class Logged:
     head: str
 
 
-async def load_log(store: RedisStore, table: Table, upto: int) -> list[Logged]:
+async def load_log(store: GameStore, table: Table, upto: int) -> list[Logged]:
     """The first ``upto`` log entries (those that made versions 1..upto), with heads."""
     if upto <= 0:
         return []

@@ -51,8 +51,8 @@ async def test_a_firer_that_died_after_its_commit_leaves_nothing_to_apply_twice(
     game_id, _ = await create(clocked, "pinched", 2, ClockSpec(move_seconds=1))
     clocked.time.advance(1000)
     (claimed,) = await clocked.index.claim(clocked.time.now, LEASE_MS, 4)
-    dying = Firer(clocked.referee, clocked.index, lease_ms=LEASE_MS)
-    await dying.play(await load_table(clocked.referee.store, game_id))  # no drop: it died
+    dying = Firer(clocked.writer, clocked.index, lease_ms=LEASE_MS)
+    await dying.play(game_id, (claimed.version, claimed.host_version))  # no drop: it died
     version = (await load_table(clocked.referee.store, game_id)).version
     assert version >= 1
     clocked.time.advance(LEASE_MS)

@@ -12,9 +12,11 @@ from typing import Any
 from referee.v1 import referee_pb2
 from service.app.firer import Firer
 from service.app.referee import Referee
+from service.app.writer import TableWriter
 from service.domain.auth import TokenSigner
 from service.domain.records import ClockSpec
 from service.edge import translate
+from service.edge.house_bots import HouseBots
 from service.storage.deadlines import DeadlineIndex
 from service.storage.store import RedisStore
 from service.storage.tables import load_table
@@ -43,18 +45,21 @@ class Clocked:
     time: FakeTime
     prefix: str
 
-    def firer(self, **options: Any) -> Firer:
-        return Firer(self.referee, self.index, **options)
+    @property
+    def writer(self) -> TableWriter:
+        return self.referee.writer
 
-    def twin(self) -> Referee:
-        """A second referee (its own locks and cache) on the same store and time: another
-        replica."""
-        return Referee(
-            self.referee.store,
-            TokenSigner(SECRET),
+    def firer(self, **options: Any) -> Firer:
+        return Firer(self.writer, self.index, bots=HouseBots(), **options)
+
+    def twin(self) -> TableWriter:
+        """A second table writer (its own locks and copies) on the same store and time:
+        another replica's."""
+        return TableWriter(
+            self.writer.store,
             deadlines=self.index,
             now_ms=self.time,
-            bot_delay_ms=self.referee.bot_delay_ms,
+            bot_delay_ms=self.writer.bot_delay_ms,
         )
 
 
@@ -63,9 +68,8 @@ async def clocked_referee(redis_url: str) -> AsyncIterator[Clocked]:
     store = RedisStore.from_url(redis_url, key_prefix=prefix, finished_ttl_seconds=600)
     index = DeadlineIndex(store.client, key_prefix=prefix)
     time = FakeTime()
-    referee = Referee(
-        store, TokenSigner(SECRET), allow_client_seeds=True, deadlines=index, now_ms=time
-    )
+    writer = TableWriter(store, deadlines=index, now_ms=time)
+    referee = Referee(writer, TokenSigner(SECRET), allow_client_seeds=True)
     try:
         yield Clocked(referee, index, time, prefix)
     finally:

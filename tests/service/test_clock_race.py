@@ -76,7 +76,7 @@ async def test_a_players_move_and_the_clock_at_the_same_version_apply_once(
 
 async def test_two_replicas_firing_one_deadline_apply_it_once(clocked: Clocked) -> None:
     game_id, _ = await create(clocked, "gang_of_four", 3, ClockSpec(move_seconds=1))
-    firers = [Firer(clocked.referee, clocked.index), Firer(clocked.twin(), clocked.index)]
+    firers = [Firer(clocked.writer, clocked.index), Firer(clocked.twin(), clocked.index)]
     for _ in range(5):
         table = await load_table(clocked.referee.store, game_id)
         clocked.time.advance(1000)

@@ -21,6 +21,7 @@ from engines.the_gang import GAME
 from engines.the_gang.moves import TakeChip
 from service.app.referee import Referee
 from service.app.views import Submitted
+from service.app.writer import TableWriter
 from service.domain import records
 from service.domain.auth import TokenSigner
 from service.errors import BadRequest
@@ -38,7 +39,7 @@ class Played:
 @pytest.fixture
 async def referee(redis_url: str) -> AsyncIterator[Referee]:
     store = RedisStore.from_url(redis_url, key_prefix=f"idem{uuid.uuid4().hex[:8]}:")
-    referee = Referee(store, TokenSigner(b"k" * 32), allow_client_seeds=True)
+    referee = Referee(TableWriter(store), TokenSigner(b"k" * 32), allow_client_seeds=True)
     try:
         yield referee
     finally:
@@ -89,17 +90,17 @@ async def test_a_late_retry_of_a_finished_games_move_gets_its_first_result(
     referee: Referee, raw_redis: Redis
 ) -> None:
     played = await play(referee, None)
-    keys = referee.store.keys(played.game_id)
+    keys = referee.feed.store.keys(played.game_id)
     assert await raw_redis.exists(keys.moves) == 0  # dropped by the finishing move
     assert await raw_redis.llen(keys.log) == 1  # packed by it (RedisStore.log unpacks)
-    length = len(await referee.store.log(played.game_id))
+    length = len(await referee.feed.store.log(played.game_id))
     # The first move, one in the middle and the finishing one: each gets its first result
     # (rebuilt from the log), and nothing is applied again.
     for number in (0, len(played.moves) // 2, len(played.moves) - 1):
         assert_first_result(await retry(referee, played, number), played.moves[number][3])
-    assert len(await referee.store.log(played.game_id)) == length == len(played.moves)
+    assert len(await referee.feed.store.log(played.game_id)) == length == len(played.moves)
     assert await raw_redis.llen(keys.log) == 1
-    assert (await referee.store.load(played.game_id)) is not None
+    assert (await referee.feed.store.load(played.game_id)) is not None
     assert await raw_redis.xlen(keys.events) <= 4  # the stream keeps the last moves only
 
 
@@ -118,7 +119,7 @@ async def test_a_retry_in_a_live_game_gets_its_first_result(
     referee: Referee, raw_redis: Redis
 ) -> None:
     played = await play(referee, 12, seed=b"idem-live")
-    keys = referee.store.keys(played.game_id)
+    keys = referee.feed.store.keys(played.game_id)
     stored = await raw_redis.hgetall(keys.moves)
     assert len(stored) == 12
     # The record is the version alone: small enough for Redis's compact hash encoding.
@@ -127,7 +128,7 @@ async def test_a_retry_in_a_live_game_gets_its_first_result(
     for number in (0, 11):
         assert_first_result(await retry(referee, played, number), played.moves[number][3])
     assert await raw_redis.llen(keys.log) == 12
-    assert (await referee.store.load(played.game_id)).version == 12  # type: ignore[union-attr]
+    assert (await referee.feed.store.load(played.game_id)).version == 12  # type: ignore[union-attr]
 
 
 async def test_a_record_stored_with_its_digest_still_answers(
@@ -138,7 +139,7 @@ async def test_a_record_stored_with_its_digest_still_answers(
     played = await play(referee, 3, seed=b"idem-legacy")
     seat, move, move_id, first = played.moves[1]
     legacy = records.MoveRecord(first.version, records.move_digest(records.encode(move)))
-    key = referee.store.keys(played.game_id).moves
+    key = referee.feed.store.keys(played.game_id).moves
     text_key = records.move_key(seat, move_id)
     assert await raw_redis.hdel(key, records.short_key(text_key)) == 1
     await raw_redis.hset(key, text_key, records.encode(legacy))

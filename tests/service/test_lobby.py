@@ -84,7 +84,7 @@ async def create(
 
 
 def store_of(stubs: Stubs) -> RedisStore:
-    return stubs.server.referee.store
+    return stubs.server.referee.feed.store
 
 
 async def test_an_open_table_fills_by_code_and_starts_by_itself(stubs: Stubs) -> None:
@@ -213,7 +213,7 @@ async def test_bad_joins_are_typed_and_change_nothing(stubs: Stubs, raw_redis: R
 async def test_an_expired_code_is_refused(stubs: Stubs, raw_redis: Redis) -> None:
     created = await create(stubs)
     lobby = stubs.server.referee  # the code's key lives beside the game
-    key = await raw_redis.get(f"{lobby.store.keys(created.game_id).game}:joincode")
+    key = await raw_redis.get(f"{lobby.feed.store.keys(created.game_id).game}:joincode")
     assert key is not None and await raw_redis.delete(key) == 1  # as its TTL would
     assert await refused(
         stubs.lobby.JoinGame(L.JoinGameRequest(join_code=created.join_code, display_name="A"))

@@ -74,7 +74,7 @@ async def test_a_stream_opening_and_closing_is_pushed(server: Running) -> None:
 
 
 async def test_a_lapsed_lease_is_pushed_and_pushes_are_coalesced(server: Running) -> None:
-    store = server.referee.store
+    store = server.referee.feed.store
     async with grpc.aio.insecure_channel(server.address) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         created = await open_table(stub)

@@ -57,7 +57,7 @@ async def test_one_renewer_and_one_reader_serve_every_stream(
     server: Running, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(presence, "PRESENCE_LEASE_MS", 1_500)  # a round every 0.5 s
-    store = server.referee.store
+    store = server.referee.feed.store
     async with (
         grpc.aio.insecure_channel(server.address) as channel,
         Redis.from_url(redis_url) as redis,

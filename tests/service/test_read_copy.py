@@ -107,9 +107,9 @@ async def test_presence_is_read_with_the_version(redis_url: str, tmp_path: Path)
                 referee_pb2.CreateGameRequest(game="the_gang", seats=3)
             )
         gid = created.game_id
-        assert (await a.referee._current(gid)).present == frozenset()
-        await a.referee.store.hold_presence(gid, "1:elsewhere", 2**42)
-        assert (await a.referee._current(gid)).present == {1}
+        assert (await a.referee.writer.current(gid)).present == frozenset()
+        await a.referee.feed.store.hold_presence(gid, "1:elsewhere", 2**42)
+        assert (await a.referee.writer.current(gid)).present == {1}
 
 
 async def test_a_game_gone_from_the_store_is_not_found_even_with_a_copy(
@@ -121,8 +121,8 @@ async def test_a_game_gone_from_the_store_is_not_found_even_with_a_copy(
                 referee_pb2.CreateGameRequest(game="the_gang", seats=3)
             )
         gid = created.game_id
-        await a.referee._current(gid)  # this process holds a copy now
+        await a.referee.writer.current(gid)  # this process holds a copy now
         async with Redis.from_url(redis_url) as raw:
-            await raw.delete(*a.referee.store.keys(gid).all)
+            await raw.delete(*a.referee.feed.store.keys(gid).all)
         with pytest.raises(GameNotFound):
-            await a.referee._current(gid)
+            await a.referee.writer.current(gid)

@@ -15,6 +15,7 @@ import pytest
 
 from engines.the_gang import GAME
 from service.app.referee import Referee
+from service.app.writer import TableWriter
 from service.domain.auth import TokenSigner
 from service.storage.store import RedisStore
 
@@ -34,7 +35,9 @@ class Counted:
 @pytest.fixture
 async def referee(redis_url: str) -> AsyncIterator[Referee]:
     store = RedisStore.from_url(redis_url, key_prefix=f"race{uuid.uuid4().hex[:8]}:")
-    referee = Referee(store, TokenSigner(b"k" * 32), stats=Counted(), allow_client_seeds=True)
+    referee = Referee(
+        TableWriter(store, stats=Counted()), TokenSigner(b"k" * 32), allow_client_seeds=True
+    )
     try:
         yield referee
     finally:
@@ -67,7 +70,7 @@ async def test_a_read_racing_a_move_keeps_the_moves_copy(
     # The read takes its stamp (or its load) at version 0, then a move here commits
     # version 1 before the read goes on.
     read_at, go_on = asyncio.Event(), asyncio.Event()
-    store = referee.store
+    store = referee.feed.store
     name = "stamp" if copied else "load_with_presence"
     original = getattr(store, name)
 
@@ -87,7 +90,7 @@ async def test_a_read_racing_a_move_keeps_the_moves_copy(
     state, _ = GAME.apply(state, seat, chosen)
     go_on.set()
     assert (await read).version == 0  # read before the move: its answer is the older one
-    stats = referee.stats
+    stats = referee.writer.stats
     assert isinstance(stats, Counted)
     seat, chosen = next_move()
     assert await move(seat, chosen) == 2

@@ -59,7 +59,7 @@ async def test_a_game_watched_while_the_reader_blocks_is_read_at_once(
 ) -> None:
     """The lane following ``first`` sits in a blocking call when ``second`` joins it; the
     wake ends that call (its wake stream was read) and the move comes at once."""
-    store = referee_server.referee.store
+    store = referee_server.referee.feed.store
     feed = referee_server.referee.feed
 
     def lane_of(table: Table) -> int:
@@ -101,7 +101,7 @@ async def test_a_subscriber_far_behind_gets_one_snapshot_instead_of_a_long_queue
     monkeypatch.setattr(feed_module, "QUEUE_LIMIT", 4)
     referee = referee_server.referee
     table = await Table.create(stub, 3)
-    loaded = await load_table(referee.store, table.game_id)
+    loaded = await load_table(referee.feed.store, table.game_id)
     async with referee.feed.subscribe(loaded) as subscription:
         await _swaps(table, 11)
         queue = subscription._queue

@@ -75,7 +75,7 @@ async def test_discarding_a_game_removes_it_everywhere(
     table = await Table.create(stub, 3)
     view = await table.view(None)
     await table.submit(0, take(view.the_gang.round, 1))  # the referee caches the table now
-    store: RedisStore = referee.store
+    store: RedisStore = referee.feed.store
     keys = store.keys(table.game_id).all
     assert await raw_redis.exists(*keys) >= 1
     _, _, moves = await referee.legal_moves(table.game_id, table.tokens[1])
