@@ -12,12 +12,13 @@ from typing import Any
 from referee.v1 import referee_pb2
 from service.app.firer import Firer
 from service.app.referee import Referee
-from service.app.writer import TableWriter
+from service.app.writer import Following, TableWriter
 from service.domain.auth import TokenSigner
 from service.domain.records import ClockSpec
 from service.edge import translate
 from service.edge.house_bots import HouseBots
 from service.storage.deadlines import DeadlineIndex
+from service.storage.lobby_listing import Listing
 from service.storage.store import RedisStore
 from service.storage.tables import load_table
 from tests.servers import SECRET
@@ -63,12 +64,15 @@ class Clocked:
         )
 
 
-async def clocked_referee(redis_url: str) -> AsyncIterator[Clocked]:
+async def clocked_referee(redis_url: str, *, listed: bool = False) -> AsyncIterator[Clocked]:
+    """The referee (``listed``: with a lobby listing of its own, as a served one has)."""
     prefix = f"clk{uuid.uuid4().hex[:8]}:"
     store = RedisStore.from_url(redis_url, key_prefix=prefix, finished_ttl_seconds=600)
     index = DeadlineIndex(store.client, key_prefix=prefix)
     time = FakeTime()
-    writer = TableWriter(store, deadlines=index, now_ms=time)
+    listing = Listing(store.client, lambda game_id: store.keys(game_id).game, prefix)
+    following = Following(listing if listed else None)
+    writer = TableWriter(store, deadlines=index, now_ms=time, following=following)
     referee = Referee(writer, TokenSigner(SECRET), allow_client_seeds=True)
     try:
         yield Clocked(referee, index, time, prefix)
