@@ -3,8 +3,10 @@
 ``python -m bench.move_limits [--games N] [--seed S]``. Every game, seat count and variant
 is played N times in process (no referee, no Redis) by the client package's bots, each seat
 its own bot, deciding from its own view and legal moves exactly as through the API; the
-longest game and the 99th percentile of each are printed. ``service.domain.move_limits`` sets each
-default to a generous multiple of the longest (its comment says which).
+longest game and the 99th percentile of each are printed. Each game's
+``GameDefinition.default_move_limit`` (``engines/<game>/__init__.py``) is a generous
+multiple of its longest (``engines.base.GameDefinition`` says which; the figures stand
+beside each value).
 
 The Gang is played by its ``random`` and ``heuristic`` bots, not by uniformly random
 moves: uniform play swaps chips back and forth for thousands of moves (a six-seat game

@@ -34,6 +34,9 @@ Rules of the contract:
   may always move a chip, but a round waits only for the seats without one (and, with
   confirmation, for those that have not confirmed). A phase clock that runs out plays
   ``default_move`` for these seats, not for a seat that has done its part.
+* The game's traits (``forfeitable``, ``cooperative``, ``default_move_limit``) are what the
+  service asks of a game beyond its rules: it reads them from the definition, never from
+  the game's name (tests/test_architecture.py checks both, for every registered game).
 """
 
 from __future__ import annotations
@@ -95,7 +98,26 @@ def places_of(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
 class GameDefinition(Generic[C, S, M, E, V]):
     """One game as data. The types are what the service decodes stored games with and
     what a codec derived from them walks: ``move_type`` and ``event_type`` are Unions of
-    tagged msgspec Structs, ``view_type`` the Struct ``view`` returns."""
+    tagged msgspec Structs, ``view_type`` the Struct ``view`` returns.
+
+    The traits have no defaults, so a new game cannot leave one out by forgetting it: none
+    has a value that is safe for every game (a forfeit in a cooperative game would place a
+    seat last in a game nobody loses alone; a limit too low cuts ordinary games short, one
+    too high lets a seat inflate a game's history).
+
+    * ``forfeitable``: a seat may forfeit (placed last, never a winner: the lobby's
+      ForfeitSeat and a clock's no-show policy); otherwise FAILED_PRECONDITION
+      ``FORFEIT_NOT_IN_GAME`` and a no-show is handed to a bot.
+    * ``cooperative``: the seats play as one team that wins or loses together (OpenSpiel's
+      "identical utility"); every :class:`Outcome` of the game has ``team`` set, which is
+      what tournament scoring reads. A cooperative game is never ``forfeitable``.
+    * ``default_move_limit``: the most moves (versions) a table of the game accepts unless
+      its creator asks otherwise (service.domain.move_limits), 1 to that module's
+      ``MAX_MOVE_LIMIT``. Measured, not guessed: 4x the longest game that
+      ``python -m bench.move_limits --games 12`` plays (every seat count and variant, 12
+      games by the ``random`` bots and 12 by the ``heuristic`` ones), rounded up to the
+      next thousand; each game's own figures stand beside its value.
+    """
 
     name: str
     config_type: type[C]
@@ -116,6 +138,9 @@ class GameDefinition(Generic[C, S, M, E, V]):
     outcome: Callable[[S], Outcome | None]
     default_move: Callable[[S, Seat], M]
     revealed_view: Callable[[S], V]
+    forfeitable: bool
+    cooperative: bool
+    default_move_limit: int
     awaited: Callable[[S], frozenset[Seat]] | None = None
 
     def waiting_for(self, state: S) -> frozenset[Seat]:

@@ -9,15 +9,22 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engines.base import GameDefinition
+from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from referee.bots.strategies import STRATEGIES
 from referee.v1 import game_pb2
+from service.domain.move_limits import MAX_MOVE_LIMIT
 from service.edge.codecs import CODECS, DerivedCodec
+from tests.clock_driver import by_clock
 
 ROOT = Path(__file__).resolve().parent.parent
+SERVICE = ROOT / "service"
+CODECS_DIR = SERVICE / "edge" / "codecs"
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 CONSOLE_GAMES = ROOT / "clients" / "console" / "src" / "games"
 SCORING = ROOT / "service" / "tournaments" / "scoring.py"
@@ -29,6 +36,58 @@ def test_games_are_registered_under_their_own_names() -> None:
     for name, game in GAMES.items():
         assert game.name == name
         assert (ROOT / "engines" / name / "__init__.py").is_file()
+
+
+def test_every_game_declares_its_traits() -> None:
+    """The traits the service reads (engines.base.GameDefinition) are set, and of a kind
+    the service can use: a cooperative game has no forfeit, and a default move limit is
+    one a table could also ask for."""
+    for name, game in GAMES.items():
+        assert type(game.forfeitable) is bool, name
+        assert type(game.cooperative) is bool, name
+        assert not (game.cooperative and game.forfeitable), f"{name}: nobody loses alone"
+        assert type(game.default_move_limit) is int, name
+        assert 1 <= game.default_move_limit <= MAX_MOVE_LIMIT, name
+
+
+def _fewest_seats(game: GameDefinition[Any, Any, Any, Any, Any]) -> int:
+    for players in range(1, 13):
+        try:
+            game.make_config(players, {})
+        except InvalidConfigError:
+            continue
+        return players
+    raise AssertionError(f"{game.name} seats no table of 1 to 12 players")
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_game_by_the_clock_ends_within_its_limit_as_its_traits_say(name: str) -> None:
+    """Played by default moves alone (engines.base's progress rule), the game ends within
+    its default move limit, in an outcome that is a team's exactly when it is cooperative
+    (tournament scoring and forfeits read ``Outcome.team``)."""
+    game = GAMES[name]
+    config = game.make_config(_fewest_seats(game), {})
+    final, _ = by_clock(game, game.new_game(config, b"traits"), game.default_move_limit)
+    outcome = game.outcome(final)
+    assert outcome is not None
+    assert outcome.team == game.cooperative
+
+
+def _service_modules() -> list[Path]:
+    """The service's modules but the codecs, which are per game by design."""
+    return [path for path in sorted(SERVICE.rglob("*.py")) if CODECS_DIR not in path.parents]
+
+
+def test_the_service_names_no_game_outside_the_codecs() -> None:
+    """What the service needs to know of a game is a trait of its GameDefinition, read
+    from the game it serves: no module keys on a game's name."""
+    named = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
+        for path in _service_modules()
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in GAMES
+    ]
+    assert not named, "\n".join(named)
 
 
 @pytest.mark.parametrize("envelope", ENVELOPES, ids=lambda e: e.DESCRIPTOR.name)
@@ -79,6 +138,7 @@ def test_every_game_has_a_console_renderer() -> None:
 def test_the_checklist_names_every_place_checked_here() -> None:
     text = ARCHITECTURE.read_text()
     for place in (
+        "engines/base.py",
         "engines/registry.py",
         "proto/referee/v1/game.proto",
         "service/edge/codecs/__init__.py",

@@ -36,6 +36,11 @@ GAME: GameDefinition[GangOfFourConfig, GangOfFourState, Move, Event, GangOfFourV
         outcome=rules.outcome,
         default_move=defaults.default_move,
         revealed_view=revealed_view,
+        forfeitable=True,
+        cooperative=False,
+        # 4x the longest game of bench.move_limits, rounded up: 3,953 moves (random bots pass
+        # a lot; the heuristic bots' longest is 1,092). The most any table may ask for.
+        default_move_limit=16_000,
     )
 )
 

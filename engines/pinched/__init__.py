@@ -29,6 +29,10 @@ GAME: GameDefinition[PinchedConfig, PinchedState, Move, Event, PinchedView] = Ga
     outcome=rules.outcome,
     default_move=defaults.default_move,
     revealed_view=revealed_view,
+    forfeitable=True,
+    cooperative=False,
+    # 4x the longest game of bench.move_limits, rounded up: 255 moves.
+    default_move_limit=2_000,
 )
 
 __all__ = ["GAME", "Event", "Move", "PinchedConfig", "PinchedState", "PinchedView"]

@@ -29,6 +29,12 @@ GAME: GameDefinition[TheGangConfig, TheGangState, Move, Event, TheGangView] = Ga
     outcome=rules.outcome,
     default_move=defaults.default_move,
     revealed_view=revealed_view,
+    forfeitable=False,  # nobody loses alone: a seat that goes is handed to a bot
+    cooperative=True,
+    # 4x the longest game of bench.move_limits, rounded up: 601 moves (random bots,
+    # confirm_round_end; the heuristic bots' longest is 204). Chip swaps never end a round by
+    # themselves, so this limit is what stops a seat inflating a game.
+    default_move_limit=3_000,
     awaited=defaults.awaited,
 )
 

@@ -39,8 +39,6 @@ TABLE_FINISHED = 3
 # TableAction.Kind numbers (table.proto).
 JOINED, LEFT, STARTED, TOKEN_REISSUED, FORFEITED, BOT_REPLACED, ABORTED = range(1, 8)
 BOT_RANDOM = 1
-# The one game without a forfeit: cooperative, nobody loses alone.
-NO_FORFEIT_GAMES = frozenset({"the_gang"})
 
 
 class GameNotStarted(RuleViolation):
@@ -294,13 +292,23 @@ def reissue(host: HostRecord, seat: int, finished: bool, when: When) -> HostReco
 
 
 def forfeit(
-    host: HostRecord, game: str, seat: int, finished: bool, when: When, *, automatic: bool = False
+    host: HostRecord,
+    forfeitable: bool,
+    seat: int,
+    finished: bool,
+    when: When,
+    *,
+    automatic: bool = False,
 ) -> HostRecord:
-    """The seat forfeits: placed last, never a winner (:func:`adjust_outcome`)."""
-    if game in NO_FORFEIT_GAMES:
+    """The seat forfeits: placed last, never a winner (:func:`adjust_outcome`).
+
+    ``forfeitable`` is the game's trait (``GameDefinition.forfeitable``): a game without a
+    forfeit (a cooperative one: nobody loses alone) refuses with ``FORFEIT_NOT_IN_GAME``."""
+    if not forfeitable:
         raise RuleViolation(
             "FORFEIT_NOT_IN_GAME",
-            "The Gang is cooperative: nobody loses alone; hand the seat to a bot or abort",
+            "this game has no forfeit (in a cooperative game nobody loses alone); "
+            "hand the seat to a bot or abort",
         )
     _require_running(host, finished)
     hold = _seat(host, seat)
@@ -349,7 +357,7 @@ def adjust_outcome(outcome: Outcome, gone: frozenset[int]) -> Outcome:
 
     Generic over games: the others keep their order among themselves (their places
     recounted without the forfeited seats) and the winners are the best of them. A team
-    game (The Gang) has no forfeit, so it is never adjusted."""
+    game (cooperative: never forfeitable) has no forfeit, so it is never adjusted."""
     if not gone or outcome.team:
         return outcome
     stay = [seat for seat in range(len(outcome.placings)) if seat not in gone]

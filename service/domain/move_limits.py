@@ -5,7 +5,8 @@ round by themselves), and every later GetHistory, watch from version 0 and verif
 would pay for each of those moves. The limit is a table option (``move_limit``, split off
 the engine's options at creation as :func:`engines.base.split_rules_revision` splits the
 rules revision) stored in the game's meta, so every replica enforces the same value; a game
-stored before limits existed gets its game's default.
+stored before limits existed gets its game's default. Each game sets its default itself
+(``engines.base.GameDefinition.default_move_limit``, with the measurement behind it).
 
 A game at its limit stays unfinished: every further move is refused with
 FAILED_PRECONDITION ``MOVE_LIMIT_REACHED`` (retrying never helps, so this is not
@@ -22,39 +23,27 @@ from service.errors import BadRequest, RuleViolation
 
 MOVE_LIMIT_OPTION = "move_limit"
 
-# Each default is 4x the longest game of `python -m bench.move_limits --games 12` (every seat
-# count and variant, 12 games each by the `random` bots and 12 by the `heuristic` ones),
-# rounded up to the next thousand: The Gang 601 moves (random bots, confirm_round_end; the
-# heuristic bots' longest is 204), Gang of Four 3,953 (random bots pass a lot; heuristic
-# 1,092), Pinched! 255. No ordinary game comes near its default.
-DEFAULT_MOVE_LIMITS: dict[str, int] = {
-    "the_gang": 3_000,
-    "gang_of_four": 16_000,
-    "pinched": 2_000,
-}
-# No table may ask for more (the largest default): a game's replay (GetHistory on another
-# replica, a duplicate move id, a watch from version 0) stays bounded, and 20,000 chip swaps
-# stay impossible.
+# No table may ask for more (the largest default): a game's replay
+# (GetHistory on another replica, a duplicate move id, a watch from version 0) stays
+# bounded, and 20,000 chip swaps stay impossible. Every game's default is 1 to this
+# (tests/test_architecture.py).
 MAX_MOVE_LIMIT = 16_000
 
 
-def default_move_limit(game: str) -> int:
-    return DEFAULT_MOVE_LIMITS.get(game, MAX_MOVE_LIMIT)
-
-
-def move_limit(meta: GameMeta) -> int:
-    """The limit a stored game plays under: its own, or its game's default if it was
-    stored before limits existed."""
+def move_limit(meta: GameMeta, default: int) -> int:
+    """The limit a stored game plays under: its own, or ``default`` (its game's
+    ``default_move_limit``) if it was stored before limits existed."""
     if isinstance(meta.move_limit, msgspec.UnsetType):
-        return default_move_limit(meta.game)
+        return default
     return meta.move_limit
 
 
-def split_move_limit(game: str, options: dict[str, object]) -> tuple[int, dict[str, object]]:
-    """The table's move limit (its game's default unless given) and the engine's options;
-    BadRequest ``MOVE_LIMIT_INVALID`` for a limit that is not 1 to :data:`MAX_MOVE_LIMIT`."""
+def split_move_limit(default: int, options: dict[str, object]) -> tuple[int, dict[str, object]]:
+    """The table's move limit (``default``, its game's ``default_move_limit``, unless given)
+    and the engine's options; BadRequest ``MOVE_LIMIT_INVALID`` for a limit that is not 1
+    to :data:`MAX_MOVE_LIMIT`."""
     rest = {key: value for key, value in options.items() if key != MOVE_LIMIT_OPTION}
-    limit = options.get(MOVE_LIMIT_OPTION, default_move_limit(game))
+    limit = options.get(MOVE_LIMIT_OPTION, default)
     if type(limit) is not int or not 1 <= limit <= MAX_MOVE_LIMIT:
         raise BadRequest(
             "MOVE_LIMIT_INVALID", f"move_limit must be 1 to {MAX_MOVE_LIMIT}, not {limit!r}"

@@ -15,6 +15,7 @@ from typing import Any
 from google.rpc import code_pb2
 
 from engines.base import Outcome, rules_revision
+from engines.registry import GAMES
 from referee.v1 import game_pb2, referee_pb2, table_pb2
 from service.app.views import Created, History, SeatView, Submitted, Update
 from service.domain import clocks, hosting, records
@@ -119,7 +120,7 @@ def setup_to_proto(meta: GameMeta, config: Any) -> game_pb2.GameSetup:
         options=CODECS[meta.game].options_to_proto(config),
         allow_spectators=meta.allow_spectators,
         rules_revision=rules_revision(config.rules_revision),
-        move_limit=move_limit(meta),
+        move_limit=move_limit(meta, GAMES[meta.game].default_move_limit),
     )
 
 

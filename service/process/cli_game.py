@@ -16,6 +16,7 @@ from google.protobuf import json_format
 from rich.console import Console
 from rich.table import Table
 
+from engines.registry import GAMES
 from referee.v1 import (
     game_pb2,
     lobby_pb2,
@@ -178,7 +179,7 @@ def _create_parser(actions: argparse._SubParsersAction) -> argparse.ArgumentPars
     create: argparse.ArgumentParser = actions.add_parser(
         "create", help="create a table (prints its admin token)"
     )
-    create.add_argument("--game", required=True, help="the_gang, gang_of_four or pinched")
+    create.add_argument("--game", required=True, help=f"one of {', '.join(GAMES)}")
     create.add_argument("--seats", type=int, required=True)
     create.add_argument("--open-seats", type=int, default=0, help="seats left for JoinGame")
     create.add_argument("--name", action="append", help="a held seat's display name; repeat")

@@ -19,16 +19,16 @@ import grpc
 import pytest
 from redis.asyncio import Redis
 
+from engines import the_gang
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, the_gang_pb2
 from service.app.history import DEFAULT_PAGE_SIZE
-from service.domain.move_limits import DEFAULT_MOVE_LIMITS
 from tests.servers import Served, referee_process
 from tests.service.table import COLOURS, reason_of, stored_bytes, take
 
 R = referee_pb2
 WHITE = COLOURS[0]
 SWAPS = 20_000  # what the attacker tries; the limit stops it long before
-LIMIT = DEFAULT_MOVE_LIMITS["the_gang"]
+LIMIT = the_gang.GAME.default_move_limit
 
 
 def _reason(error: grpc.RpcError) -> str:

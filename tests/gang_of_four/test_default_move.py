@@ -17,12 +17,11 @@ from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four import GAME, GangOfFourState, GiveBack, Pass
 from engines.gang_of_four.cards import MULTICOLOURED_ONE
 from engines.gang_of_four.model import Phase
-from service.domain.move_limits import DEFAULT_MOVE_LIMITS
 from tests.clock_driver import by_clock, check_defaults, random_prefix
 from tests.gang_of_four.rules_support import ended_hand_one
 from tests.gang_of_four.support import new, play, table
 
-LIMIT = DEFAULT_MOVE_LIMITS["gang_of_four"]
+LIMIT = GAME.default_move_limit
 
 
 def test_on_a_play_the_clock_passes() -> None:

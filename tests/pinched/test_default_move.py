@@ -33,7 +33,6 @@ from engines.pinched.moves import (
     TakeWithGordie,
 )
 from engines.rng import Rng
-from service.domain.move_limits import DEFAULT_MOVE_LIMITS
 from tests.clock_driver import by_clock, check_defaults, random_prefix
 from tests.pinched.playout_cases import CASES
 from tests.pinched.support import (
@@ -56,7 +55,7 @@ from tests.pinched.support import (
     table,
 )
 
-LIMIT = DEFAULT_MOVE_LIMITS["pinched"]
+LIMIT = GAME.default_move_limit
 SPADES_CROWN = [(D, STD), (C, STD), (S, CROWN), (H, STD), (B, CROWN)]
 
 

@@ -14,9 +14,10 @@ import msgspec
 import pytest
 from redis.asyncio import Redis
 
+from engines.registry import GAMES
 from referee.v1 import game_pb2, referee_pb2
 from service.domain import records
-from service.domain.move_limits import DEFAULT_MOVE_LIMITS, MAX_MOVE_LIMIT, split_move_limit
+from service.domain.move_limits import MAX_MOVE_LIMIT, split_move_limit
 from service.edge.verify import verify_history
 from service.errors import BadRequest
 from service.storage.redis_kit import as_bytes
@@ -42,18 +43,14 @@ async def swap(table: Table, times: int) -> None:
 
 
 def test_the_option_is_split_off_and_checked() -> None:
-    assert split_move_limit("pinched", {"setup": "basic"}) == (
-        DEFAULT_MOVE_LIMITS["pinched"],
-        {"setup": "basic"},
-    )
-    assert split_move_limit("the_gang", {"move_limit": 7}) == (7, {})
+    assert split_move_limit(2_000, {"setup": "basic"}) == (2_000, {"setup": "basic"})
+    assert split_move_limit(3_000, {"move_limit": 7}) == (7, {})
     for bad in (0, -1, MAX_MOVE_LIMIT + 1, True, "10"):
         with pytest.raises(BadRequest) as caught:
-            split_move_limit("the_gang", {"move_limit": bad})
+            split_move_limit(3_000, {"move_limit": bad})
         assert caught.value.reason == "MOVE_LIMIT_INVALID"
     # 20,000 chip swaps are impossible whatever a table asks for.
     assert MAX_MOVE_LIMIT < 20_000
-    assert all(limit <= MAX_MOVE_LIMIT for limit in DEFAULT_MOVE_LIMITS.values())
 
 
 async def test_bad_limits_are_refused_at_creation(stub: Stub) -> None:
@@ -67,9 +64,9 @@ async def test_bad_limits_are_refused_at_creation(stub: Stub) -> None:
 
 
 async def test_setup_shows_the_limit_and_the_default(stub: Stub) -> None:
-    for game, default in DEFAULT_MOVE_LIMITS.items():
-        created = await stub.CreateGame(R.CreateGameRequest(game=game, seats=3))
-        assert created.setup.move_limit == default
+    for name, game in GAMES.items():
+        created = await stub.CreateGame(R.CreateGameRequest(game=name, seats=3))
+        assert created.setup.move_limit == game.default_move_limit
     table = await limited_table(stub, 5)
     history = await table.history(None)
     assert history.setup.move_limit == 5
@@ -136,7 +133,7 @@ async def test_a_game_stored_without_a_limit_gets_the_default(stub: Stub, raw_re
     await raw_redis.hset(key, "meta", records.encode(old))
     await swap(table, 4)  # past the 3 it was created with: the default applies
     history = await table.history(None)
-    assert history.setup.move_limit == DEFAULT_MOVE_LIMITS["the_gang"]
+    assert history.setup.move_limit == GAMES["the_gang"].default_move_limit
     assert history.version == 4
 
 

@@ -30,12 +30,11 @@ from engines.the_gang.model import (
     UseSpecialist,
 )
 from engines.the_gang.moves import Accept, DiscardCard, PassCard, Propose, ShowCard
-from service.domain.move_limits import DEFAULT_MOVE_LIMITS
 from tests.clock_driver import by_clock, check_defaults, random_prefix
 from tests.the_gang.cards_support import heist_with, rig, river, use
 from tests.the_gang.support import apply_all, new
 
-LIMIT = DEFAULT_MOVE_LIMITS["the_gang"]
+LIMIT = GAME.default_move_limit
 W = Colour.WHITE
 
 
