@@ -1,10 +1,11 @@
 """The lobby on both clients: join, leave, start and list tables, and the admin controls.
 
-:class:`AsyncLobbyCalls` and :class:`LobbyCalls` are the LobbyService methods of
-:class:`~referee.client.AsyncRefereeClient` and :class:`~referee.client.RefereeClient`
-(mixed in; they call through the client's own :meth:`call`, with its timeout, operator
-key and typed errors). ``token`` is a seat token or the table admin token
-(``CreateGameResponse.admin_token``), as each RPC asks.
+:class:`AsyncLobbyCalls` holds the LobbyService methods of
+:class:`~referee.client.AsyncRefereeClient`, written once as coroutines over the client's
+own calls (its timeout, operator key, retries and typed errors: :mod:`referee.client.core`);
+:class:`LobbyCalls`, mixed into :class:`~referee.client.RefereeClient`, is their blocking
+twin, derived from them (:mod:`referee.client.derive`). ``token`` is a seat token or the
+table admin token (``CreateGameResponse.admin_token``), as each RPC asks.
 
 What is sent again after a transport failure:
 
@@ -21,16 +22,26 @@ What is sent again after a transport failure:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, TypeAlias
 
 import grpc
 
+from referee.client.core import (
+    ABORT_GAME,
+    FORFEIT_SEAT,
+    JOIN_GAME,
+    LEAVE_GAME,
+    LIST_GAMES,
+    REISSUE_SEAT_TOKEN,
+    REPLACE_SEAT_BY_BOT,
+    START_GAME,
+    ClientCore,
+)
+from referee.client.derive import blocking, blocking_iter
 from referee.client.policy import NO_RETRY, Retry
-from referee.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, tournament_pb2
+from referee.v1 import lobby_pb2, table_pb2, tournament_pb2
 
-Request = TypeVar("Request")
-Response = TypeVar("Response")
 Bot: TypeAlias = tournament_pb2.BotStrategy.ValueType
 Status: TypeAlias = table_pb2.TableStatus.ValueType
 
@@ -42,37 +53,9 @@ def join_retry(policy: Retry) -> Retry:
     )
 
 
-def join_request(
-    join_code: str, game_id: str, display_name: str, player_id: str
-) -> lobby_pb2.JoinGameRequest:
-    return lobby_pb2.JoinGameRequest(
-        join_code=join_code, game_id=game_id, display_name=display_name, player_id=player_id
-    )
-
-
-def list_request(
-    game: str, status: Status, page_size: int, page_token: str
-) -> lobby_pb2.ListGamesRequest:
-    return lobby_pb2.ListGamesRequest(
-        game=game, status=status, page_size=page_size, page_token=page_token
-    )
-
-
-class AsyncLobbyCalls:
-    """LobbyService on :class:`~referee.client.AsyncRefereeClient`."""
-
-    lobby_stub: lobby_pb2_grpc.LobbyServiceAsyncStub
-    retry: Retry
-    if TYPE_CHECKING:
-
-        async def call(
-            self,
-            method: grpc.aio.UnaryUnaryMultiCallable[Request, Response],
-            request: Request,
-            token: str | None = None,
-            *,
-            retry: Retry = NO_RETRY,
-        ) -> Response: ...
+class AsyncLobbyCalls(ClientCore):
+    """LobbyService on :class:`~referee.client.AsyncRefereeClient` (and, derived, on
+    :class:`~referee.client.RefereeClient`)."""
 
     async def join_game(
         self,
@@ -85,19 +68,18 @@ class AsyncLobbyCalls:
     ) -> lobby_pb2.JoinGameResponse:
         """Claim a free seat by ``join_code`` or by a listed table's ``game_id`` (one of
         them); the answer holds the seat and its token (given only this once)."""
-        request = join_request(join_code, game_id, display_name, player_id)
-        policy = join_retry(self.retry if retry is None else retry)
-        reply: lobby_pb2.JoinGameResponse = await self.call(
-            self.lobby_stub.JoinGame, request, retry=policy
+        request = lobby_pb2.JoinGameRequest(
+            join_code=join_code, game_id=game_id, display_name=display_name, player_id=player_id
         )
-        return reply
+        policy = join_retry(self._connection.retry if retry is None else retry)
+        return await self._unary(JOIN_GAME, request, retry=policy)
 
     async def leave_game(
         self, game_id: str, seat_token: str, *, retry: Retry = NO_RETRY
     ) -> table_pb2.Table:
         """Give the seat back before the start (its token is revoked); the table after."""
         request = lobby_pb2.LeaveGameRequest(game_id=game_id)
-        reply = await self.call(self.lobby_stub.LeaveGame, request, seat_token, retry=retry)
+        reply = await self._unary(LEAVE_GAME, request, seat_token, retry=retry)
         return reply.table
 
     async def start_game(
@@ -110,7 +92,7 @@ class AsyncLobbyCalls:
     ) -> table_pb2.Table:
         """Start an open table now, ``bot`` (a ``BotStrategy``) in every open seat."""
         request = lobby_pb2.StartGameRequest(game_id=game_id, bot=bot)
-        reply = await self.call(self.lobby_stub.StartGame, request, admin_token, retry=retry)
+        reply = await self._unary(START_GAME, request, admin_token, retry=retry)
         return reply.table
 
     async def list_games(
@@ -124,12 +106,11 @@ class AsyncLobbyCalls:
     ) -> lobby_pb2.ListGamesResponse:
         """One page of the public tables (newest first; ``game``/``status`` empty: all
         open and live ones); ``page_token`` from the page before."""
-        request = list_request(game, status, page_size, page_token)
-        policy = self.retry if retry is None else retry
-        reply: lobby_pb2.ListGamesResponse = await self.call(
-            self.lobby_stub.ListGames, request, retry=policy
+        request = lobby_pb2.ListGamesRequest(
+            game=game, status=status, page_size=page_size, page_token=page_token
         )
-        return reply
+        policy = self._connection.retry if retry is None else retry
+        return await self._unary(LIST_GAMES, request, retry=policy)
 
     async def iter_games(
         self,
@@ -154,18 +135,15 @@ class AsyncLobbyCalls:
     ) -> lobby_pb2.ReissueSeatTokenResponse:
         """A new token for ``seat``; its former token is refused from now on."""
         request = lobby_pb2.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
-        policy = self.retry if retry is None else retry
-        reply: lobby_pb2.ReissueSeatTokenResponse = await self.call(
-            self.lobby_stub.ReissueSeatToken, request, admin_token, retry=policy
-        )
-        return reply
+        policy = self._connection.retry if retry is None else retry
+        return await self._unary(REISSUE_SEAT_TOKEN, request, admin_token, retry=policy)
 
     async def forfeit_seat(
         self, game_id: str, token: str, seat: int, *, retry: Retry = NO_RETRY
     ) -> table_pb2.Table:
         """Forfeit ``seat`` (the admin token, or that seat's own token)."""
         request = lobby_pb2.ForfeitSeatRequest(game_id=game_id, seat=seat)
-        reply = await self.call(self.lobby_stub.ForfeitSeat, request, token, retry=retry)
+        reply = await self._unary(FORFEIT_SEAT, request, token, retry=retry)
         return reply.table
 
     async def replace_seat_by_bot(
@@ -179,7 +157,7 @@ class AsyncLobbyCalls:
     ) -> table_pb2.Table:
         """Hand ``seat`` to a bot (its token is revoked)."""
         request = lobby_pb2.ReplaceSeatByBotRequest(game_id=game_id, seat=seat, bot=bot)
-        reply = await self.call(self.lobby_stub.ReplaceSeatByBot, request, admin_token, retry=retry)
+        reply = await self._unary(REPLACE_SEAT_BY_BOT, request, admin_token, retry=retry)
         return reply.table
 
     async def abort_game(
@@ -187,124 +165,25 @@ class AsyncLobbyCalls:
     ) -> table_pb2.Table:
         """End the game unfinished: moves are refused, watches end, the history is public."""
         request = lobby_pb2.AbortGameRequest(game_id=game_id)
-        reply = await self.call(self.lobby_stub.AbortGame, request, admin_token, retry=retry)
+        reply = await self._unary(ABORT_GAME, request, admin_token, retry=retry)
         return reply.table
 
 
 class LobbyCalls:
-    """LobbyService on :class:`~referee.client.RefereeClient`; as :class:`AsyncLobbyCalls`."""
+    """LobbyService on :class:`~referee.client.RefereeClient`: the blocking twin of every
+    :class:`AsyncLobbyCalls` method, with its parameters and docstring."""
 
-    lobby_stub: lobby_pb2_grpc.LobbyServiceStub
-    retry: Retry
     if TYPE_CHECKING:
 
-        def call(
-            self,
-            method: grpc.UnaryUnaryMultiCallable[Request, Response],
-            request: Request,
-            token: str | None = None,
-            *,
-            retry: Retry = NO_RETRY,
-        ) -> Response: ...
+        @property
+        def _core(self) -> AsyncLobbyCalls: ...
 
-    def join_game(
-        self,
-        *,
-        join_code: str = "",
-        game_id: str = "",
-        display_name: str,
-        player_id: str = "",
-        retry: Retry | None = None,
-    ) -> lobby_pb2.JoinGameResponse:
-        """As :meth:`AsyncLobbyCalls.join_game`."""
-        request = join_request(join_code, game_id, display_name, player_id)
-        policy = join_retry(self.retry if retry is None else retry)
-        reply: lobby_pb2.JoinGameResponse = self.call(
-            self.lobby_stub.JoinGame, request, retry=policy
-        )
-        return reply
-
-    def leave_game(
-        self, game_id: str, seat_token: str, *, retry: Retry = NO_RETRY
-    ) -> table_pb2.Table:
-        request = lobby_pb2.LeaveGameRequest(game_id=game_id)
-        return self.call(self.lobby_stub.LeaveGame, request, seat_token, retry=retry).table
-
-    def start_game(
-        self,
-        game_id: str,
-        admin_token: str,
-        bot: Bot = tournament_pb2.BOT_STRATEGY_UNSPECIFIED,
-        *,
-        retry: Retry = NO_RETRY,
-    ) -> table_pb2.Table:
-        request = lobby_pb2.StartGameRequest(game_id=game_id, bot=bot)
-        return self.call(self.lobby_stub.StartGame, request, admin_token, retry=retry).table
-
-    def list_games(
-        self,
-        game: str = "",
-        status: Status = table_pb2.TABLE_STATUS_UNSPECIFIED,
-        page_size: int = 0,
-        page_token: str = "",
-        *,
-        retry: Retry | None = None,
-    ) -> lobby_pb2.ListGamesResponse:
-        """As :meth:`AsyncLobbyCalls.list_games`."""
-        request = list_request(game, status, page_size, page_token)
-        policy = self.retry if retry is None else retry
-        reply: lobby_pb2.ListGamesResponse = self.call(
-            self.lobby_stub.ListGames, request, retry=policy
-        )
-        return reply
-
-    def iter_games(
-        self,
-        game: str = "",
-        status: Status = table_pb2.TABLE_STATUS_UNSPECIFIED,
-        page_size: int = 0,
-        *,
-        retry: Retry | None = None,
-    ) -> Iterator[lobby_pb2.ListedGame]:
-        """Every listed table, page after page (each page retried on its own)."""
-        token = ""
-        while True:
-            page = self.list_games(game, status, page_size, token, retry=retry)
-            yield from page.games
-            token = page.next_page_token
-            if not token:
-                return
-
-    def reissue_seat_token(
-        self, game_id: str, admin_token: str, seat: int, *, retry: Retry | None = None
-    ) -> lobby_pb2.ReissueSeatTokenResponse:
-        request = lobby_pb2.ReissueSeatTokenRequest(game_id=game_id, seat=seat)
-        policy = self.retry if retry is None else retry
-        reply: lobby_pb2.ReissueSeatTokenResponse = self.call(
-            self.lobby_stub.ReissueSeatToken, request, admin_token, retry=policy
-        )
-        return reply
-
-    def forfeit_seat(
-        self, game_id: str, token: str, seat: int, *, retry: Retry = NO_RETRY
-    ) -> table_pb2.Table:
-        request = lobby_pb2.ForfeitSeatRequest(game_id=game_id, seat=seat)
-        return self.call(self.lobby_stub.ForfeitSeat, request, token, retry=retry).table
-
-    def replace_seat_by_bot(
-        self,
-        game_id: str,
-        admin_token: str,
-        seat: int,
-        bot: Bot = tournament_pb2.BOT_STRATEGY_UNSPECIFIED,
-        *,
-        retry: Retry = NO_RETRY,
-    ) -> table_pb2.Table:
-        request = lobby_pb2.ReplaceSeatByBotRequest(game_id=game_id, seat=seat, bot=bot)
-        return self.call(self.lobby_stub.ReplaceSeatByBot, request, admin_token, retry=retry).table
-
-    def abort_game(
-        self, game_id: str, admin_token: str, *, retry: Retry = NO_RETRY
-    ) -> table_pb2.Table:
-        request = lobby_pb2.AbortGameRequest(game_id=game_id)
-        return self.call(self.lobby_stub.AbortGame, request, admin_token, retry=retry).table
+    join_game = blocking(AsyncLobbyCalls.join_game)
+    leave_game = blocking(AsyncLobbyCalls.leave_game)
+    start_game = blocking(AsyncLobbyCalls.start_game)
+    list_games = blocking(AsyncLobbyCalls.list_games)
+    iter_games = blocking_iter(AsyncLobbyCalls.iter_games)
+    reissue_seat_token = blocking(AsyncLobbyCalls.reissue_seat_token)
+    forfeit_seat = blocking(AsyncLobbyCalls.forfeit_seat)
+    replace_seat_by_bot = blocking(AsyncLobbyCalls.replace_seat_by_bot)
+    abort_game = blocking(AsyncLobbyCalls.abort_game)

@@ -1,31 +1,32 @@
-"""The blocking client: ``RefereeClient`` owns a channel, ``Seat`` plays at one table."""
+"""The blocking client: ``RefereeClient`` and ``Seat``, derived from the asyncio client.
+
+Each of their calls runs the coroutine of :mod:`referee.client.core` that the asyncio
+client awaits, over a blocking ``grpc`` channel, to its end in the caller's thread
+(:mod:`referee.client.derive`): the same requests, retries, errors and watch resumption,
+with no event loop and no thread of the client's own.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import grpc
 
-from referee.client.calls import (
-    Attempt,
-    HistoryPages,
-    Tries,
-    WatchCursor,
-    auth_metadata,
-    create_request,
-    new_move_id,
-    note_recheck,
-)
-from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
-from referee.client.lobby import LobbyCalls
-from referee.client.policy import NO_RETRY, ConflictRetry, Resume, Retry
-from referee.v1 import game_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
+from referee.client.calls import Metadata
+from referee.client.core import ChannelSpec, ClientCore, Connection, Rethink, SeatCore, Stream
+from referee.client.derive import blocking, blocking_iter, run_blocking
+from referee.client.lobby import AsyncLobbyCalls, LobbyCalls
+from referee.client.policy import NO_RETRY, Retry
+from referee.v1 import lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
+
+__all__ = ["RefereeClient", "Rethink", "Seat"]
 
 Request = TypeVar("Request")
 Response = TypeVar("Response")
+Item = TypeVar("Item")
 if TYPE_CHECKING:  # grpc's interceptor classes are generic only in grpc-stubs
     Interceptor: TypeAlias = (
         grpc.UnaryUnaryClientInterceptor[Any, Any]
@@ -33,46 +34,77 @@ if TYPE_CHECKING:  # grpc's interceptor classes are generic only in grpc-stubs
         | grpc.StreamUnaryClientInterceptor[Any, Any]
         | grpc.StreamStreamClientInterceptor[Any, Any]
     )
-Rethink = Callable[[game_pb2.View], game_pb2.Move | None]
-"""Given the fresh view after a conflict: the move to send now, or None to give up."""
 
 
-class RefereeClient(LobbyCalls):
-    """A connection to a referee. Use as a context manager, or call :meth:`close`.
+class _BlockingStream(Generic[Item]):
+    """A blocking server stream read through ``async for``: each message is waited for
+    in ``next``, so reading it never suspends."""
 
-    ``timeout`` bounds every try of a unary call (seconds; None: no deadline). ``retry``
-    is how reads and moves are tried again after a transport failure (default
-    :class:`Retry`; :data:`NO_RETRY` turns it off; each call may set its own), ``resume``
-    how often watches reconnect after a drop. ``options`` are gRPC channel options,
-    ``interceptors`` gRPC client interceptors. ``operator_key`` is sent as
-    ``x-referee-key`` (creating games may need one). The lobby's calls (``join_game``,
-    ``list_games``, ...) come from :mod:`referee.client.lobby`.
+    def __init__(self, call: Any) -> None:
+        self._call = call
+        self._messages: Iterator[Item] = iter(call)
+
+    def __aiter__(self) -> AsyncIterator[Item]:
+        return self
+
+    async def __anext__(self) -> Item:
+        try:
+            return next(self._messages)
+        except StopIteration:
+            raise StopAsyncIteration from None
+
+    def cancel(self) -> bool:
+        return bool(self._call.cancel())
+
+
+class _BlockingCalls(AsyncLobbyCalls):
+    """A :class:`RefereeClient`'s calls: the core's coroutines over its blocking stubs.
+
+    A try blocks in gRPC until its answer and a pause in ``time.sleep``, so none of them
+    ever suspends and :func:`run_blocking` runs them in the caller's thread. Settings and
+    stubs are read from the client at each call.
     """
 
-    def __init__(
-        self,
-        target: str,
-        *,
-        credentials: grpc.ChannelCredentials | None = None,
-        options: Sequence[tuple[str, Any]] | None = None,
-        timeout: float | None = 30.0,
-        resume: Resume | None = None,
-        retry: Retry | None = None,
-        operator_key: str | None = None,
-        interceptors: Sequence[Interceptor] = (),
-    ) -> None:
-        if credentials is None:
-            self.channel = grpc.insecure_channel(target, options=options)
+    def __init__(self, client: RefereeClient) -> None:
+        self.client = client
+
+    @property
+    def _connection(self) -> RefereeClient:
+        return self.client
+
+    async def _invoke(
+        self, method: Any, request: Any, *, timeout: float | None, metadata: Metadata
+    ) -> Any:
+        return method(request, timeout=timeout, metadata=metadata)
+
+    async def _pause(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def _open_stream(self, method: Any, request: Any, *, metadata: Metadata) -> Stream[Any]:
+        return _BlockingStream[Any](method(request, metadata=metadata))
+
+
+class RefereeClient(LobbyCalls, Connection[grpc.Channel, "Interceptor"]):
+    """A connection to a referee that blocks. Use as a context manager, or call :meth:`close`.
+
+    Its parameters are described on ``__init__``; ``interceptors`` are ``grpc`` (blocking)
+    client interceptors. Every call is the blocking twin of
+    :class:`~referee.client.AsyncRefereeClient`'s.
+    """
+
+    def _open(self, spec: ChannelSpec[Interceptor]) -> grpc.Channel:
+        if spec.credentials is None:
+            channel = grpc.insecure_channel(spec.target, options=spec.options)
         else:
-            self.channel = grpc.secure_channel(target, credentials, options=options)
-        channel = grpc.intercept_channel(self.channel, *interceptors) if interceptors else None
-        self.stub = referee_pb2_grpc.RefereeServiceStub(channel or self.channel)
-        self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(channel or self.channel)
-        self.timeout = timeout
-        self.resume = resume or Resume()
-        self.retry = retry or Retry()
-        # Sent as x-referee-key on every call: a referee beyond loopback asks for it to create.
-        self.operator_key = operator_key
+            channel = grpc.secure_channel(spec.target, spec.credentials, options=spec.options)
+        intercepted = grpc.intercept_channel(channel, *spec.interceptors)
+        self.stub = referee_pb2_grpc.RefereeServiceStub(intercepted)
+        self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(intercepted)
+        return channel
+
+    @property
+    def _core(self) -> _BlockingCalls:
+        return _BlockingCalls(self)
 
     def __enter__(self) -> RefereeClient:
         return self
@@ -96,46 +128,12 @@ class RefereeClient(LobbyCalls):
         *,
         retry: Retry = NO_RETRY,
     ) -> Response:
-        """One unary call, sent again (the same request) as ``retry`` says; a rejection is
-        raised as its typed :class:`RefereeError`. Only a call that is safe to repeat may
-        pass a retry policy."""
-        metadata = auth_metadata(token, self.operator_key)
-        tries = Tries(retry)
-        while True:
-            try:
-                return method(request, timeout=self.timeout, metadata=metadata)
-            except grpc.RpcError as error:
-                failure = from_rpc_error(error)
-                pause = tries.pause(failure)
-                if pause is None:
-                    raise failure from error
-            time.sleep(pause)
+        """As :meth:`AsyncRefereeClient.call <referee.client.AsyncRefereeClient.call>`,
+        with a blocking stub's ``method``."""
+        reply: Response = run_blocking(self._core._retried(method, request, token, retry))
+        return reply
 
-    def create_game(
-        self,
-        game: str,
-        seats: int,
-        options: game_pb2.TableOptions | None = None,
-        allow_spectators: bool = False,
-        seed: bytes | None = None,
-        *,
-        open_seats: int = 0,
-        names: Sequence[str] = (),
-        listed: bool = False,
-    ) -> referee_pb2.CreateGameResponse:
-        """A new table; the answer holds the game id and one token per held seat, the table
-        admin token and, with ``open_seats`` (the last seats, left for ``join_game``), a join
-        code. ``names`` name the held seats; ``listed`` puts the table in ``list_games``.
-
-        Never retried: a create whose answer was lost (DEADLINE_EXCEEDED, or UNAVAILABLE
-        after the request left) may have made a game, and a second try would make another.
-        gRPC itself already sends again, transparently, a request that never left this
-        client; any other failure is raised for the caller to decide.
-        """
-        request = create_request(
-            game, seats, options, allow_spectators, seed, open_seats, names, listed
-        )
-        return self.call(self.stub.CreateGame, request)
+    create_game = blocking(ClientCore.create_game)
 
     def seat(self, game_id: str, token: str | None = None) -> Seat:
         """A handle on ``game_id`` as the seat of ``token`` (None: a spectator)."""
@@ -146,150 +144,27 @@ class RefereeClient(LobbyCalls):
         return [self.seat(created.game_id, seat.token) for seat in created.seat_tokens]
 
 
+class _BlockingSeat(SeatCore[Rethink]):
+    """A :class:`Seat`'s calls: its ``rethink`` is a plain function (it must not suspend)."""
+
+
 class Seat:
-    """One seat (or a spectator) at one table. Every call sends the seat's token."""
+    """One seat (or a spectator) at one table, blocking: every call is the blocking twin of
+    :class:`~referee.client.AsyncSeat`'s, and sends the seat's token."""
 
     def __init__(self, client: RefereeClient, game_id: str, token: str | None) -> None:
         self.client = client
         self.game_id = game_id
         self.token = token
 
-    def _call(
-        self,
-        method: grpc.UnaryUnaryMultiCallable[Request, Response],
-        request: Request,
-        retry: Retry | None,
-    ) -> Response:
-        """A call this seat may repeat: under ``retry``, else the client's policy."""
-        policy = self.client.retry if retry is None else retry
-        return self.client.call(method, request, self.token, retry=policy)
+    @property
+    def _core(self) -> _BlockingSeat:
+        return _BlockingSeat(self.client._core, self.game_id, self.token)
 
-    def view(self, *, retry: Retry | None = None) -> game_pb2.View:
-        """What this seat sees now, with the game's version."""
-        request = referee_pb2.GetViewRequest(game_id=self.game_id)
-        return self._call(self.client.stub.GetView, request, retry).view
-
-    def legal_moves(self, *, retry: Retry | None = None) -> referee_pb2.ListLegalMovesResponse:
-        """Every move this seat may make now, and the version they were listed at."""
-        request = referee_pb2.ListLegalMovesRequest(game_id=self.game_id)
-        return self._call(self.client.stub.ListLegalMoves, request, retry)
-
-    def validate(
-        self, move: game_pb2.Move, *, retry: Retry | None = None
-    ) -> referee_pb2.ValidateMoveResponse:
-        """A dry run: would ``move`` be accepted now? A malformed move raises InvalidArgument."""
-        request = referee_pb2.ValidateMoveRequest(game_id=self.game_id, move=move)
-        return self._call(self.client.stub.ValidateMove, request, retry)
-
-    def history(
-        self, *, page_size: int = 0, retry: Retry | None = None
-    ) -> referee_pb2.GetHistoryResponse:
-        """The whole move log as this seat may see it, every page of it in one response
-        (see :class:`referee.client.calls.HistoryPages`); ``page_size``: entries per call
-        (0: the referee's default). Each page is retried on its own."""
-        pages = HistoryPages(self.game_id, page_size)
-        request: referee_pb2.GetHistoryRequest | None = pages.first()
-        while request is not None:
-            request = pages.next(self._call(self.client.stub.GetHistory, request, retry))
-        return pages.whole()
-
-    def history_page(
-        self, page_size: int = 0, page_token: str = "", *, retry: Retry | None = None
-    ) -> referee_pb2.GetHistoryResponse:
-        """One page of the move log: ``page_token`` from the page before (empty: the first)."""
-        request = referee_pb2.GetHistoryRequest(
-            game_id=self.game_id, page_size=page_size, page_token=page_token
-        )
-        return self._call(self.client.stub.GetHistory, request, retry)
-
-    def submit(
-        self,
-        move: game_pb2.Move,
-        *,
-        client_move_id: str | None = None,
-        expected_version: int | None = None,
-        retry_on_conflict: int | ConflictRetry = 0,
-        rethink: Rethink | None = None,
-        retry: Retry | None = None,
-    ) -> referee_pb2.SubmitMoveResponse:
-        """Play ``move``; the referee applies it or raises a typed rejection.
-
-        ``client_move_id`` (default: a fresh UUID, made once for this call) makes a resend
-        safe: after a transport failure the same request is sent again under ``retry``
-        (default: the client's :class:`Retry`), and a move that had landed is answered with
-        its first result and ``duplicate`` set, never applied twice. With
-        ``retry_on_conflict`` (a count or a :class:`ConflictRetry`), a move refused with
-        :class:`VersionConflict` is tried again after a short backoff: ``rethink`` gets the
-        fresh view and returns the move to send (None: give up and re-raise); without it the
-        same move is re-checked with ValidateMove and resent if still legal. A pinned move
-        is resent pinned to the version it was re-decided at.
-        """
-        policy = ConflictRetry.of(retry_on_conflict)
-        attempt = Attempt(move, client_move_id or new_move_id(), expected_version)
-        delays = policy.backoff.delays()
-        for retries_left in range(policy.attempts, -1, -1):
-            try:
-                request = attempt.request(self.game_id)
-                return self._call(self.client.stub.SubmitMove, request, retry)
-            except VersionConflict as conflict:
-                if retries_left == 0:
-                    raise
-                time.sleep(next(delays))
-                again = self._rethink(attempt, conflict, rethink, retry)
-                if again is None:
-                    raise
-                attempt = again
-        raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def _rethink(
-        self,
-        attempt: Attempt,
-        conflict: RefereeError,
-        rethink: Rethink | None,
-        retry: Retry | None,
-    ) -> Attempt | None:
-        """The attempt to make after ``conflict``, decided on a fresh read; None: give up."""
-        if rethink is not None:
-            view = self.view(retry=retry)
-            move = rethink(view)
-            return None if move is None else attempt.again(move, view.version)
-        check = self.validate(attempt.move, retry=retry)
-        if not check.legal:
-            note_recheck(conflict, check)
-            return None
-        return attempt.again(attempt.move, check.version)
-
-    def watch(
-        self, after_version: int | None = None, *, resume: Resume | None = None
-    ) -> Generator[referee_pb2.WatchGameResponse, None, None]:
-        """This seat's updates, one per version, in order, until the game ends.
-
-        Without ``after_version`` the first message is a snapshot of the current view. When
-        the stream drops (UNAVAILABLE, or a close before the game ended) the watch
-        reconnects with ``after_version`` = the last version delivered, backing off between
-        tries (``resume``, default the client's), so no version is missed or repeated. Any
-        other rejection is raised at once. Close the iterator to stop early.
-        """
-        cursor = WatchCursor(self.game_id, after_version, resume or self.client.resume)
-        metadata = auth_metadata(self.token, self.client.operator_key)
-        while True:
-            call = self.client.stub.WatchGame(cursor.request(), metadata=metadata)
-            received = False
-            try:
-                for message in call:
-                    received = True
-                    if cursor.fresh(message):
-                        yield message
-            except grpc.RpcError as error:
-                failure = from_rpc_error(error)
-                if not cursor.resumable(failure):
-                    raise failure from error
-            else:
-                if cursor.ended(received):
-                    return
-                failure = cursor.ended_early()
-                if not cursor.resumable(failure):
-                    raise failure
-            finally:
-                call.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs leave it untyped
-            time.sleep(cursor.next_delay())
+    view = blocking(_BlockingSeat.view)
+    legal_moves = blocking(_BlockingSeat.legal_moves)
+    validate = blocking(_BlockingSeat.validate)
+    history = blocking(_BlockingSeat.history)
+    history_page = blocking(_BlockingSeat.history_page)
+    submit = blocking(_BlockingSeat.submit)
+    watch = blocking_iter(_BlockingSeat.watch)
