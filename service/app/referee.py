@@ -63,7 +63,7 @@ SEED_BYTES = 32
 
 
 def _split_clock(options: dict[str, object]) -> tuple[records.ClockSpec | None, dict[str, object]]:
-    """The table's clock (validated by the edge: service.domain.clocks.spec_from_proto) and the
+    """The table's clock (validated by the edge: service.edge.clock_proto.spec_from_proto) and the
     engine's options without it."""
     clock = options.get(clocks.CLOCK_OPTION)
     if clock is None:

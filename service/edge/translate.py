@@ -21,6 +21,7 @@ from service.app.views import Created, History, SeatView, Submitted, Update
 from service.domain import clocks, hosting, records
 from service.domain.move_limits import MOVE_LIMIT_OPTION, move_limit
 from service.domain.records import GameMeta
+from service.edge import clock_proto
 from service.edge.codecs import CODECS
 from service.edge.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
@@ -35,7 +36,7 @@ def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:
         return {}
     engine: dict[str, object] = codec.options_from_proto(options)
     if options.HasField("clock"):  # validated here: CLOCK_INVALID before anything else
-        engine = {**engine, clocks.CLOCK_OPTION: clocks.spec_from_proto(options.clock)}
+        engine = {**engine, clocks.CLOCK_OPTION: clock_proto.spec_from_proto(options.clock)}
     if options.HasField("move_limit"):
         return {**engine, MOVE_LIMIT_OPTION: options.move_limit}
     return engine
@@ -76,7 +77,7 @@ def view_to_proto(view: SeatView) -> game_pb2.View:
     if view.table is not None:
         body["table"] = _table_message(view.table)  # shared: View(...) copies it
     if view.clock is not None:  # the clock fields of the same Table (service.domain.clocks)
-        body["table"] = clocks.with_clock(_copy(body.get("table")), view.clock)
+        body["table"] = clock_proto.with_clock(_copy(body.get("table")), view.clock)
     return game_pb2.View(
         game=view.game,
         game_id=view.game_id,

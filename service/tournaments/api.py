@@ -13,8 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from referee.v1 import game_pb2, referee_pb2, table_pb2, tournament_pb2
 from service.app.limits import Limits
 from service.app.lobby import Hosted, Lobby
-from service.domain import clocks
-from service.edge import translate
+from service.edge import clock_proto, translate
 from service.edge.calls import bind
 from service.edge.codecs import CODECS
 from service.edge.observability import Metrics
@@ -170,7 +169,7 @@ def table_options(request: tournament_pb2.CreateTournamentRequest) -> game_pb2.T
     options = game_pb2.TableOptions()
     options.CopyFrom(request.options)
     if request.HasField("clock"):
-        clocks.spec_from_proto(request.clock)
+        clock_proto.spec_from_proto(request.clock)
         options.clock.CopyFrom(request.clock)
     return options
 

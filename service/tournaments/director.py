@@ -44,6 +44,7 @@ from referee.client import AsyncRefereeClient
 from referee.v1 import game_pb2
 from service.app.referee import Referee
 from service.domain import clocks
+from service.edge import clock_proto
 from service.edge.codecs import CODECS
 from service.errors import Unavailable
 from service.tournaments import rounds, scoring
@@ -202,7 +203,7 @@ class Director:
         given = game_pb2.TableOptions.FromString(tournament.options)
         options = CODECS[tournament.game].options_from_proto(given)
         if given.HasField("clock"):  # every table runs by the tournament's clock
-            options[clocks.CLOCK_OPTION] = clocks.spec_from_proto(given.clock)
+            options[clocks.CLOCK_OPTION] = clock_proto.spec_from_proto(given.clock)
         seed = None
         if tournament.client_seeded:
             seed = derived(tournament.seed, f"game/{number}/{table.number}")

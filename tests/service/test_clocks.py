@@ -9,6 +9,7 @@ from referee.v1 import table_pb2
 from service.domain import clocks
 from service.domain.clocks import BY_BOT, BY_CLOCK, BY_PLAYER, Roles
 from service.domain.records import BOT, PLAYER, ClockSpec, HostRecord, SeatHold
+from service.edge import clock_proto
 from service.errors import BadRequest
 
 T0 = 1_700_000_000_000
@@ -19,7 +20,7 @@ BOTH = ClockSpec(move_seconds=30, bank_seconds=60)
 
 def reason(clock: table_pb2.Clock) -> str:
     with pytest.raises(BadRequest) as caught:
-        clocks.spec_from_proto(clock)
+        clock_proto.spec_from_proto(clock)
     return caught.value.reason
 
 
@@ -42,7 +43,7 @@ def test_a_clock_out_of_bounds_is_clock_invalid(clock: table_pb2.Clock) -> None:
 
 
 def test_the_bounds_themselves_are_valid() -> None:
-    spec = clocks.spec_from_proto(
+    spec = clock_proto.spec_from_proto(
         table_pb2.Clock(
             move_seconds=86_400,
             bank_seconds=86_400,
@@ -52,8 +53,8 @@ def test_the_bounds_themselves_are_valid() -> None:
         )
     )
     assert spec == ClockSpec(86_400, 86_400, 3_600, 1_000, 2)
-    assert clocks.spec_from_proto(table_pb2.Clock(move_seconds=1)) == ClockSpec(move_seconds=1)
-    assert clocks.spec_to_proto(spec) == table_pb2.Clock(
+    assert clock_proto.spec_from_proto(table_pb2.Clock(move_seconds=1)) == ClockSpec(move_seconds=1)
+    assert clock_proto.spec_to_proto(spec) == table_pb2.Clock(
         move_seconds=86_400,
         bank_seconds=86_400,
         increment_seconds=3_600,
@@ -197,7 +198,7 @@ def test_the_clock_state_round_trips_and_projects_to_the_table() -> None:
     assert clocks.decode(clocks.encode(state)) == state
     assert clocks.decode(None) is None
     view = clocks.ClockView(BOTH, state, clocks.deadlines(BOTH, state, Roles(), 300))
-    table = clocks.table_to_proto(view)
+    table = clock_proto.table_to_proto(view)
     assert table.clock.move_seconds == 30
     assert table.waiting_since_unix_ms == T0
     assert [(s.seat, s.deadline_unix_ms, s.bank_ms) for s in table.seats] == [
