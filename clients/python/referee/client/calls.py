@@ -1,7 +1,8 @@
-"""What the sync and asyncio clients share: what a call sends (auth metadata, requests),
-when a failed call is sent again (:class:`Tries`), how a retried submit carries on
-(:class:`Attempt`) and where a resumed watch picks up (:class:`WatchCursor`), so the two
-clients differ only in how they wait."""
+"""The pieces the calls of :mod:`referee.client.core` are made of: what a call sends (auth
+metadata, requests), when a failed call is sent again (:class:`Tries`), how a retried
+submit carries on (:class:`Attempt`), where a resumed watch picks up (:class:`WatchCursor`)
+and how history pages gather (:class:`HistoryPages`, :func:`gathered_history`, also for
+code that holds a bare stub)."""
 
 from __future__ import annotations
 
