@@ -69,7 +69,7 @@ from bench.e2e import (
     server_process,
 )
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.edge.http_app import raise_open_files_limit
+from service.edge.connect.app import raise_open_files_limit
 
 if TYPE_CHECKING:
     from referee.v1.referee_pb2_grpc import RefereeServiceAsyncStub

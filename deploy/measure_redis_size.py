@@ -46,6 +46,7 @@ from engines.gang_of_four.moves import Play
 from engines.registry import GAMES
 from engines.the_gang.moves import TakeChip
 from service.app.referee import Referee
+from service.app.writer import TableWriter
 from service.domain.auth import TokenSigner
 from service.process.redis_server import EmbeddedRedis
 from service.storage.store import RedisStore
@@ -220,8 +221,8 @@ async def measure_game(
         ),
         moves_per_partial_game=partial_total_moves / max(len(partial), 1),
         bytes_per_move=(after_partial - after_finished) / max(partial_total_moves, 1),
-        finished_key_bytes=await key_bytes(client, referee.store, done),
-        partial_key_bytes=await key_bytes(client, referee.store, partial),
+        finished_key_bytes=await key_bytes(client, referee.feed.store, done),
+        partial_key_bytes=await key_bytes(client, referee.feed.store, partial),
     )
 
 
@@ -241,7 +242,7 @@ async def measure(
     ):
         client = Redis.from_url(server.url, protocol=2)
         store = RedisStore.from_url(server.url)
-        referee = Referee(store, TokenSigner(b"x" * 32), allow_client_seeds=True)
+        referee = Referee(TableWriter(store), TokenSigner(b"x" * 32), allow_client_seeds=True)
         try:
             info = await client.info("server")
             facts = {

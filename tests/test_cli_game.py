@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from service.process import cli_game
+from service.process.cli import game as cli_game
 from service.process.server import Running, running
 from tests.servers import settings_for
 

@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2_grpc
-from service.process import cli_tournament
+from service.process.cli import tournament as cli_tournament
 from service.process.server import Running
 from tests.service.players import play_to_end
 from tests.service.table import Table

@@ -3,9 +3,9 @@
 Each method reads its request through :mod:`service.edge.translate`, runs one use case of
 :class:`service.app.referee.Referee` and answers through :mod:`service.edge.translate` again.
 :data:`RPCS` routes every RPC of ``referee.v1.RefereeService`` to its method; both faces
-(gRPC in :mod:`service.edge.grpc_api`, HTTP/JSON in :mod:`service.edge.http_api`) are built from it
-and run each call under :func:`service.edge.calls.answering` (limits, log line, metrics).
-``Play`` is a :class:`service.edge.play.PlaySession`.
+(gRPC in :mod:`service.edge.grpc_api`, HTTP/JSON in :mod:`service.edge.connect.face`) are
+built from it and run each call under :func:`service.edge.calls.answering` (limits, log
+line, metrics). ``Play`` is a :class:`service.edge.play.PlaySession`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """LobbyService in protobuf terms: request in, a :class:`service.app.lobby.Lobby` use case,
 response out; :data:`RPCS` routes its RPCs for both faces (service.edge.grpc_api and
-service.edge.http_api serve it like RefereeService, each call under service.edge.calls.answering).
+service.edge.connect.face serve it like RefereeService, each call under
+service.edge.calls.answering).
 
 Every RPC is bounded: JoinGame by the joins per address per minute and the wrong join
 codes per address (service.app.lobby), every table change by the table's action cap

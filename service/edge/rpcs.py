@@ -1,7 +1,7 @@
 """A service's RPCs as one table: each RPC's name, its kind, and the API method answering it.
 
 Both faces are built from the same table (:class:`service.edge.grpc_api.Servicer`,
-:class:`service.edge.http_api.ConnectService`), so an RPC is wired once, not once per face.
+:class:`service.edge.connect.face.ConnectService`), so an RPC is wired once, not once per face.
 A table is checked against the service's descriptor when it is made: it names every RPC
 of the proto, no other, each with the kind of stream the proto declares.
 

@@ -24,10 +24,10 @@ from service.app.writer import Following, TableWriter
 from service.domain.auth import TokenSigner, load_or_create_secret
 from service.edge.api import RPCS, RefereeApi
 from service.edge.calls import MAX_VERIFY_BYTES
+from service.edge.connect.app import HttpLimits, build_app, raise_open_files_limit, serving_http
+from service.edge.connect.face import lobby_mount
 from service.edge.grpc_api import LobbyServicer, RefereeServicer
 from service.edge.house_bots import HouseBots
-from service.edge.http_api import lobby_mount
-from service.edge.http_app import HttpLimits, build_app, raise_open_files_limit, serving_http
 from service.edge.lobby_api import RPCS as LOBBY_RPCS
 from service.edge.lobby_api import LobbyApi
 from service.edge.observability import Metrics, start_tracing

@@ -63,7 +63,7 @@ from typing import Any, Final
 import structlog
 
 from service.domain.auth import load_or_create_secret
-from service.edge.http_app import reusable_socket
+from service.edge.connect.app import reusable_socket
 from service.process import logs
 from service.process.redis_server import DIR_MODE, EmbeddedRedis, dying_with_parent
 from service.process.redis_supervisor import Supervisor

@@ -11,8 +11,8 @@ from starlette.routing import Mount
 
 from referee.v1.tournament_connect import TournamentService, TournamentServiceASGIApplication
 from service.edge.calls import MAX_REQUEST_BYTES
-from service.edge.http_api import ConnectService
-from service.edge.http_limits import BoundedGzip
+from service.edge.connect.face import ConnectService
+from service.edge.connect.limits import BoundedGzip
 from service.tournaments.api import RPCS, TournamentApi
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 from starlette.applications import Starlette
 
-from service.edge.http_app import CONSOLE_BUILD, console_routes
+from service.edge.connect.app import CONSOLE_BUILD, console_routes
 from service.process.server import Running
 
 

@@ -23,8 +23,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from service.edge import http_app
-from service.edge.http_app import HttpLimits, connections_within, serving_http
+from service.edge.connect import app as http_app
+from service.edge.connect.app import HttpLimits, connections_within, serving_http
 from service.process import logs
 from service.settings import DEFAULTS
 
@@ -190,7 +190,7 @@ def test_the_soft_open_files_limit_is_raised_to_the_hard_one() -> None:
             sys.executable,
             "-c",
             "import resource\n"
-            "from service.edge.http_app import raise_open_files_limit\n"
+            "from service.edge.connect.app import raise_open_files_limit\n"
             "print(raise_open_files_limit(), resource.getrlimit(resource.RLIMIT_NOFILE)[0])",
         ],
         cwd=ROOT,

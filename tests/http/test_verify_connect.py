@@ -1,6 +1,6 @@
 """VerifyHistory on the HTTP face as the generated Connect client calls it.
 
-The body reaches a worker unparsed (service.edge.http_encoded), yet the call is the Connect
+The body reaches a worker unparsed (service.edge.connect.encoded), yet the call is the Connect
 protocol's: binary and JSON, the Connect and gRPC-Web protocols, a gzipped body (this
 client's default) and a gzipped answer, typed errors with their ErrorInfo details.
 """

@@ -1,4 +1,4 @@
-"""`referee` command line: serve, verify, tournaments (:mod:`service.process.cli_tournament`) and
+"""`referee` command line: serve, verify, tournaments (:mod:`service.process.cli.tournament`) and
 the bot (`referee.bots.cli`)."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from google.protobuf import json_format
 
 from referee.client.calls import HistoryPages
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.process import cli_game, cli_tournament, logs
+from service.process import logs
+from service.process.cli import game as cli_game
+from service.process.cli import tournament as cli_tournament
 from service.settings import DEFAULTS, Settings, env_name
 
 
@@ -194,7 +196,3 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("verify needs --game-id or --file")
     result: int = args.run(args)
     return result
-
-
-if __name__ == "__main__":
-    sys.exit(main())

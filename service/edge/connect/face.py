@@ -27,7 +27,7 @@ from service.domain.auth import bearer_token
 from service.edge import lobby_api
 from service.edge.api import RPCS
 from service.edge.calls import MAX_REQUEST_BYTES, Counted, answering
-from service.edge.http_limits import BoundedGzip
+from service.edge.connect.limits import BoundedGzip
 from service.edge.rpcs import Kind, Rpc, RpcTable, install
 from service.errors import BadRequest, RefereeError, to_connect_error
 

@@ -2,7 +2,7 @@
 
 ``create`` calls RefereeService.CreateGame and prints the game id, the table admin token,
 the join code and any seat tokens; the others call LobbyService. Output and errors as the
-other commands (:mod:`service.process.cli_common`): rich tables for a person, one JSON document with
+other commands (:mod:`service.process.cli.common`): rich tables for a person, one JSON document with
 ``--json`` (so ``jq -r .admin_token`` works), a refused call on stderr with exit code 1.
 """
 
@@ -26,7 +26,7 @@ from referee.v1 import (
     table_pb2,
     tournament_pb2,
 )
-from service.process.cli_common import (
+from service.process.cli.common import (
     admin_token,
     common_flags,
     metadata,

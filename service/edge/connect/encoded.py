@@ -5,7 +5,7 @@ serializes the answer with the same codec, all on the event loop. For the rows o
 table marked ``encoded`` (:mod:`service.edge.encoded`), :class:`EncodedConnect` is a Connect
 application whose request and answer type is :class:`~service.edge.encoded.Encoded`: the
 codecs (:func:`encoded_from`, :func:`encoded_to`) only move bytes, and a gzipped body stays
-gzipped (:class:`~service.edge.http_limits.GzipInWorker`), so the worker that replays the call
+gzipped (:class:`~service.edge.connect.limits.GzipInWorker`), so the worker that replays the call
 inflates and parses it. Everything else is connect-python's own: the Connect unary and
 gRPC-Web protocols, content types, errors as Connect JSON with their ErrorInfo details,
 timeouts and answer compression.
@@ -18,8 +18,8 @@ from typing import Any
 from connectrpc.method import IdempotencyLevel, MethodInfo
 from connectrpc.server import ConnectASGIApplication, Endpoint
 
+from service.edge.connect.limits import GzipInWorker, Gzipped
 from service.edge.encoded import GZIP, IDENTITY, Encoded
-from service.edge.http_limits import GzipInWorker, Gzipped
 from service.edge.rpcs import RpcTable
 
 

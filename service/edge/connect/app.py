@@ -38,18 +38,18 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from referee.v1.referee_connect import RefereeServiceASGIApplication
 from service.edge.api import RPCS, RefereeApi
 from service.edge.calls import MAX_REQUEST_BYTES, MAX_VERIFY_BYTES
+from service.edge.connect.encoded import EncodedConnect, encoded_from, encoded_to
+from service.edge.connect.face import RefereeConnect
+from service.edge.connect.limits import BoundedGzip, Capped
 from service.edge.encoded import JSON, PROTO, Encoded
-from service.edge.http_api import RefereeConnect
-from service.edge.http_encoded import EncodedConnect, encoded_from, encoded_to
-from service.edge.http_limits import BoundedGzip, Capped
 from service.errors import BadRequest, excerpt, to_connect_error
 from service.settings import Settings
 
 log = structlog.get_logger("referee.http")
 
-OPENAPI = Path(__file__).with_name("openapi.json")
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.json"
 # Where `npm run build` in clients/console puts the console, beside this source tree.
-CONSOLE_BUILD = Path(__file__).resolve().parents[2] / "clients" / "console" / "dist"
+CONSOLE_BUILD = Path(__file__).resolve().parents[3] / "clients" / "console" / "dist"
 # The console talks only to this origin and loads nothing from elsewhere.
 CONSOLE_HEADERS = {
     "Content-Security-Policy": (
@@ -78,7 +78,7 @@ CORS_EXPOSE_HEADERS = ["Content-Encoding", "Connect-Content-Encoding", "Date"]
 
 class _RequestJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
     """proto3 JSON whose parse errors are the client's (``MALFORMED_REQUEST``); an encoded
-    RPC's body and answer pass as bytes (:mod:`service.edge.http_encoded`)."""
+    RPC's body and answer pass as bytes (:mod:`service.edge.connect.encoded`)."""
 
     def decode(self, data: bytes | bytearray, message: Message | Encoded) -> Message | Encoded:
         if isinstance(message, Encoded):
@@ -95,7 +95,7 @@ class _RequestJson(_codec.ProtoJSONCodec):  # type: ignore[type-arg]
 
 class _RequestProto(_codec.ProtoBinaryCodec):  # type: ignore[type-arg]
     """Binary protobuf whose parse errors are the client's (``MALFORMED_REQUEST``); an
-    encoded RPC's body and answer pass as bytes (:mod:`service.edge.http_encoded`)."""
+    encoded RPC's body and answer pass as bytes (:mod:`service.edge.connect.encoded`)."""
 
     def decode(self, data: bytes | bytearray, message: Message | Encoded) -> Message | Encoded:
         if isinstance(message, Encoded):
@@ -172,9 +172,9 @@ def build_app(
     are further Connect services (TournamentService); the console is served from
     ``console_dir`` (default: the build beside this source tree)."""
     # Every body is capped before it is parsed, JSON far lower than binary, and once
-    # inflated too (service.edge.http_limits). VerifyHistory, which carries whole games, has the
+    # inflated too (service.edge.connect.limits). VerifyHistory, which carries whole games, has the
     # higher caps and its own instance, which leaves its body unparsed and compressed for
-    # the worker that replays it (service.edge.http_encoded).
+    # the worker that replays it (service.edge.connect.encoded).
     connect = RefereeServiceASGIApplication(
         RefereeConnect(api),
         read_max_bytes=MAX_REQUEST_BYTES * 4,

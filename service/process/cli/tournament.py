@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from referee.v1 import game_pb2, tournament_pb2, tournament_pb2_grpc
-from service.process.cli_common import (
+from service.process.cli.common import (
     admin_token,
     common_flags,
     metadata,
