@@ -135,6 +135,20 @@ def test_every_game_has_a_console_renderer() -> None:
         assert f'from "./{name}.js"' in index, f"index.ts does not register {name}"
 
 
+def test_every_game_is_exported_by_the_typescript_client() -> None:
+    index = (ROOT / "clients" / "typescript" / "src" / "index.ts").read_text()
+    for name in GAMES:
+        assert f'from "./gen/referee/v1/{name}_pb.js"' in index, name
+
+
+def test_every_game_has_an_engine_benchmark() -> None:
+    """A playout benchmark ``bench/<game>*.py``, run by ``python -m bench``."""
+    runner = (ROOT / "bench" / "__main__.py").read_text()
+    for name in GAMES:
+        modules = [path.stem for path in (ROOT / "bench").glob(f"{name}*.py")]
+        assert any(f"{module}.main(" in runner for module in modules), name
+
+
 def test_the_checklist_names_every_place_checked_here() -> None:
     text = ARCHITECTURE.read_text()
     for place in (
@@ -145,6 +159,9 @@ def test_the_checklist_names_every_place_checked_here() -> None:
         "service/tournaments/scoring.py",
         "clients/python/referee/bots/strategies.py",
         "clients/console/src/games/index.ts",
+        "clients/typescript/src/index.ts",
+        "bench/__main__.py",
+        "service/edge/codecs/__init__.py",
     ):
         assert place in text, place
         assert (ROOT / place).is_file(), place
