@@ -21,22 +21,8 @@ from service.storage.deadlines import DeadlineIndex
 from service.storage.lobby_listing import Listing
 from service.storage.store import RedisStore
 from service.storage.tables import load_table
+from tests.app.in_memory import FakeTime
 from tests.servers import SECRET
-
-T0 = 1_700_000_000_000
-
-
-@dataclass
-class FakeTime:
-    """Unix ms that move only when a test says so."""
-
-    now: int = T0
-
-    def __call__(self) -> int:
-        return self.now
-
-    def advance(self, ms: int) -> None:
-        self.now += ms
 
 
 @dataclass

@@ -8,7 +8,6 @@ import asyncio
 import random
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -18,25 +17,14 @@ from service.app.referee import Referee
 from service.app.writer import TableWriter
 from service.domain.auth import TokenSigner
 from service.storage.store import RedisStore
-
-
-@dataclass
-class Counted:
-    conflicts: int = 0
-    retries: int = 0
-
-    def count_conflict(self) -> None:
-        self.conflicts += 1
-
-    def count_retry(self) -> None:
-        self.retries += 1
+from tests.app.in_memory import Stats
 
 
 @pytest.fixture
 async def referee(redis_url: str) -> AsyncIterator[Referee]:
     store = RedisStore.from_url(redis_url, key_prefix=f"race{uuid.uuid4().hex[:8]}:")
     referee = Referee(
-        TableWriter(store, stats=Counted()), TokenSigner(b"k" * 32), allow_client_seeds=True
+        TableWriter(store, stats=Stats()), TokenSigner(b"k" * 32), allow_client_seeds=True
     )
     try:
         yield referee
@@ -91,7 +79,7 @@ async def test_a_read_racing_a_move_keeps_the_moves_copy(
     go_on.set()
     assert (await read).version == 0  # read before the move: its answer is the older one
     stats = referee.writer.stats
-    assert isinstance(stats, Counted)
+    assert isinstance(stats, Stats)
     seat, chosen = next_move()
     assert await move(seat, chosen) == 2
     assert (stats.conflicts, stats.retries) == (0, 0)  # decided on the move's own copy
