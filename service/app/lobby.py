@@ -130,7 +130,7 @@ class Lobby:
 
         written = await self.writer.write(game_id, changing)
         assert isinstance(written.change, HostChange)
-        return written.before, written.change.host
+        return written.before, written.change.hosting
 
     # --- the RPCs ----------------------------------------------------------------------------
 

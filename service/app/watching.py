@@ -169,8 +169,7 @@ def _rehosted(table: Table, newer: Table, viewer: int | None, generation: int | 
         hosting.check_generation(newer.hosting, viewer, generation)
     return dataclasses.replace(
         table,
-        host=newer.host,
+        hosting=newer.hosting,
         host_version=newer.host_version,
-        hosted=newer.hosted,
         present=newer.present,
     )

@@ -75,7 +75,7 @@ class Move:
 class HostChange:
     """A new hosting record for the table (service.domain.hosting's transitions)."""
 
-    host: records.HostRecord
+    hosting: records.HostRecord
 
 
 Change: TypeAlias = Move | HostChange
@@ -198,7 +198,7 @@ class TableWriter:
     async def _store(self, table: Table, change: Change) -> tuple[CommitResult, Table]:
         if isinstance(change, Move):
             return await self._commit(table, change)
-        return await self._rehost(table, change.host)
+        return await self._rehost(table, change.hosting)
 
     async def _commit(self, table: Table, move: Move) -> tuple[CommitResult, Table]:
         """Store ``move`` at ``table.version + 1`` with its clocks (their next deadline
@@ -239,9 +239,7 @@ class TableWriter:
         and a live table's next deadline is indexed first, so the clock or a bot takes
         over a seat that needs it."""
         encoded = records.encode(host)
-        changed = dataclasses.replace(
-            table, host=encoded, hosted=host, host_version=table.host_version + 1
-        )
+        changed = dataclasses.replace(table, hosting=host, host_version=table.host_version + 1)
         clock = None
         starting = table.hosting.status == records.TABLE_OPEN != host.status
         if starting and (table.clock_spec is not None or clocks.roles(host).any):

@@ -53,21 +53,14 @@ class Table:
     version: int
     state: Any
     head: str
-    # The hosting record and clock state as stored (service.storage.store.GameRecord), and the
-    # host version a move's commit is compared against.
-    host: bytes | None = None
+    # The table's hosting record (service.domain.hosting; the default for a game stored
+    # without one) and its host version, which a move's commit is compared against.
+    hosting: records.HostRecord
     host_version: int = 0
+    # The clock state as stored (service.domain.clocks; None: no clock has run yet), and
+    # the seats with a live stream as of the load (service.storage.presence).
     clock: bytes | None = None
-    # The hosting record decoded (service.domain.hosting; the default for a game stored without
-    # one), and the seats with a live stream as of the load (service.storage.presence).
-    hosted: records.HostRecord | None = None
     present: frozenset[int] = frozenset()
-
-    @property
-    def hosting(self) -> records.HostRecord:
-        if self.hosted is not None:
-            return self.hosted
-        return hosting.default_host(self.meta.seats, self.meta.created_at)
 
     @property
     def finished(self) -> bool:
@@ -91,11 +84,6 @@ class Table:
     def clock_state(self) -> clocks.ClockState | None:
         """The clocks at this version as stored (None: no clock has run yet)."""
         return clocks.decode(self.clock)
-
-    @property
-    def host_record(self) -> records.HostRecord:
-        """The hosting record (service.domain.hosting's default for a game stored without)."""
-        return self.hosting
 
     def awaited(self, state: Any) -> frozenset[int]:
         """The seats the game waits for in ``state``: those whose clocks run."""
@@ -126,7 +114,7 @@ def clocks_of(table: Table) -> clocks.ClockState:
 def clock_deadlines(table: Table, bot_delay_ms: int) -> dict[int, int]:
     """Every awaited seat's deadline at the table's version, by seat (none: nothing to
     fire: no clock, and no seat the referee plays)."""
-    who = clocks.roles(table.host_record)
+    who = clocks.roles(table.hosting)
     if table.clock_spec is None and not who.any:
         return {}
     return clocks.deadlines(table.clock_spec, clocks_of(table), who, bot_delay_ms)
@@ -138,7 +126,7 @@ def clock_after(
     """The clocks after ``seat``'s move (made ``by`` whom, at ``now_ms``) that led from
     ``table`` to ``state``: computed purely (service.domain.clocks), stored with the move."""
     spec = table.clock_spec
-    who = clocks.roles(table.host_record)
+    who = clocks.roles(table.hosting)
     if spec is None and not who.any:
         return Clocked(None, None)
     before = clocks_of(table)
@@ -175,10 +163,9 @@ async def load_table(store: GameStore, game_id: str) -> Table:
         version=record.version,
         state=fmt.state.decode(record.state),
         head=head,
-        host=record.host,
+        hosting=hosting.decode(record.host, meta.seats, meta.created_at),
         host_version=record.host_version,
         clock=record.clock,
-        hosted=hosting.decode(record.host, meta.seats, meta.created_at),
         present=present,
     )
 
