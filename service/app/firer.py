@@ -102,10 +102,16 @@ class Firer:
         self._slots = asyncio.Semaphore(concurrency)
         self.busy = 0  # games being fired now (tests: never above concurrency)
         self.most_busy = 0
+        self._stopping = False
+
+    def stop(self) -> None:
+        """End :meth:`run` after its pass, even if the pass swallowed its cancellation."""
+        self._stopping = True
 
     async def run(self) -> None:
-        """Pass after pass until cancelled; a full pass is followed at once by the next."""
-        while True:
+        """Pass after pass until stopped or cancelled; a full pass is followed at once by
+        the next."""
+        while not self._stopping:
             try:
                 claimed = await self.fire_once()
             except RefereeError as error:  # the store is away: try again next pass
@@ -218,11 +224,17 @@ def _live(table: Table) -> bool:
 
 @contextlib.asynccontextmanager
 async def firing(firer: Firer) -> AsyncIterator[Firer]:
-    """The firer's loop as a task for the block's duration."""
+    """The firer's loop as a task for the block's duration.
+
+    Stopped by a flag as well as cancelled: a cancellation that lands in a Redis call at
+    the wrong instant can be swallowed by the client library (redis-py issues 2028 and
+    2551: a timeout context around the socket read), and the loop then went on forever,
+    so a SIGTERMed referee never exited (a `referee serve` left holding its ports)."""
     task = asyncio.create_task(firer.run(), name="deadline firer")
     try:
         yield firer
     finally:
+        firer.stop()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
