@@ -55,6 +55,7 @@ from tests.gang_of_four.support import (
     shedding_action,
     view_leaks,
 )
+from tests.scale import scaled
 
 Chooser = Callable[[GangOfFourState, random.Random], Action]
 
@@ -341,7 +342,7 @@ def test_shedding_playouts_keep_every_invariant(players: int, auto: bool) -> Non
 
 
 @settings(
-    max_examples=12,
+    max_examples=scaled(12),
     deadline=None,
     database=None,
     derandomize=True,

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from schemathesis.core.jsonschema.types import JsonValue
 from schemathesis.generation.modes import GenerationMode
 
+from tests.scale import scaled
 from tests.servers import referee_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ OPERATIONS = [
     path for path, item in DOCUMENT["paths"].items() if "x-connect-streaming" not in item["post"]
 ]
 FUZZ_DB = 9
-EXAMPLES = 60
+EXAMPLES = scaled(60)
 SEED = 1
 
 

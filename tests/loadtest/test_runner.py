@@ -18,7 +18,7 @@ from bench.loadtest.runner import run_async
 
 @pytest.mark.parametrize("transport", ["unary", "play"])
 async def test_two_referees_play_games_and_every_game_replays(
-    loadtest_redis_url: str, tmp_path: Path, transport: str
+    private_redis_url: str, tmp_path: Path, transport: str
 ) -> None:
     config = LoadConfig(
         concurrency=3,
@@ -26,9 +26,9 @@ async def test_two_referees_play_games_and_every_game_replays(
         games=4,
         seconds=60,
         transport="play" if transport == "play" else "unary",
-        redis_url=loadtest_redis_url,
+        redis_url=private_redis_url,  # its used_memory: these games' bytes alone
         progress=False,
-        work_dir=tmp_path,
+        work_dir=tmp_path / "work",
     )
     report = await run_async(config)
     check = report.check
@@ -43,7 +43,7 @@ async def test_two_referees_play_games_and_every_game_replays(
     # Every RPC the bots made was timed: moves went through their transport's calls.
     submit = report.rpc("SubmitMove" if transport == "unary" else "Play.submit")
     assert submit is not None and submit.ok >= report.moves_total
-    assert report.bytes_per_game > 0
+    assert report.bytes_per_game > 0, report.redis_used_memory
     assert "result       OK" in report.table()
 
 

@@ -71,6 +71,7 @@ from tests.pinched.playout_views import (
     check_view,
     hidden_twin,
 )
+from tests.scale import scaled
 
 # --- the playout ------------------------------------------------------------------------
 
@@ -150,7 +151,7 @@ def test_sensible_playouts_keep_every_invariant(
 
 
 @settings(
-    max_examples=40,
+    max_examples=scaled(40),
     deadline=None,
     database=None,
     derandomize=True,

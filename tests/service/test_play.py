@@ -93,6 +93,14 @@ class Seat:
         seat.reader = asyncio.create_task(seat._read())
         return seat
 
+    async def joined(self) -> None:
+        """Until the join's first update (the snapshot) is here: ``open`` only sends it."""
+
+        async def arrived() -> bool:
+            return bool(self.updates)
+
+        await wait_for(arrived)
+
     async def _read(self) -> None:
         try:
             async for response in self.call:
@@ -164,6 +172,8 @@ async def test_a_whole_game_with_every_seat_on_its_own_stream(stub: Stub) -> Non
     seats = 4
     table = await Table.create(stub, seats, seed=b"play-whole-game")
     streams = [await Seat.open(stub, table.game_id, table.md(k)) for k in range(seats)]
+    for stream in streams:  # every seat joined at version 0 before the first move
+        await stream.joined()
     unary: dict[tuple[int, int], game_pb2.View] = {}  # (seat, version) -> GetView then
     view = await table.view(None)
     moves = 0

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service.process.redis_server import EmbeddedRedis, RedisServerError, find_redis_server
 
@@ -204,7 +206,15 @@ def test_a_connection_without_the_password_is_refused(tmp_path: Path) -> None:
         host, port = server.address.split(":")
         for password in (None, "wrong"):
             with (
-                redis.Redis(host=host, port=int(port), password=password, protocol=2) as client,
+                # No retries: redis-py (8.x) retries an AuthenticationError with backoff
+                # (about 3 s a client), and one refusal is what this test checks.
+                redis.Redis(
+                    host=host,
+                    port=int(port),
+                    password=password,
+                    protocol=2,
+                    retry=Retry(NoBackoff(), 0),
+                ) as client,
                 pytest.raises(redis.AuthenticationError),
             ):
                 client.ping()

@@ -99,6 +99,7 @@ from engines.the_gang.moves import (
     Withdraw,
 )
 from engines.the_gang.piles import continued
+from tests.scale import scaled
 from tests.the_gang.mode_bots import MODES, Play, gang_play, random_play
 from tests.the_gang.support import candidate_moves, cards_in, reason_of, shows
 
@@ -750,7 +751,7 @@ def test_the_playouts_see_every_card() -> None:
 
 
 @settings(
-    max_examples=14,
+    max_examples=scaled(14),
     deadline=None,
     database=None,
     derandomize=True,

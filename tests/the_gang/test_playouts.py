@@ -33,6 +33,7 @@ from engines.the_gang.model import (
     ChipRow,
     Colour,
 )
+from tests.scale import scaled
 from tests.the_gang.support import (
     Play,
     candidate_moves,
@@ -280,7 +281,7 @@ def test_oracle_playouts_keep_every_invariant(players: int, confirm: bool) -> No
 
 
 @settings(
-    max_examples=30,
+    max_examples=scaled(30),
     deadline=None,
     database=None,
     derandomize=True,
