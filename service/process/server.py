@@ -97,7 +97,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                 "same secret); only the embedded default generates one"
             )
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
-        limits = Limits.from_settings(settings, redis_url)
+        limits = Limits.from_settings(settings, redis_url, secret)
         stack.push_async_callback(limits.aclose)
         await _report_persistence(settings, redis_url)
         if settings.tracing != "off":
@@ -173,7 +173,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
             server,
         )
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
-        tournaments.serving_on(settings.host, port)
+        tournaments.serving_on(settings.host, port, limits.internal)
         await server.start()
         tournaments.start()
         for name in ("", SERVICE_NAME):
