@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.loadtest.metrics import percentile  # one definition, shared with the load test
+from service.domain.quotas import Quotas
 from service.settings import Settings
 
 __all__ = [
@@ -146,4 +147,5 @@ def local_settings(redis_url: str, data_dir: Path) -> Settings:
         token_secret=b"bench-secret-0123456789",
         log_level="warning",
         allow_client_seeds=True,
+        loopback_quotas=Quotas(),  # the load generator is on loopback: as `./dev serve`
     )

@@ -278,6 +278,8 @@ def child_env() -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(paths)
     # One referee process unless a benchmark asks for more (bench.workers, --workers).
     env.setdefault("REFEREE_WORKERS", "1")
+    # The load generator calls from loopback, which has no quotas in `./dev serve` only.
+    env.setdefault("REFEREE_LOOPBACK_QUOTAS", "unlimited")
     return env
 
 

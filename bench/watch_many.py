@@ -206,6 +206,7 @@ def referee_serve(redis_url: str, data_dir: Path) -> Iterator[Referee]:
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
         "REFEREE_WORKERS": "1",
+        "REFEREE_LOOPBACK_QUOTAS": "unlimited",  # 20,000 watches from loopback
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "service.process.cli", "serve"],

@@ -16,11 +16,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
+from service.domain.proxies import Network, parse_networks
 from service.domain.quotas import Quotas, parse_quotas
 
 # Quotas of anonymous callers by address (open creation beyond loopback, and everybody's
-# watches and request rate), of anonymous callers from a loopback address (a developer,
-# the tests, the tournament bots: unlimited), and the default of each operator key.
+# watches and request rate), and the default of each operator key. A loopback address has
+# no quotas of its own unless REFEREE_LOOPBACK_QUOTAS sets them (`./dev serve`: unlimited):
+# behind a proxy on the same host every caller is loopback.
 ANONYMOUS_QUOTAS: Final = Quotas(
     creates_per_minute=30,
     live_games=100,
@@ -29,7 +31,6 @@ ANONYMOUS_QUOTAS: Final = Quotas(
     watch_streams=64,
     requests_per_second=100,
 )
-LOOPBACK_QUOTAS: Final = Quotas()
 KEY_QUOTAS: Final = Quotas(
     creates_per_minute=1200,
     live_games=20_000,
@@ -58,6 +59,15 @@ def _path_or_none(value: str) -> Path | None:
 
 def _secret(value: str) -> bytes | None:
     return value.encode() if value else None
+
+
+def _loopback_quotas(value: str) -> Quotas | None:
+    """``unlimited``, ``same`` (as any address: None), or ``name=value`` pairs over
+    unlimited ones."""
+    word = value.strip().lower()
+    if word == "same":
+        return None
+    return Quotas() if word == "unlimited" else parse_quotas(value, base=Quotas())
 
 
 def _origins(value: str) -> tuple[str, ...]:
@@ -166,9 +176,14 @@ class Settings:
     operator_keys_file: Path | None = None
     # Beyond loopback without keys, let anyone create (under `quotas`); else refuse to start.
     open_creation: bool = False
-    # Anonymous callers' quotas by address; from a loopback address; each key's default.
+    # Anonymous callers' quotas by address; each key's default.
     quotas: Quotas = ANONYMOUS_QUOTAS
-    loopback_quotas: Quotas = LOOPBACK_QUOTAS
+    # Quotas of anonymous callers from a loopback address; None: the same as any address's
+    # (`quotas`). `./dev serve` and the tests set them unlimited ("unlimited").
+    loopback_quotas: Quotas | None = None
+    # Peers whose X-Forwarded-For / Forwarded headers (HTTP headers or gRPC metadata) name
+    # the caller (service.domain.proxies); from any other peer they are ignored.
+    trusted_proxies: tuple[Network, ...] = ()
     key_quotas: Quotas = KEY_QUOTAS
     # Turn clocks (service.app.firer): play due deadlines in this process (every replica may;
     # each deadline applies once), how often to look for them, how many to claim per shard
@@ -239,7 +254,8 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "operator_keys_file": ("REFEREE_OPERATOR_KEYS_FILE", _path_or_none),
     "open_creation": ("REFEREE_OPEN_CREATION", _flag),
     "quotas": ("REFEREE_QUOTAS", partial(parse_quotas, base=ANONYMOUS_QUOTAS)),
-    "loopback_quotas": ("REFEREE_LOOPBACK_QUOTAS", partial(parse_quotas, base=LOOPBACK_QUOTAS)),
+    "loopback_quotas": ("REFEREE_LOOPBACK_QUOTAS", _loopback_quotas),
+    "trusted_proxies": ("REFEREE_TRUSTED_PROXIES", parse_networks),
     "key_quotas": ("REFEREE_KEY_QUOTAS", partial(parse_quotas, base=KEY_QUOTAS)),
     "deadline_firer": ("REFEREE_DEADLINE_FIRER", _flag),
     "deadline_poll_seconds": ("REFEREE_DEADLINE_POLL_SECONDS", float),

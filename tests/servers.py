@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from service.domain.quotas import Quotas
 from service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,6 +24,9 @@ SECRET = b"test-secret-0123456789abcdef"
 # running (a human never joins, a bot was killed): a referee taking them over would play
 # them beside unrelated tests. Takeover tests turn it on.
 NO_TAKEOVERS = {"REFEREE_TOURNAMENT_TAKEOVER_SECONDS": "0"}
+# What `./dev serve` sets: loopback callers (the tests' clients) have no quotas. A test of
+# the quotas sets its own.
+DEVELOPMENT = {"REFEREE_LOOPBACK_QUOTAS": "unlimited"}
 
 
 def settings_for(redis_url: str, data_dir: Path) -> Settings:
@@ -34,6 +38,7 @@ def settings_for(redis_url: str, data_dir: Path) -> Settings:
         http_port=0,
         token_secret=SECRET,
         allow_client_seeds=True,
+        loopback_quotas=Quotas(),  # as `./dev serve` (DEVELOPMENT)
         finished_ttl_seconds=3600,
         tournament_takeover_seconds=0,
         # Every test shares one Redis: a deadline firer would play other tests' clocked
@@ -77,6 +82,7 @@ def referee_process(
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
         **NO_TAKEOVERS,
+        **DEVELOPMENT,
         **(env or {}),
     }
     process = subprocess.Popen(

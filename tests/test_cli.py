@@ -14,6 +14,7 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2_grpc
+from tests.servers import DEVELOPMENT
 from tests.service.players import play_to_end
 from tests.service.table import Table
 
@@ -40,6 +41,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[asyncio.subprocess.Proce
     data_dir = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "REFEREE_TOKEN_SECRET"}}
     env["REFEREE_ALLOW_CLIENT_SEEDS"] = "1"
+    env.update(DEVELOPMENT)
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

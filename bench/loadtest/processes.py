@@ -55,6 +55,7 @@ def child_env(secret: str, log_level: str) -> dict[str, str]:
     env["REFEREE_TOKEN_SECRET"] = secret
     env["REFEREE_LOG_LEVEL"] = log_level
     env["REFEREE_WORKERS"] = "1"  # each referee one process, as measured so far
+    env["REFEREE_LOOPBACK_QUOTAS"] = "unlimited"  # the load comes from loopback
     return env
 
 

@@ -41,6 +41,7 @@ from typing import Final
 import structlog
 from redis.commands.core import AsyncScript
 
+from service.domain.proxies import TrustedProxies
 from service.domain.quotas import OperatorKey, Quotas, load_keys
 from service.errors import QuotaExceeded, Unauthenticated
 from service.settings import Settings
@@ -64,6 +65,7 @@ MAX_LOOKED: Final = 10_000
 MAX_BUCKETS: Final = 65_536
 
 UNLIMITED: Final = Quotas()
+NO_PROXIES: Final = TrustedProxies()
 _outage = Outage("the quota store", "nothing was applied; try again")
 
 
@@ -125,6 +127,15 @@ class Caller:
     def owner(self) -> str:
         """Whose quotas the call spends: the key's name, else the address."""
         return f"key:{self.key.name}" if self.key else f"addr:{_owner_of(self.address)}"
+
+
+def internal_key(token_secret: bytes) -> OperatorKey:
+    """The operator key the referee's own clients send (the tournament bots, which play
+    through its gRPC face from loopback): unlimited, so that loopback needs no exemption
+    of its own. Derived from the token secret, so every worker and replica knows it and
+    it is never written anywhere. Its name cannot be an operator key's (no ``:`` there)."""
+    secret = hmac.new(token_secret, b"referee: internal operator key", hashlib.sha256)
+    return OperatorKey("referee:internal", secret.hexdigest().encode(), UNLIMITED)
 
 
 LOCAL: Final = Caller("local")
@@ -252,9 +263,11 @@ class Limits:
         keys: Sequence[OperatorKey] = (),
         keys_required: bool = False,
         quotas: Quotas = UNLIMITED,
-        loopback_quotas: Quotas = UNLIMITED,
+        loopback_quotas: Quotas | None = None,
         live_ttl_seconds: int = 0,
         list_games_per_second: int = 0,
+        proxies: TrustedProxies = NO_PROXIES,
+        internal: OperatorKey | None = None,
     ) -> None:
         self.store = store
         self.list_games_per_second = list_games_per_second
@@ -263,14 +276,19 @@ class Limits:
         self.keys_required = keys_required or bool(keys)
         self.quotas = quotas
         self.loopback_quotas = loopback_quotas
+        self.proxies = proxies
+        # The key of this referee's own clients (the tournament bots): see internal_key.
+        self.internal = internal
         self._live_ms = live_ttl_seconds * 1000 if live_ttl_seconds else FOREVER_MS
-        self._digests = [(hashlib.sha256(k.secret).digest(), k) for k in self.keys]
+        known = (*self.keys, internal) if internal else self.keys
+        self._digests = [(hashlib.sha256(k.secret).digest(), k) for k in known]
         self._buckets = _Buckets()
         self._leases: dict[str, set[str]] = {}
         self._looked: dict[str, float] = {}  # owner -> when its tournaments were last looked at
         self._renewing: asyncio.Task[None] | None = None
         self.tracks_games = store is not None and any(
-            q.live_games for q in (quotas, loopback_quotas, *(k.quotas for k in self.keys))
+            q.live_games
+            for q in (quotas, loopback_quotas or quotas, *(k.quotas for k in self.keys))
         )
 
     @classmethod
@@ -278,8 +296,9 @@ class Limits:
         return cls(None)
 
     @classmethod
-    def from_settings(cls, settings: Settings, redis_url: str) -> Limits:
-        """The limits ``settings`` ask for; SystemExit when they cannot be run safely."""
+    def from_settings(cls, settings: Settings, redis_url: str, token_secret: bytes) -> Limits:
+        """The limits ``settings`` ask for; SystemExit when they cannot be run safely.
+        ``token_secret`` derives the key of the referee's own clients (:func:`internal_key`)."""
         try:
             keys = load_keys(
                 settings.operator_keys, settings.operator_keys_file, settings.key_quotas
@@ -303,14 +322,24 @@ class Limits:
             loopback_quotas=settings.loopback_quotas,
             live_ttl_seconds=settings.idle_ttl_seconds,
             list_games_per_second=settings.list_games_per_second,
+            proxies=TrustedProxies(settings.trusted_proxies),
+            internal=internal_key(token_secret),
         )
 
     def quotas_of(self, caller: Caller) -> Quotas:
         if caller.key is not None:
             return caller.key.quotas
-        return self.loopback_quotas if caller.loopback else self.quotas
+        if caller.loopback and self.loopback_quotas is not None:
+            return self.loopback_quotas
+        return self.quotas
 
     # --- every call ----------------------------------------------------------------------
+
+    def admit_call(self, peer: str | None, headers: Sequence[tuple[str, str | bytes]]) -> Caller:
+        """:meth:`admit` for a call of a face: its peer (gRPC's or the HTTP server's form,
+        see :func:`peer_address`) and its headers (or metadata), which carry the operator
+        key and, from a trusted proxy, the client's address (:mod:`service.domain.proxies`)."""
+        return self.admit(self.proxies.client(peer_address(peer), headers), sent_key(headers))
 
     def admit(self, address: str, sent_key: str | None) -> Caller:
         """Name the call's caller (refusing an unknown key) and spend its request rate."""

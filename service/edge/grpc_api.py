@@ -28,7 +28,6 @@ from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 
 from referee.v1 import lobby_pb2_grpc, referee_pb2_grpc
-from service.app.limits import peer_address, sent_key
 from service.domain.auth import bearer_token
 from service.edge import lobby_api
 from service.edge.api import RPCS
@@ -53,8 +52,8 @@ def token(context: Context) -> str | None:
 
 def admission(api: Counted, context: Context) -> Callable[[], object]:
     """Naming the call's caller to the limits: its peer address and operator key."""
-    metadata = context.invocation_metadata()
-    return functools.partial(api.limits.admit, peer_address(context.peer()), sent_key(metadata))  # type: ignore[arg-type]
+    metadata = tuple(context.invocation_metadata() or ())
+    return functools.partial(api.limits.admit_call, context.peer(), metadata)
 
 
 def _unary(rpc: Rpc) -> Callable[..., Any]:

@@ -151,14 +151,18 @@ class TournamentHost:
         # over); one more started here is left to another process's takeover pass.
         self.max_directed = max_directed
         self._address: str | None = None
+        self._operator_key: str | None = None
         self._client: AsyncRefereeClient | None = None
         self._closed = False
         # The one wait of this process per watched tournament and version (see watch).
         self._waits: dict[tuple[str, int], asyncio.Task[None]] = {}
 
-    def connect_to(self, address: str) -> None:
-        """Where bots and table watches reach this referee's gRPC face."""
+    def connect_to(self, address: str, operator_key: str | None = None) -> None:
+        """Where bots and table watches reach this referee's gRPC face, and the key they
+        send there (the referee's own, :func:`service.app.limits.internal_key`: they play
+        from loopback, which has no quotas of its own)."""
         self._address = address
+        self._operator_key = operator_key
 
     # --- use cases -------------------------------------------------------------------------
 
@@ -368,7 +372,9 @@ class TournamentHost:
         if self._client is None:
             if self._address is None:
                 raise RuntimeError("connect_to(address) first: bots need the gRPC face")
-            self._client = AsyncRefereeClient(self._address, timeout=30.0)
+            self._client = AsyncRefereeClient(
+                self._address, timeout=30.0, operator_key=self._operator_key
+            )
         director = Director(tournament_id, self.store, self.referee, self._client, standby=standby)
         director.start()
         self.directors[tournament_id] = director

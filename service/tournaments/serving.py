@@ -10,6 +10,7 @@ from starlette.routing import Mount
 from service.app.limits import Limits
 from service.app.lobby import Lobby
 from service.app.referee import Referee
+from service.domain.quotas import OperatorKey
 from service.edge.observability import Metrics
 from service.settings import Settings
 from service.tournaments import http_api
@@ -34,12 +35,14 @@ class TournamentService:
     def http_mount(self) -> Mount:
         return http_api.mount(self.api)
 
-    def serving_on(self, host: str, port: int) -> None:
-        """Tell the bots where the gRPC face listens (a wildcard bind: via loopback)."""
+    def serving_on(self, host: str, port: int, operator_key: OperatorKey | None = None) -> None:
+        """Tell the bots where the gRPC face listens (a wildcard bind: via loopback) and
+        the key they send there."""
         reachable = "127.0.0.1" if host in ("", "0.0.0.0", "::", "[::]") else host
         if ":" in reachable and not reachable.startswith("["):
             reachable = f"[{reachable}]"
-        self.host.connect_to(f"{reachable}:{port}")
+        secret = operator_key.secret.decode() if operator_key else None
+        self.host.connect_to(f"{reachable}:{port}", secret)
 
     def start(self) -> None:
         """Begin taking over tournaments nobody directs (once the gRPC face serves: the

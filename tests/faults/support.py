@@ -42,6 +42,7 @@ from service.domain import records
 from service.edge.codecs import CODECS
 from service.edge.verify import verify_history
 from service.storage.tables import formats
+from tests.servers import DEVELOPMENT
 from tests.service.table import Metadata, Stub, auth
 
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -203,6 +204,7 @@ async def spawn_referee(name: str, redis_url: str, root: Path) -> AsyncIterator[
     }
     env["REFEREE_TOKEN_SECRET"] = SECRET
     env["REFEREE_WORKERS"] = "1"  # one process per replica, which the faults kill
+    env.update(DEVELOPMENT)
     with log_path.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(
             *_dies_with_this_process(),

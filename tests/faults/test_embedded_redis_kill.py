@@ -44,6 +44,7 @@ from tests.faults.support import (
     stub_for,
     until,
 )
+from tests.servers import DEVELOPMENT
 from tests.service.table import Stub
 
 KILLS = int(os.environ.get("EMBEDDED_REDIS_KILLS", "3"))
@@ -96,6 +97,7 @@ async def embedded_referee(root: Path) -> AsyncIterator[Referee]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "REDIS_"))}
     env["REFEREE_TOKEN_SECRET"] = SECRET
     env["REFEREE_WORKERS"] = "1"  # the referee process supervises its embedded Redis
+    env.update(DEVELOPMENT)
     command = ["-m", "service.process.cli", "serve", "--port", "0", "--http-port", "0"]
     command += ["--data-dir", str(data_dir), "--allow-client-seeds"]
     with log_path.open("wb") as stderr:

@@ -26,6 +26,7 @@ from service.errors import QuotaExceeded, to_connect_error, to_rpc_status
 from service.process.server import Running, running
 from service.settings import Settings
 from service.storage.redis_kit import connect
+from tests.servers import SECRET as TOKEN_SECRET
 from tests.servers import settings_for
 from tests.service.players import play_to_end
 from tests.service.table import Table, reason_of
@@ -141,20 +142,22 @@ def test_quotas_read_name_value_pairs_over_a_base() -> None:
 def test_beyond_loopback_without_keys_the_referee_refuses_to_start(tmp_path: Path) -> None:
     exposed = Settings(host="0.0.0.0", data_dir=tmp_path)
     with pytest.raises(SystemExit, match="REFEREE_OPERATOR_KEYS_FILE"):
-        Limits.from_settings(exposed, "redis://127.0.0.1:1/0")
+        Limits.from_settings(exposed, "redis://127.0.0.1:1/0", TOKEN_SECRET)
     opened = Limits.from_settings(
-        dataclasses.replace(exposed, open_creation=True), "redis://127.0.0.1:1/0"
+        dataclasses.replace(exposed, open_creation=True), "redis://127.0.0.1:1/0", TOKEN_SECRET
     )
     assert not opened.keys_required
     keyed = Limits.from_settings(
-        dataclasses.replace(exposed, operator_keys=KEY), "redis://127.0.0.1:1/0"
+        dataclasses.replace(exposed, operator_keys=KEY), "redis://127.0.0.1:1/0", TOKEN_SECRET
     )
     assert keyed.keys_required and keyed.keys[0].name == "studio-a"
     assert SECRET not in repr(keyed.keys) and SECRET not in repr(
         dataclasses.replace(exposed, operator_keys=KEY)
     )
     with pytest.raises(SystemExit, match="at least 16 bytes"):
-        Limits.from_settings(dataclasses.replace(exposed, operator_keys="a short"), "redis://x")
+        Limits.from_settings(
+            dataclasses.replace(exposed, operator_keys="a short"), "redis://x", TOKEN_SECRET
+        )
 
 
 def test_callers_are_named_by_address_an_ipv6_one_by_its_64() -> None:

@@ -24,7 +24,7 @@ import grpc
 import pytest
 
 from referee.v1 import referee_pb2_grpc
-from tests.servers import NO_TAKEOVERS, ROOT, SECRET
+from tests.servers import DEVELOPMENT, NO_TAKEOVERS, ROOT, SECRET
 from tests.service.players import play_round, play_to_end
 from tests.service.table import Table
 
@@ -62,7 +62,7 @@ def _read_log(stream: Any, events: queue.Queue[dict[str, Any]]) -> None:
 def supervised(env: Mapping[str, str], data_dir: Path) -> Iterator[Supervised]:
     """`referee serve --workers 2` on free ports; killed at the end if still running."""
     variables = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "REDIS_"))}
-    variables.update({"REFEREE_LOG_LEVEL": "info", **NO_TAKEOVERS, **env})
+    variables.update({"REFEREE_LOG_LEVEL": "info", **NO_TAKEOVERS, **DEVELOPMENT, **env})
     command = [
         sys.executable,
         "-m",

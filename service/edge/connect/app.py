@@ -398,6 +398,9 @@ async def serving_http(
         host=host,
         port=port,
         lifespan="off",
+        # uvicorn would believe X-Forwarded-For from loopback peers and rewrite the client's
+        # address; only service.domain.proxies reads it, from REFEREE_TRUSTED_PROXIES.
+        proxy_headers=False,
         log_config=None,
         access_log=False,
         timeout_graceful_shutdown=2,

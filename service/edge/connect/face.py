@@ -22,7 +22,6 @@ from starlette.routing import Mount
 
 from referee.v1.lobby_connect import LobbyService, LobbyServiceASGIApplication
 from referee.v1.referee_connect import RefereeService
-from service.app.limits import peer_address, sent_key
 from service.domain.auth import bearer_token
 from service.edge import lobby_api
 from service.edge.api import RPCS
@@ -42,10 +41,8 @@ def token(ctx: Ctx) -> str | None:
 
 def admission(api: Counted, ctx: Ctx) -> Callable[[], object]:
     """Naming the call's caller to the limits: the client's address and operator key."""
-    headers = tuple(ctx.request_headers().items())
-    return functools.partial(
-        api.limits.admit, peer_address(ctx.client_address()), sent_key(headers)
-    )
+    headers = tuple(ctx.request_headers().allitems())  # every line of a repeated header
+    return functools.partial(api.limits.admit_call, ctx.client_address(), headers)
 
 
 def _unary(rpc: Rpc) -> Callable[..., Any]:
