@@ -31,7 +31,7 @@ from tests.servers import settings_for
 from tests.service.players import play_to_end
 from tests.service.table import Table, reason_of
 
-QUOTA_DB = 11
+QUOTA_DB = 14  # its own: tests/abuse/test_seat_codes.py flushes 11
 KEY = "studio-a 0123456789abcdef0123"
 SECRET = KEY.split()[1]
 T = tournament_pb2
