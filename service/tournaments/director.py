@@ -147,8 +147,10 @@ class Director:
         return True
 
     async def _renew(self) -> None:
-        """Keep the lease; if another director got it, stop directing (and the bots)."""
-        while True:
+        """Keep the lease; if another director got it, stop directing (and the bots).
+        Ends by :attr:`stopping` as well as by cancellation: a cancellation that lands
+        while a claim is sent can be lost (service.process.stopping)."""
+        while not self.stopping.is_set():
             await asyncio.sleep(LEASE_MS / 3000)
             try:
                 held = await self._claim()

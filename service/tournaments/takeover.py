@@ -44,6 +44,7 @@ class Takeovers:
         self.per_pass = per_pass
         self.task: asyncio.Task[None] | None = None
         self.taken = 0  # tournaments this process took over, for tests and operators
+        self._stopping = False
 
     def start(self) -> None:
         """Run a pass now and then every ``every_seconds`` (0: never)."""
@@ -51,13 +52,17 @@ class Takeovers:
             self.task = asyncio.create_task(self._run(), name="tournament takeovers")
 
     async def aclose(self) -> None:
+        """Stop the passes: by a flag as well as by cancellation, since a cancellation that
+        lands while a pass sends a Redis command can be lost (service.process.stopping);
+        the loop then ends after that pass instead of taking tournaments over forever."""
+        self._stopping = True
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.take_over()
             except Unavailable as error:  # the store is away: look again next time
@@ -69,12 +74,12 @@ class Takeovers:
     async def take_over(self) -> list[str]:
         """One pass: the tournaments this process started directing."""
         most = min(self.per_pass, self.host.room())
-        if most <= 0:
+        if most <= 0 or self._stopping:
             return []
         now = time.time()
         taken: list[str] = []
         for tournament_id in await self.host.store.lapsed(now, most * EXAMINED_PER_TAKEOVER):
-            if len(taken) == most:
+            if len(taken) == most or self._stopping:
                 break
             if await self._abandoned(tournament_id, now):
                 self.host.direct(tournament_id, standby=False)
