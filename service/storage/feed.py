@@ -246,12 +246,9 @@ class Feed:
 
     async def _catch_up(self, channel: _Channel) -> None:
         game_id = channel.table.game_id
-        while True:
-            try:
-                table = await load_table(self._store, game_id)
-                break
-            except Unavailable:  # the store is down: keep subscribers waiting, try again
-                await asyncio.sleep(RETRY_SECONDS)
+        table = await self._load_until_closed(game_id)
+        if table is None:
+            return  # the feed closed
         hosted = table.host_version != channel.table.host_version
         if table.version > channel.version or hosted:
             change = Change(table.version, [], table.state, True, table.head, table, table.clock)
@@ -261,6 +258,18 @@ class Feed:
             self._reader.unfollow(game_id)
         else:
             self._reader.nudge(game_id)
+
+    async def _load_until_closed(self, game_id: str) -> Table | None:
+        """The stored game, tried again while the store is down; None once the feed is
+        closed. Checked as well as cancelled: a cancellation that lands while a Redis
+        command is sent can be lost (service.process.stopping), and the retries would then
+        go on after the shutdown, for as long as the store stays away."""
+        while not self._closed:
+            try:
+                return await load_table(self._store, game_id)
+            except Unavailable:  # the store is down: keep subscribers waiting, try again
+                await asyncio.sleep(RETRY_SECONDS)
+        return None
 
     def _track_presence(self, channel: _Channel) -> None:
         """Follow the channel's presence from now on, if its table shows it."""

@@ -44,6 +44,11 @@ COUNT: Final = 100
 BLOCK_MS: Final = 2_000
 POLL_SECONDS: Final = 0.1
 RETRY_SECONDS: Final = 0.5
+# How long a close waits for the lanes: a lane whose cancellation was lost and whose wake
+# did not land returns within one BLOCK_MS.
+CLOSE_SECONDS: Final = BLOCK_MS / 1000 + 0.5
+# How long a close waits for its wakes to be written.
+WAKE_SECONDS: Final = 0.5
 
 
 class Follower(Protocol):
@@ -181,15 +186,23 @@ class WatchReader:
         """Stop every lane (shutdown).
 
         Each blocked lane is woken as well as cancelled, so a lane whose cancellation a
-        Redis read did not pass on still returns at once instead of after its BLOCK.
+        Redis read did not pass on still returns at once instead of after its BLOCK. The
+        whole close takes at most :data:`CLOSE_SECONDS`: a lane still running then is
+        named in the log and left (it ends by itself at its next turn).
         """
         self._closing = True
         blocked = [lane.wake_key for lane in self._lanes if lane.blocked]
-        await asyncio.gather(*(self._wake(key) for key in blocked))
-        tasks = [lane.task for lane in self._lanes if lane.task is not None]
+        tasks = [asyncio.ensure_future(self._wake(key)) for key in blocked]
+        if tasks:
+            await asyncio.wait(tasks, timeout=WAKE_SECONDS)
+        tasks += [lane.task for lane in self._lanes if lane.task is not None]
         tasks.extend(self._wakes)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        for lane in self._lanes:
+            lane.joined.set()  # a lane whose cancellation was lost waits on nothing
+        _, late = await asyncio.wait(tasks, timeout=CLOSE_SECONDS) if tasks else ((), ())
+        if late:
+            log.warning("watch lanes did not stop in time", lanes=len(late))
         for lane in self._lanes:
             lane.task = None
