@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import os
 import signal
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -35,6 +36,14 @@ from service.edge.verifying import Verifier
 from service.errors import Unavailable
 from service.process.redis_server import DIR_MODE, EmbeddedRedis
 from service.process.redis_supervisor import Supervisor
+from service.process.stopping import (
+    EXIT_STEP_CUT,
+    Steps,
+    StopSignals,
+    bounded,
+    drain_tasks,
+    exit_now,
+)
 from service.settings import Settings
 from service.storage.deadlines import DeadlineIndex
 from service.storage.durability import read_persistence
@@ -53,6 +62,14 @@ SERVICE_NAME = RPCS.full_name
 TRANSPORT_LIMIT = MAX_VERIFY_BYTES + 1024 * 1024  # VerifyHistory carries whole games
 # How often (and how long at most) the health status asks Redis whether it is there.
 STORE_PROBE_SECONDS = 1.0
+# The deadline of each step of a stop (service.process.stopping) but these two: the
+# tournaments' (each director waits up to twice its STOP_SECONDS, then the bots' client
+# closes) and the servers' (shutdown_grace_seconds for the calls in flight, plus this).
+STEP_SECONDS = 3.0
+TOURNAMENTS_STOP_SECONDS = 6.0
+# A stop longer than shutdown_grace_seconds plus this is ended by the watchdog (exit code
+# EXIT_FORCED); a supervisor kills its worker a little later (workers.KILL_MARGIN_SECONDS).
+STOP_MARGIN_SECONDS = 10.0
 
 
 @dataclass
@@ -64,6 +81,9 @@ class Running:
     metrics_port: int = 0  # 0: the /metrics endpoint is off
     http_port: int = 0  # 0: the HTTP/JSON face is off
     tournaments: TournamentService | None = None
+    redis: str = "external"  # what the logs call it: "embedded" or "external"
+    # The close steps cut at their deadline when the block exited (service.process.stopping).
+    cut_steps: list[str] = field(default_factory=list)
 
     @property
     def address(self) -> str:
@@ -78,8 +98,13 @@ class Running:
 
 
 @contextlib.asynccontextmanager
-async def running(settings: Settings) -> AsyncIterator[Running]:
-    """The referee serving on ``settings.host:settings.port`` until the block exits."""
+async def running(
+    settings: Settings, *, embedded_redis: bool | None = None
+) -> AsyncIterator[Running]:
+    """The referee serving on ``settings.host:settings.port`` until the block exits; its
+    stop bounded step by step (the steps cut are in :attr:`Running.cut_steps`).
+    ``embedded_redis``: see :func:`serve`."""
+    origin = redis_origin(settings, embedded_redis)
     async with contextlib.AsyncExitStack() as stack:
         redis_url = settings.redis_url
         supervisor: Supervisor | None = None
@@ -99,7 +124,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
         limits = Limits.from_settings(settings, redis_url, secret)
         stack.push_async_callback(limits.aclose)
-        await _report_persistence(settings, redis_url)
+        await _report_persistence(settings, redis_url, origin)
         if settings.tracing != "off":
             start_tracing(settings.tracing)
         metrics = Metrics()
@@ -117,7 +142,7 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
         deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix, batcher=store.batcher)
         deadlines.on_call = metrics.observe_redis
         lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
-        stack.push_async_callback(lobby_client.aclose)
+        stack.push_async_callback(_bounded_close, "lobby client", lobby_client.aclose)
         listing = Listing(lobby_client, lambda game_id: store.keys(game_id).game)
         join_codes = JoinCodes(
             lobby_client,
@@ -196,27 +221,49 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
                     reuse_port=settings.workers > 1,
                 )
             )
-        watching_redis = asyncio.create_task(_follow_store(store, health_servicer, supervisor))
+        follower = _StoreFollower(store, health_servicer, supervisor)
+        watching_redis = asyncio.create_task(follower.run(), name="store follower")
         clocks = contextlib.AsyncExitStack()
         if settings.deadline_firer:
             await clocks.enter_async_context(firing(_firer(writer, deadlines, settings)))
-        supervising = asyncio.create_task(supervisor.run()) if supervisor else None
+        supervising = (
+            asyncio.create_task(supervisor.run(), name="redis supervisor") if supervisor else None
+        )
+        handle = Running(
+            server, referee, port, redis_url, metrics_port, http_port, tournaments, origin
+        )
         try:
-            yield Running(server, referee, port, redis_url, metrics_port, http_port, tournaments)
+            yield handle
         finally:
-            watching_redis.cancel()
-            if supervising is not None:
-                supervising.cancel()
             # Graceful shutdown: stop advertising and end watch streams with UNAVAILABLE at
             # once (their clients resume elsewhere from their last version), whatever the
             # rest of the shutdown takes; then no clock moves, no directors or bots, and
-            # in-flight moves finish.
-            await health_servicer.enter_graceful_shutdown()
-            await referee.feed.aclose()
-            await clocks.aclose()
-            await tournaments.aclose()  # the directors' bots stop before the server
-            await asyncio.gather(server.stop(grace=settings.shutdown_grace_seconds), http.aclose())
-            await store.aclose()
+            # in-flight moves finish. Each step is bounded (service.process.stopping).
+            steps = Steps()
+            follower.stop()
+            for task in (watching_redis, supervising):
+                if task is not None:
+                    task.cancel()
+                    await steps.run(task.get_name(), functools.partial(_ended, task), STEP_SECONDS)
+            await steps.run("health", health_servicer.enter_graceful_shutdown, STEP_SECONDS)
+            # The watch lanes end within one blocking read (watch_reader.CLOSE_SECONDS).
+            await steps.run("watch feed", referee.feed.aclose, STEP_SECONDS + 1)
+            await steps.run("deadline firer", clocks.aclose, STEP_SECONDS)
+            # The directors' bots stop before the server.
+            await steps.run("tournaments", tournaments.aclose, TOURNAMENTS_STOP_SECONDS)
+            grace = settings.shutdown_grace_seconds
+            await steps.run(
+                "servers",
+                lambda: asyncio.gather(server.stop(grace=grace), http.aclose()),
+                grace + STEP_SECONDS,
+            )
+            await steps.run("store", store.aclose, STEP_SECONDS)
+            handle.cut_steps = steps.cut
+
+
+async def _ended(task: asyncio.Task[Any]) -> None:
+    """Until ``task`` is over, whatever it ended with (it was cancelled)."""
+    await asyncio.wait({task})
 
 
 def _firer(writer: TableWriter, deadlines: DeadlineIndex, settings: Settings) -> Firer:
@@ -232,7 +279,7 @@ def _firer(writer: TableWriter, deadlines: DeadlineIndex, settings: Settings) ->
     )
 
 
-async def _report_persistence(settings: Settings, redis_url: str) -> None:
+async def _report_persistence(settings: Settings, redis_url: str, origin: str) -> None:
     """Log what Redis says of its persistence; refuse to start on a Redis that would lose
     acknowledged moves when ``require_durability`` says so (see :mod:`service.storage.durability`).
     Never logs the URL: it may carry a password."""
@@ -240,7 +287,7 @@ async def _report_persistence(settings: Settings, redis_url: str) -> None:
     risk = persistence.risk(settings.wait_replicas)
     log.info(
         "redis persistence",
-        redis="embedded" if settings.redis_url is None else "external",
+        redis=origin,
         appendonly=persistence.appendonly,
         appendfsync=persistence.appendfsync,
         save=persistence.save,
@@ -254,40 +301,57 @@ async def _report_persistence(settings: Settings, redis_url: str) -> None:
     log.warning("acknowledged moves may be lost", risk=risk)
 
 
-async def _follow_store(
-    store: RedisStore, health_servicer: Any, supervisor: Supervisor | None
-) -> None:
+class _StoreFollower:
     """The RefereeService is NOT_SERVING while Redis does not answer (or the embedded one
     is being restarted), so load balancers and readiness probes take this replica out of
     rotation; the process itself stays healthy (service ""). Probed every
-    STORE_PROBE_SECONDS, and at once when the supervisor says the server died or is back."""
-    serving = True
-    while True:
-        try:
-            await asyncio.wait_for(store.ping(), STORE_PROBE_SECONDS)
-            ok = supervisor is None or supervisor.up
-        except (Unavailable, TimeoutError):
-            ok = False
-        if ok != serving:
-            serving = ok
-            status = (
-                health_pb2.HealthCheckResponse.SERVING
-                if ok
-                else health_pb2.HealthCheckResponse.NOT_SERVING
-            )
-            await health_servicer.set(SERVICE_NAME, status)
-            log.warning("store reachable" if ok else "store unreachable", service=SERVICE_NAME)
-        await _next_probe(supervisor)
+    STORE_PROBE_SECONDS, and at once when the supervisor says the server died or is back.
+    Stopped by a flag as well as cancelled (a cancellation can be lost in a Redis call:
+    service.process.stopping)."""
+
+    def __init__(
+        self, store: RedisStore, health_servicer: Any, supervisor: Supervisor | None
+    ) -> None:
+        self.store = store
+        self.health_servicer = health_servicer
+        self.supervisor = supervisor
+        self._stopping = False
+
+    def stop(self) -> None:
+        self._stopping = True
+
+    async def run(self) -> None:
+        serving = True
+        while not self._stopping:
+            try:
+                await asyncio.wait_for(self.store.ping(), STORE_PROBE_SECONDS)
+                ok = self.supervisor is None or self.supervisor.up
+            except (Unavailable, TimeoutError):
+                ok = False
+            if ok != serving and not self._stopping:
+                serving = ok
+                status = (
+                    health_pb2.HealthCheckResponse.SERVING
+                    if ok
+                    else health_pb2.HealthCheckResponse.NOT_SERVING
+                )
+                await self.health_servicer.set(SERVICE_NAME, status)
+                log.warning("store reachable" if ok else "store unreachable", service=SERVICE_NAME)
+            await self._next_probe()
+
+    async def _next_probe(self) -> None:
+        """Wait STORE_PROBE_SECONDS, or less if the embedded server died or came back."""
+        if self.supervisor is None:
+            await asyncio.sleep(STORE_PROBE_SECONDS)
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.supervisor.changed.wait(), STORE_PROBE_SECONDS)
+        self.supervisor.changed.clear()
 
 
-async def _next_probe(supervisor: Supervisor | None) -> None:
-    """Wait STORE_PROBE_SECONDS, or less if the embedded server died or came back."""
-    if supervisor is None:
-        await asyncio.sleep(STORE_PROBE_SECONDS)
-        return
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(supervisor.changed.wait(), STORE_PROBE_SECONDS)
-    supervisor.changed.clear()
+async def _bounded_close(name: str, close: Callable[[], Awaitable[Any]]) -> None:
+    """A close of the exit stack, bounded like the stop's steps."""
+    await bounded(name, close(), STEP_SECONDS)
 
 
 def announce(
@@ -302,32 +366,68 @@ def announce(
         print(f"metrics on http://{host}:{metrics_port}/metrics{worker}", flush=True)
 
 
+def redis_origin(settings: Settings, embedded: bool | None = None) -> str:
+    """What the logs call the Redis: "embedded" when this referee started it (here, or a
+    supervisor of workers, which hands its workers a ``redis_url``), else "external"."""
+    if embedded is None:
+        embedded = settings.redis_url is None
+    return "embedded" if embedded else "external"
+
+
 def _announce(settings: Settings, handle: Running) -> None:
-    where = "embedded" if settings.redis_url is None else "external"
     metrics = (handle.metrics_port,) if handle.metrics_port else ()
-    announce(settings.host, handle.port, where, handle.http_port, metrics)
+    announce(settings.host, handle.port, handle.redis, handle.http_port, metrics)
+
+
+def stop_seconds(settings: Settings) -> float:
+    """How long a stop may take before the watchdog ends the process."""
+    return settings.shutdown_grace_seconds + STOP_MARGIN_SECONDS
 
 
 async def serve(
     settings: Settings,
     on_ready: Callable[[Settings, Running], None] = _announce,
     signals: Sequence[signal.Signals] = (signal.SIGINT, signal.SIGTERM),
+    *,
+    embedded_redis: bool | None = None,
+    on_stopper: Callable[[StopSignals], None] | None = None,
 ) -> None:
     """Serve until one of ``signals`` comes; ``on_ready`` once serving (by default, print
-    where; a worker of :mod:`service.process.workers` tells its supervisor instead)."""
+    where; a worker of :mod:`service.process.workers` tells its supervisor instead).
+
+    ``embedded_redis``: whether the ``redis_url`` is an embedded Redis started for this
+    process (a worker's, by its supervisor); None: only when there is no ``redis_url``.
+    ``on_stopper`` is given the stop's :class:`StopSignals` (a worker also begins its stop
+    when its supervisor is gone). The stop is bounded (service.process.stopping): exits
+    with EXIT_STEP_CUT when a step was cut, EXIT_FORCED from the watchdog or a second
+    signal."""
     open_files = raise_open_files_limit()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in signals:
-        loop.add_signal_handler(sig, stop.set)
-    async with running(settings) as handle:
-        where = "embedded" if settings.redis_url is None else "external"
+    stopper = StopSignals(stop_seconds(settings))
+    stopper.install(signals)
+    if on_stopper is not None:
+        on_stopper(stopper)
+    async with running(settings, embedded_redis=embedded_redis) as handle:
         on_ready(settings, handle)
-        log.info("started", port=handle.port, redis=where, open_files=open_files, pid=os.getpid())
+        log.info(
+            "started", port=handle.port, redis=handle.redis, open_files=open_files, pid=os.getpid()
+        )
         # Everything made so far (modules, the engines' lookup tables, the servers) lives as
         # long as the process: out of the collector's sight, a full collection scans only
         # what calls made since, and its pause drops from 40-55 ms to about 4 ms (measured
         # under the abuse suite's floods: docs/security.md), which every caller's p99 felt.
         gc.freeze()
-        await stop.wait()
-        log.info("stopping")
+        await stopper.stop.wait()
+        log.info("stopping", reason=stopper.reason)
+    await _after_stop(handle.cut_steps)
+
+
+async def _after_stop(cut_steps: list[str]) -> None:
+    """End the tasks left (asyncio.run would wait for them without a bound) and leave with
+    the stop's exit code: 0 (return), else EXIT_STEP_CUT."""
+    left = await drain_tasks(STEP_SECONDS)
+    if left:
+        exit_now(EXIT_STEP_CUT, "tasks would not stop", tasks=left[:20], cut_steps=cut_steps)
+    if cut_steps:
+        log.error("stopped, some steps cut at their deadline", cut_steps=cut_steps)
+        raise SystemExit(EXIT_STEP_CUT)
+    log.info("stopped")
