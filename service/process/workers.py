@@ -53,6 +53,7 @@ import pickle
 import signal
 import socket
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, MutableMapping
@@ -64,10 +65,11 @@ import structlog
 
 from service.domain.auth import load_or_create_secret
 from service.edge.connect.app import reusable_socket
-from service.process import logs
+from service.process import logs, server
 from service.process.redis_server import DIR_MODE, EmbeddedRedis, dying_with_parent
 from service.process.redis_supervisor import Supervisor
 from service.process.server import Running, announce, serve
+from service.process.stopping import StopSignals
 from service.settings import Settings
 
 log = structlog.get_logger("referee.workers")
@@ -78,8 +80,15 @@ FIRST_BACKOFF: Final = 0.5
 MAX_BACKOFF: Final = 10.0
 MAX_RESTARTS: Final = 5
 RESTART_WINDOW: Final = 60.0
-# What a stopping worker gets beyond its shutdown grace before it is killed.
-STOP_MARGIN_SECONDS: Final = 10.0
+# What a stopping worker gets beyond its shutdown grace before it is killed: a little more
+# than its own watchdog gives it (server.STOP_MARGIN_SECONDS), so that a worker stuck in its
+# stop ends itself first and says why.
+STOP_MARGIN_SECONDS: Final = server.STOP_MARGIN_SECONDS + 2.0
+# What the supervisor's own stop may take beyond that (the embedded Redis' stop) before its
+# watchdog ends it.
+SUPERVISOR_MARGIN_SECONDS: Final = 15.0
+# The length of the brief that precedes the pickled settings on a worker's standard input.
+BRIEF_LENGTH_BYTES: Final = 8
 CGROUP_CPU_MAX: Final = Path("/sys/fs/cgroup/cpu.max")
 # Large enough for any log line but a long traceback, so that a line is one write.
 LOG_BUFFER_BYTES: Final = 1 << 16
@@ -124,6 +133,7 @@ class Worker:
 
     index: int
     settings: Settings
+    embedded_redis: bool = False  # the settings' redis_url is the supervisor's embedded one
     process: asyncio.subprocess.Process | None = None
     restarts: deque[float] = field(default_factory=deque)
 
@@ -137,10 +147,12 @@ class Worker:
         )
         assert process.stdin is not None
         assert process.stdout is not None
-        process.stdin.write(pickle.dumps(self.settings))
+        brief = pickle.dumps({"settings": self.settings, "embedded_redis": self.embedded_redis})
+        process.stdin.write(len(brief).to_bytes(BRIEF_LENGTH_BYTES, "big") + brief)
         with contextlib.suppress(ConnectionError):  # it died at once: told below
             await process.stdin.drain()
-        process.stdin.close()
+        # Standard input stays open: the worker takes its end of file for this process's
+        # death, however it died (see worker_main).
         try:
             line = await asyncio.wait_for(process.stdout.readline(), START_SECONDS)
         except TimeoutError:
@@ -169,12 +181,12 @@ class Worker:
 class Pool:
     """The workers: started together, each kept alive, stopped together."""
 
-    def __init__(self, settings: Settings, count: int) -> None:
+    def __init__(self, settings: Settings, count: int, *, embedded_redis: bool = False) -> None:
         def own(index: int) -> Settings:
             metrics = settings.metrics_port + index if settings.metrics_port else 0
             return dataclasses.replace(settings, metrics_port=metrics)
 
-        self.workers = [Worker(index, own(index)) for index in range(count)]
+        self.workers = [Worker(index, own(index), embedded_redis) for index in range(count)]
         self.stopping = False
         self.failed = asyncio.Event()  # a worker could not be kept alive
 
@@ -272,16 +284,18 @@ def supervise(settings: Settings, count: int) -> int:
 
 
 async def _supervise(settings: Settings, count: int) -> int:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+    # A second signal ends the supervisor at once; its workers and Redis follow it (their
+    # parent-death signal, and the workers' standard input).
+    stopper = StopSignals(
+        settings.shutdown_grace_seconds + STOP_MARGIN_SECONDS + SUPERVISOR_MARGIN_SECONDS
+    )
+    stopper.install((signal.SIGINT, signal.SIGTERM))
     with contextlib.ExitStack() as stack:
         shared, redis = _shared(settings, count, stack)
-        pool = Pool(shared, count)
+        pool = Pool(shared, count, embedded_redis=settings.redis_url is None)
         tasks = [asyncio.create_task(redis.run())] if redis is not None else []
         try:
-            return await _run(pool, settings, stop, tasks)
+            return await _run(pool, settings, stopper.stop, tasks)
         finally:
             for task in tasks:
                 task.cancel()
@@ -309,7 +323,8 @@ async def _run(
     failing = asyncio.create_task(pool.failed.wait())
     tasks += [stopping, failing]
     await asyncio.wait([stopping, failing], return_when=asyncio.FIRST_COMPLETED)
-    log.info("stopping", workers=len(ready))
+    why = "signal" if stopping.done() else "a worker could not be kept"
+    log.info("stopping", workers=len(ready), reason=why)
     clean = await pool.stop(settings.shutdown_grace_seconds)
     return 0 if clean and not pool.failed.is_set() else 1
 
@@ -387,15 +402,60 @@ def _label(index: int) -> Callable[[Any, str, MutableMapping[str, Any]], Any]:
     return label
 
 
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            raise SystemExit("the supervisor is gone (standard input closed early)")
+        data += chunk
+    return data
+
+
+def _read_brief(fd: int = 0) -> dict[str, Any]:
+    """What the supervisor wrote on standard input: a length, then the pickled brief
+    (settings, and whether its Redis is the supervisor's embedded one). Read with
+    :func:`os.read`, no buffering: the rest of the pipe is :func:`_watch_supervisor`'s."""
+    length = int.from_bytes(_read_exactly(fd, BRIEF_LENGTH_BYTES), "big")
+    brief: dict[str, Any] = pickle.loads(_read_exactly(fd, length))
+    return brief
+
+
+def _watch_supervisor(stopper: StopSignals, fd: int = 0) -> None:
+    """Begin the stop when standard input ends: the supervisor holds its other end, and
+    the kernel closes it when the supervisor dies, even by SIGKILL. A thread, so that
+    the stop's watchdog is armed even if the event loop is blocked."""
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            while os.read(fd, 4096):
+                pass
+        log.warning("supervisor gone: stopping")
+        stopper.begin("supervisor gone")
+
+    threading.Thread(target=watch, name="supervisor watch", daemon=True).start()
+
+
 def worker_main(index: int) -> None:
     """Worker ``index``: its settings from standard input (pickled by the supervisor), then
-    serve until SIGTERM. Each of its log lines says ``worker``: which one answered a call."""
+    serve until SIGTERM, or until the supervisor is gone (its parent-death signal, or the
+    end of standard input). Each of its log lines says ``worker``: which one answered a
+    call. The stop is bounded (service.process.stopping), and so is the exit code."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    settings: Settings = pickle.loads(sys.stdin.buffer.read())
+    brief = _read_brief()
+    settings: Settings = brief["settings"]
     whole_lines_on_stderr()
     logs.configure(settings.log_level)
     structlog.configure(processors=[_label(index), *structlog.get_config()["processors"]])
-    asyncio.run(serve(settings, on_ready=_tell_supervisor, signals=(signal.SIGTERM,)))
+    asyncio.run(
+        serve(
+            settings,
+            on_ready=_tell_supervisor,
+            signals=(signal.SIGTERM,),
+            embedded_redis=bool(brief["embedded_redis"]),
+            on_stopper=_watch_supervisor,
+        )
+    )
 
 
 if __name__ == "__main__":
