@@ -41,6 +41,7 @@ from service.edge.calls import (
     gunzipped,
     too_large,
 )
+from service.edge.connect.framing import checked_framing, is_stream
 from service.errors import RefereeError, to_connect_error
 
 VERIFY_PATH = "/referee.v1.RefereeService/VerifyHistory"
@@ -91,7 +92,8 @@ def _counted(receive: Receive, limit: int, declared: int | None) -> Receive:
 
 
 class Capped:
-    """``app`` (a Connect service) with every request body capped (see the module).
+    """``app`` (a Connect service) with every request body capped (see the module), and
+    a streaming request's envelopes checked (:mod:`service.edge.connect.framing`).
 
     A class, not a closure: Starlette's ``Route`` serves a plain function as a
     request-to-response endpoint, and an object as the ASGI application it is."""
@@ -103,11 +105,16 @@ class Capped:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = body_limit(_full_path(scope), _header(scope, b"content-type"))
+        content_type = _header(scope, b"content-type")
+        limit = body_limit(_full_path(scope), content_type)
         declared = _declared_length(scope)
         if declared is not None and declared > limit:
             send = _closing(send)
-        await self.app(scope, _counted(receive, limit, declared), send)
+        receive = _counted(receive, limit, declared)
+        if is_stream(content_type):
+            encoding = _header(scope, b"connect-content-encoding")
+            receive = checked_framing(receive, encoding)
+        await self.app(scope, receive, send)
 
 
 def _closing(send: Send) -> Send:
