@@ -439,3 +439,43 @@ async def test_the_request_rate_is_spent_in_process_with_no_redis_round_trip(
         refilled = 20 * (time.monotonic() - started)
         assert codes.count("OK") <= 40 + refilled + 1, "a burst of twice the rate, and the refill"
         assert calls == [], "the request rate costs no Redis round trip"
+
+
+async def test_the_tournament_bots_play_on_the_referees_own_key_not_loopbacks_quotas(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Loopback has no quotas of its own as deployed; the bots, which play through the
+    gRPC face from loopback, send the referee's own key (service.app.limits.internal_key),
+    so a tiny request rate of the anonymous caller does not starve them."""
+    tiny = Quotas(requests_per_second=2, live_tournaments=1, live_bots=2, watch_streams=1)
+    async with (
+        serving(redis_url, tmp_path, loopback_quotas=None, quotas=tiny) as handle,
+        stubs(handle) as (_, tournaments),
+    ):
+        created = await tournaments.CreateTournament(
+            tournament_pb2.CreateTournamentRequest(
+                game="pinched",
+                seats_per_table=2,
+                participants=[
+                    tournament_pb2.ParticipantSpec(
+                        name=f"b{i}", bot=tournament_pb2.BOT_STRATEGY_RANDOM
+                    )
+                    for i in range(2)
+                ],
+                format=tournament_pb2.TOURNAMENT_FORMAT_ROUND_ROBIN,
+                rounds=1,
+                seed=b"own-key",
+            )
+        )
+        await tournaments.StartTournament(
+            tournament_pb2.StartTournamentRequest(tournament_id=created.tournament_id),
+            metadata=(("authorization", f"Bearer {created.admin_token}"),),
+        )
+        last = None
+        async with asyncio.timeout(60):
+            async for update in tournaments.WatchTournament(
+                tournament_pb2.WatchTournamentRequest(tournament_id=created.tournament_id)
+            ):
+                last = update.tournament
+        assert last is not None and last.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED
+        assert all(table.finished for table in last.round_results[0].tables)
