@@ -37,6 +37,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from types import FrameType
 from typing import Any, Final
 
@@ -46,6 +47,9 @@ log = structlog.get_logger("referee.stop")
 
 EXIT_STEP_CUT: Final = 3
 EXIT_FORCED: Final = 4
+PROC: Final = Path("/proc")
+# What the command line of a multiprocessing helper process holds.
+HELPER_MARK: Final = b"from multiprocessing."
 
 
 async def bounded(name: str, step: Awaitable[Any], seconds: float) -> bool:
@@ -99,10 +103,45 @@ def flush_log() -> None:
 
 
 def exit_now(code: int, reason: str, **fields: Any) -> None:
-    """Log ``reason`` and leave at once with ``code`` (no cleanup, no waiting)."""
+    """Log ``reason`` and leave at once with ``code`` (no cleanup, no waiting), taking the
+    verify pool's processes along (:func:`end_helpers`)."""
     log.error("exiting now", reason=reason, exit_code=code, **fields)
     flush_log()
+    end_helpers()
     os._exit(code)
+
+
+def _descendants(root: int, proc: Path = PROC) -> list[int]:
+    """Every process under ``root`` (Linux: read from /proc; elsewhere none)."""
+    children: dict[int, list[int]] = {}
+    with contextlib.suppress(OSError):
+        for entry in proc.iterdir():
+            with contextlib.suppress(OSError, ValueError):
+                stat = (entry / "stat").read_text()
+                parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def end_helpers(proc: Path = PROC) -> list[int]:
+    """SIGKILL this process's multiprocessing helpers (the verify pool's fork server, its
+    workers, the resource tracker); the pids. Without the pool's own shutdown they would
+    live on: each pool worker holds both ends of its call queue and the write end of the
+    fork server's "alive" pipe, so neither ever reads an end of file (seen after a forced
+    exit). The embedded redis-server is not one: its parent-death SIGTERM stops it cleanly."""
+    ended = []
+    for pid in _descendants(os.getpid(), proc):
+        with contextlib.suppress(OSError):
+            if HELPER_MARK in (proc / str(pid) / "cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+                ended.append(pid)
+    return ended
 
 
 class Watchdog:

@@ -188,6 +188,22 @@ async def _tournament(channel: grpc.aio.Channel) -> None:
     await tournaments.StartTournament(start, metadata=auth(created.admin_token))
 
 
+async def _verify_on_each_connection(address: str) -> None:
+    """A VerifyHistory call on two connections (the kernel spreads them over the
+    workers), so that a verify pool runs; a worker starts its pool on its first call."""
+    for _ in range(2):
+        async with grpc.aio.insecure_channel(address, options=OWN_CONNECTION) as channel:
+            referee = referee_pb2_grpc.RefereeServiceStub(channel)
+            created = await referee.CreateGame(
+                referee_pb2.CreateGameRequest(game="the_gang", seats=3)
+            )
+            history = await referee.GetHistory(
+                referee_pb2.GetHistoryRequest(game_id=created.game_id),
+                metadata=auth(created.seat_tokens[0].token),
+            )
+            await referee.VerifyHistory(referee_pb2.VerifyHistoryRequest(history=history))
+
+
 async def _quietly(work: Any) -> None:
     """Client work until cancelled; the referee going away ends it too."""
     with contextlib.suppress(grpc.aio.AioRpcError):
@@ -275,18 +291,19 @@ async def test_a_sigkilled_supervisors_workers_and_redis_do_not_outlive_it(
         assert {e["redis"] for e in started_events} == {"embedded"}
         persistence = [e for e in served.events() if e.get("event") == "redis persistence"]
         assert {e["redis"] for e in persistence} == {"embedded"}
-        children = _descendants(served.process.pid)
-        assert len(children) >= 3, "two workers and a redis-server"
-        with _killed_at_the_end(children):
-            async with busy(served.address):
+        async with busy(served.address):
+            await _verify_on_each_connection(served.address)  # the workers' verify pools
+            children = _descendants(served.process.pid)
+            helpers = [pid for pid in children if "multiprocessing" in _command(pid)]
+            assert len(children) >= 3 and helpers, "workers, a redis-server, verify pools"
+            with _killed_at_the_end(children):
                 served.process.kill()
                 await served.process.wait()
                 killed = time.monotonic()
                 await until(
                     lambda: not any(_alive(pid) for pid in children),
                     ORPHAN_SECONDS,
-                    "the processes of the killed supervisor to end: "
-                    + ", ".join(_command(pid) for pid in children if _alive(pid)),
+                    "the processes of the killed supervisor to end",
                 )
                 assert time.monotonic() - killed < ORPHAN_SECONDS
 
