@@ -28,10 +28,20 @@ The supervisor:
   :data:`MAX_RESTARTS` times in :data:`RESTART_WINDOW` seconds is a fault the supervisor
   cannot mend: it stops everything and exits 1, for the init system or orchestrator to act;
 * on SIGTERM or SIGINT, sends SIGTERM to every worker (each stops gracefully: health
-  NOT_SERVING, watches end, in-flight calls get ``shutdown_grace_seconds``), waits, then
-  stops Redis; exit code 0, or 1 when a worker did not stop in time or a worker could not
-  start. Workers ignore SIGINT (a Ctrl-C reaches the whole process group) so that the
-  supervisor alone decides, and get SIGTERM if the supervisor dies (a parent-death signal).
+  NOT_SERVING, watches end, in-flight calls get ``shutdown_grace_seconds``; every step
+  bounded, :mod:`service.process.stopping`), waits, then stops Redis; exit code 0, or 1
+  when a worker did not stop cleanly (killed after its grace and
+  :data:`STOP_MARGIN_SECONDS`, or its own exit code not 0) or could not start. A second
+  signal ends the supervisor at once. Workers ignore SIGINT (a Ctrl-C reaches the whole
+  process group) so that the supervisor alone decides.
+
+Workers die with their supervisor, however it dies: each gets SIGTERM from a parent-death
+signal, and each keeps its standard input open, whose other end the supervisor holds, so
+its end of file (the kernel closes the pipe of a process killed outright) begins the
+worker's stop from a thread, with the stop's watchdog armed even if the worker's event
+loop is stuck. The embedded redis-server gets the parent-death SIGTERM as well. The brief
+on standard input also tells a worker that its ``redis_url`` is the supervisor's embedded
+Redis, so that its log lines say ``"redis": "embedded"``.
 
 Metrics: each worker serves its own /metrics, worker ``i`` on ``metrics_port + i``. One
 scrape target per worker keeps every metric exact and costs nothing per call;
