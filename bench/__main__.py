@@ -9,7 +9,8 @@ bench.loadtest`` and its figures ``python -m bench.loadtest.figures``, and the h
 figures of issue 19 (``python -m bench.play_stream``, ``bench.capacity``, ``bench.workers``,
 ``bench.redis_100k``; each needs a quiet machine for a minute or more) run only on their
 own, as does ``python -m bench.faults`` (issue 33: moves lost or doubled while workers
-and Redis are killed).
+and Redis are killed). So does ``python -m bench.verify_flood`` (issue 33: a victim's
+p95 beside 8 MB VerifyHistory floods; ``--weights``: what real histories weigh).
 
 ``python -m bench NAME [options]`` (so ``./dev bench NAME …``) runs the one module
 ``bench.NAME`` with those options, e.g. ``./dev bench loadtest -n 200 -m 2 --seconds 60``.
