@@ -15,8 +15,9 @@ stored game sends what GetHistory gave it), so a worker needs no Redis and no se
 Workers come from a ``forkserver``, never a fork of the referee itself: the referee has
 gRPC's threads, which a forked child would inherit in whatever state they were. The fork
 server imports this module once, so each worker starts without importing the engines.
-Workers run at a lower CPU priority (:data:`NICENESS`): a replay is background work, and
-on a busy machine the event loop's short calls come first.
+Workers run at the lowest CPU priority (:data:`NICENESS`; not SCHED_IDLE, see
+:func:`_lowered`): a replay is background work, and on a busy machine the event loop's
+short calls come first.
 
 The event loop's own share is kept to moving bytes, off its thread where it can be: the
 pool is started (the fork server's round trip, ~0.5 s) in a thread, and a body over
@@ -75,14 +76,16 @@ class Refusal:
 
 
 def _lowered() -> None:
-    """A worker's initializer: below the referee's CPU priority (see the module). Linux's
-    SCHED_IDLE runs it only on a core nothing else wants, preempted at once when the
-    referee wakes; elsewhere it is the lowest nice level."""
+    """A worker's initializer: the lowest nice level, below the referee (see the module).
+
+    Not Linux's SCHED_IDLE, which was meant to run it only on a core nothing else wants:
+    on the 2-core test machine (Linux 6.18) a replay at SCHED_IDLE took a moving client's
+    GetView p95 to 2.5-3x its quiet figure, at nice 19 to 0.9-1.2x (bench.verify_flood
+    --faces json; a bare busy loop beside the same client: 2.8-3.3x against 1.06x),
+    presumably because the scheduler counts a core running only SCHED_IDLE work as idle
+    and wakes the referee there, behind the replay."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _inflated(request: Encoded, limit: int) -> bytes:
