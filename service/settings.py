@@ -166,9 +166,14 @@ class Settings:
     # Processes that replay games for VerifyHistory, off the event loop (started at the
     # first call). Each replay holds one core while it runs.
     verify_workers: int = 1
-    # VerifyHistory calls that may wait for a free worker; one more is refused at once with
-    # UNAVAILABLE VERIFY_BUSY.
+    # VerifyHistory calls that may wait for a free worker; one more is refused with
+    # UNAVAILABLE VERIFY_BUSY (once its bytes have taken their time at the pace below).
     verify_queue: int = 4
+    # Request bytes a second the verify pool takes in (a body at the 4 MiB cap at once):
+    # callers wait their turn, and one refused VERIFY_BUSY hears so once its bytes have
+    # taken their time (service.edge.verifying), so a flood of bodies cannot have this
+    # process receive them faster than this.
+    verify_bytes_per_second: int = 4 * 1024 * 1024
     # Operator keys, inline ("name secret [quota=value ...]", ";" between keys; tests) and
     # from a file (one key a line; a mounted Secret). Creating games and tournaments needs
     # one when any is set or the referee listens beyond loopback (see service/domain/quotas.py).
@@ -250,6 +255,7 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "list_games_per_second": ("REFEREE_LIST_GAMES_PER_SECOND", int),
     "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
     "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
+    "verify_bytes_per_second": ("REFEREE_VERIFY_BYTES_PER_SECOND", int),
     "operator_keys": ("REFEREE_OPERATOR_KEYS", str),
     "operator_keys_file": ("REFEREE_OPERATOR_KEYS_FILE", _path_or_none),
     "open_creation": ("REFEREE_OPEN_CREATION", _flag),

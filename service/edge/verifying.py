@@ -26,20 +26,38 @@ deletes it), since the pool's queue would pickle it under the GIL (5 ms per 8 MB
 whole process stalled meanwhile).
 
 The queue is bounded: at most ``workers + queue`` calls are in the pool (running or
-waiting); one more is refused at once with UNAVAILABLE ``VERIFY_BUSY``. A call whose
-client gives up while it waits leaves the queue; one already replaying runs to its end
-(a replay is bounded by the request's size limits).
+waiting). A call whose client gives up while it waits leaves the queue; one already
+replaying runs to its end (a replay is bounded by the request's size limits).
+
+What a flood of bodies costs the other callers is not the replay but the bytes: the
+receiving process copies each body (grpcio copies a message into Python on the event
+loop, 0.3-2 ms per MB on the 2-core test machine) before any check can refuse it, and
+copies at wire speed take the cores that moves need (bench.verify_flood, issue 33). So
+the bytes are paced, and a refusal is no invitation to send the next body at once:
+
+* the pool takes request bytes at ``bytes_per_second`` (:class:`Pace`; a cap's worth at
+  once): a call waits its turn in the queue, so callers who wait for their answers have
+  the referee receive no more than that, whatever their bodies hold (a bogus body is
+  refused by its worker in milliseconds, which made the worker no limit);
+* a call that finds the queue full gets UNAVAILABLE ``VERIFY_BUSY`` once its own bytes
+  have taken their time at the pace (a second for a body at the cap, at the default),
+  not at once: a client retrying on a refusal is paced like one that was let in. At most
+  :data:`HELD_REFUSALS` refused calls wait so (each holds its body); beyond that a
+  refusal comes at once, and that many callers at once are a flood for the per-address
+  limits of a proxy in front and for more replicas.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import multiprocessing
 import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -64,6 +82,11 @@ QUEUE = 4
 NICENESS = 19
 # Bodies above this go to a worker as a file (see the module); below, through its queue.
 SPOOL_BYTES = 256 * 1024
+# Request bytes a second the pool takes in (see the module), and the bytes it takes at once.
+BYTES_PER_SECOND = 4 * 1024 * 1024
+BURST_BYTES = MAX_VERIFY_BYTES
+# Refused calls that may wait for their VERIFY_BUSY at once (see the module).
+HELD_REFUSALS = 16
 
 
 @dataclass(frozen=True)
@@ -177,18 +200,44 @@ def busy() -> Unavailable:
     return Unavailable("VERIFY_BUSY", "this referee is replaying other games; try again shortly")
 
 
-class Verifier:
-    """A process pool for replays with a bounded queue (see the module)."""
+class Pace:
+    """Bytes let through at ``rate`` a second, ``burst`` of them at once: each call is
+    told how long to wait until its bytes fit (a token bucket, kept as the time at which
+    the bytes let through so far are paid for)."""
 
-    def __init__(self, workers: int = WORKERS, queue: int = QUEUE) -> None:
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        if rate <= 0 or burst < 0:
+            raise ValueError("a pace needs a positive rate and a burst of 0 or more")
+        self.rate, self.burst, self._clock = rate, burst, clock
+        self._paid_until = -math.inf
+
+    def wait(self, size: int) -> float:
+        """Seconds until ``size`` more bytes fit the pace (0: at once); they are counted."""
+        now = self._clock()
+        start = max(self._paid_until, now - self.burst / self.rate)
+        self._paid_until = start + size / self.rate
+        return max(0.0, self._paid_until - now)
+
+
+class Verifier:
+    """A process pool for replays with a bounded queue, paced by bytes (see the module)."""
+
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        queue: int = QUEUE,
+        bytes_per_second: int = BYTES_PER_SECOND,
+    ) -> None:
         if workers < 1 or queue < 0:
             raise ValueError("a verifier needs at least one worker and a queue of 0 or more")
         self.workers = workers
         self.capacity = workers + queue
+        self._pace = Pace(bytes_per_second, max(BURST_BYTES, bytes_per_second))
         self._pool: ProcessPoolExecutor | None = None
         self._spool_dir: str | None = None
         self._starting = threading.Lock()  # the pool and spool directory are made in threads
         self._in_pool = 0
+        self._held = 0  # refused calls waiting for their VERIFY_BUSY
         self._closed = False
 
     @property
@@ -223,14 +272,18 @@ class Verifier:
         return await asyncio.to_thread(_spool, self._spool_dir, request)
 
     async def verify(self, request: referee_pb2.VerifyHistoryRequest | Encoded) -> bytes:
-        """The serialized answer to ``request``, in its format (binary for a message);
-        VERIFY_BUSY when the queue is full, the worker's refusal as :class:`BadRequest`."""
-        if self._closed or self._in_pool >= self.capacity:
-            raise busy()
+        """The serialized answer to ``request``, in its format (binary for a message),
+        once its bytes fit the pace; VERIFY_BUSY when the queue is full (see
+        :meth:`_turned_away`), the worker's refusal as :class:`BadRequest`."""
         if not isinstance(request, Encoded):
             request = Encoded.proto(request.SerializeToString())
+        if self._closed:
+            raise busy()
+        if self._in_pool >= self.capacity:
+            raise await self._turned_away(len(request.data))
         self._in_pool += 1
         try:
+            await asyncio.sleep(self._pace.wait(len(request.data)))
             pool = await self._ready()
             item = await self._item(request)
             future: Future[bytes | Refusal] = pool.submit(replay, item)
@@ -251,6 +304,18 @@ class Verifier:
         if isinstance(answer, Refusal):
             raise BadRequest(answer.reason, answer.message)
         return answer
+
+    async def _turned_away(self, size: int) -> Unavailable:
+        """VERIFY_BUSY for a call that found the queue full, once its body's bytes have
+        taken their time at the pace (see the module); at once when :data:`HELD_REFUSALS`
+        refused calls (each holding its body) wait already."""
+        if self._held < HELD_REFUSALS:
+            self._held += 1
+            try:
+                await asyncio.sleep(size / self._pace.rate)
+            finally:
+                self._held -= 1
+        return busy()
 
     def _finished(self, loop: asyncio.AbstractEventLoop, item: Encoded | Spooled) -> None:
         """A call left the pool (on the pool's thread): its spooled body, if the worker did

@@ -168,7 +168,9 @@ async def running(
                 ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
             ]
         )
-        verifier = Verifier(settings.verify_workers, settings.verify_queue)
+        verifier = Verifier(
+            settings.verify_workers, settings.verify_queue, settings.verify_bytes_per_second
+        )
         stack.callback(verifier.close)  # after the server has stopped
         lobby = Lobby(
             writer,
