@@ -29,9 +29,15 @@ from service.errors import BadRequest, Internal, RefereeError, excerpt
 log = structlog.get_logger("referee.rpc")
 
 MAX_REQUEST_BYTES = 64 * 1024
-# VerifyHistory carries a whole game (its history and every view a client recorded). Its
+# VerifyHistory carries a whole game (its history and the views a client recorded). Its
 # body reaches a worker unparsed (service.edge.encoded): the faces check only its length.
-MAX_VERIFY_BYTES = 8 * 1024 * 1024
+# The longest history any table may have (MAX_MOVE_LIMIT, 16,000 moves) weighs at most
+# 3.4 MB in binary (bots' games: 180-212 bytes an entry, every game; bench.verify_flood
+# --weights), so 4 MiB holds it with a fifth to spare. Every byte under the cap is one the
+# receiving process copies before any check can refuse it, and on a small machine those
+# copies are what other callers wait for (bench.verify_flood, issue 33): gRPC's transport
+# refuses a longer message before Python sees it (service.process.server.TRANSPORT_LIMIT).
+MAX_VERIFY_BYTES = 4 * 1024 * 1024
 MAX_VERIFY_ITEMS = 100_000
 # The HTTP face's JSON bodies, capped before they are parsed. Parsing proto3 JSON is pure
 # Python (json_format) on the event loop, about 0.2 s per MB of a real game and 0.6 s per

@@ -1,14 +1,14 @@
 """Heavy, compressed and malformed requests against `referee serve` as its own process.
 
-VerifyHistory floods (8 MB of bogus binary over gRPC and HTTP, 1 MB of bogus JSON over
-HTTP, from 3 attacker processes) get reports or VERIFY_BUSY while a well-behaved client
-on another table is measured (tests/abuse/harness.py): the event loop never parses them,
-a worker process does. A JSON body over its cap is refused before it is read; gzip bombs
-(a few MB that inflate to 4 GiB) are refused once a cap's worth is inflated, on both
-faces; malformed protobuf and long names get short typed errors.
-
-Each attack is ``attack_<name>(served, stop) -> dict`` (attempts, answered, refusals by
-reason, the attacker's rate), run by the harness in attacker processes.
+VerifyHistory floods from 3 attacker processes, while a well-behaved client on another
+table is measured (tests/abuse/harness.py): 8 MB bodies over gRPC are refused by gRPC's
+transport before Python sees them (the cap is 4 MiB, what the longest history a table may
+have needs: issue 33); bodies at the cap over HTTP, and 1 MB of bogus JSON, get reports or
+VERIFY_BUSY at the verify pool's pace (service.edge.verifying): the event loop never
+parses them, a worker process does. A body over its cap is refused typed (on HTTP before
+it is read); gzip bombs (a megabyte that inflates to a gibibyte) are refused once a cap's
+worth is inflated, on both faces; malformed protobuf and long names get short typed
+errors. bench.verify_flood measures the verify floods with more calls, p95 included.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ from tests.servers import Served
 
 R = referee_pb2
 AttackResult = dict[str, Any]
-BOGUS_ENTRIES = 88_000  # about 7.9 MB: under VerifyHistory's 8 MiB and 100,000 entries
+# Bytes of one bogus history entry (a version of 3 bytes, a 32-character head, a 40-byte
+# log entry, and the tags and lengths).
+ENTRY_BYTES = 82
+EIGHT_MB = 8 * 1024 * 1024  # the bodies of issue 33's flood, twice VerifyHistory's cap
 JSON_ENTRIES = 60_000  # about 1 MB of JSON: just under its 1 MiB cap
 ATTACKERS = 3
 MALFORMED = [b"\xff\xff\xff\xff", b"\x10\x80\x80", b"\x0d\x00\x00\x00\x00", b"\x0a\x02\xc3\x28"]
@@ -68,16 +71,17 @@ def _http_reason(response: httpx.Response) -> str:
 
 
 @functools.cache
-def bogus_verify_request() -> bytes:
-    """About 8 MB of a history that is no game: chained entries with empty moves."""
+def bogus_verify_request(size: int = MAX_VERIFY_BYTES) -> bytes:
+    """A history that is no game (chained entries with empty moves), of a little under
+    ``size`` bytes: by default just under VerifyHistory's cap."""
     seed = b"bogus"
     history = R.GetHistoryResponse(seed=seed, seed_sha256=commitment(seed))
     history.setup.game, history.setup.seats = "the_gang", 3
     history.setup.rules_revision = 2
-    for version in range(1, BOGUS_ENTRIES + 1):
+    for version in range(1, (size - 1024) // ENTRY_BYTES + 1):
         history.entries.add(version=version, seat=0, head="h" * 32, log_entry=b"e" * 40)
     data = R.VerifyHistoryRequest(history=history).SerializeToString()
-    assert 7_000_000 < len(data) <= MAX_VERIFY_BYTES
+    assert 0.99 * size < len(data) <= size
     return data
 
 
@@ -118,9 +122,20 @@ def _flood(stop: Stop, one_call: Callable[[], str]) -> AttackResult:
     }
 
 
+def _transport_refusal(error: grpc.RpcError) -> str | None:
+    """``RESOURCE_EXHAUSTED/TRANSPORT`` for a message over gRPC's own limit (refused by
+    grpc's core before any handler ran: no ErrorInfo), else None."""
+    if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in (
+        error.details() or ""
+    ):
+        return "StatusCode.RESOURCE_EXHAUSTED/TRANSPORT"
+    return None
+
+
 def attack_verify_flood(served: Served, stop: Stop) -> AttackResult:
-    """8 MB bogus VerifyHistory requests over gRPC, back to back."""
-    body = bogus_verify_request()
+    """8 MB bogus VerifyHistory requests over gRPC, one after another (issue 33's flood:
+    twice the cap)."""
+    body = bogus_verify_request(EIGHT_MB)
     options = [("grpc.max_send_message_length", 16 * 1024 * 1024)]
     with grpc.insecure_channel(served.grpc, options=options) as channel:
         verify = channel.unary_unary(
@@ -133,7 +148,7 @@ def attack_verify_flood(served: Served, stop: Stop) -> AttackResult:
             try:
                 answer = verify(body, timeout=30)
             except grpc.RpcError as error:
-                return "/".join(str(part) for part in _reason(error))
+                return _transport_refusal(error) or "/".join(map(str, _reason(error)))
             assert not answer.verified and answer.problems  # a typed report
             return "OK"
 
@@ -141,7 +156,7 @@ def attack_verify_flood(served: Served, stop: Stop) -> AttackResult:
 
 
 def attack_http_verify_flood(served: Served, stop: Stop) -> AttackResult:
-    """The same 8 MB bogus binary VerifyHistory bodies, to the HTTP face."""
+    """Bogus binary VerifyHistory bodies at the cap, to the HTTP face."""
     body = bogus_verify_request()
     with httpx.Client(base_url=served.http, timeout=30) as http:
 
@@ -174,7 +189,7 @@ def attack_json_verify_flood(served: Served, stop: Stop) -> AttackResult:
 
 def attack_oversized_json_verify(served: Served, stop: Stop) -> AttackResult:
     """8 MB JSON VerifyHistory bodies, 8 times the JSON cap, to the HTTP face."""
-    body = b'{"history": {"entries": [' + b'{"version": "1"},' * (MAX_VERIFY_BYTES // 17)
+    body = b'{"history": {"entries": [' + b'{"version": "1"},' * (EIGHT_MB // 17)
     body = body[:-1] + b"]}}"
     with httpx.Client(base_url=served.http, timeout=30) as http:
 
@@ -186,9 +201,9 @@ def attack_oversized_json_verify(served: Served, stop: Stop) -> AttackResult:
 
 
 def attack_gzip_bombs(served: Served, stop: Stop) -> AttackResult:
-    """gzip bodies of 4 MB inflating to 4 GiB at VerifyHistory (binary and JSON), and of
+    """gzip bodies of 1 MB inflating to 1 GiB at VerifyHistory (binary and JSON), and of
     32 KB inflating to 32 MiB at CreateGame, on the HTTP face."""
-    big, small = gzip_bomb(4 * GIB), gzip_bomb(32 << 20)
+    big, small = gzip_bomb(GIB), gzip_bomb(32 << 20)
     assert len(big) <= MAX_VERIFY_BYTES and len(small) <= MAX_REQUEST_BYTES
     calls = [
         (VERIFY, big, "application/proto"),
@@ -218,16 +233,46 @@ def _under_attack(served: Served, attack: Callable[[Served, Stop], AttackResult]
     return seen
 
 
-def test_an_8_mb_verify_flood_gets_reports_or_verify_busy(served: Served) -> None:
+def test_an_8_mb_verify_flood_is_refused_by_the_transport(served: Served) -> None:
+    """The bodies never reach Python: grpc's core refuses them (RESOURCE_EXHAUSTED, no
+    ErrorInfo) at service.process.server.TRANSPORT_LIMIT."""
     attack = _under_attack(served, attack_verify_flood)
-    assert attack["attempts"] >= ATTACKERS and attack["answered"] > 0
-    assert set(attack["refusals"]) <= {"StatusCode.UNAVAILABLE/VERIFY_BUSY"}, attack
+    assert attack["attempts"] >= ATTACKERS and attack["answered"] == 0, attack
+    assert set(attack["refusals"]) == {"StatusCode.RESOURCE_EXHAUSTED/TRANSPORT"}, attack
 
 
-def test_an_8_mb_verify_flood_over_http_gets_reports_or_verify_busy(served: Served) -> None:
+def test_a_verify_flood_at_the_cap_over_http_gets_reports_or_verify_busy(served: Served) -> None:
+    """At the verify pool's pace (4 MiB a second): each attacker waits its turn."""
     attack = _under_attack(served, attack_http_verify_flood)
     assert attack["attempts"] >= ATTACKERS and attack["answered"] > 0
     assert set(attack["refusals"]) <= {"503/VERIFY_BUSY"}, attack
+
+
+def test_a_verify_body_over_the_cap_is_refused_typed_on_both_faces(served: Served) -> None:
+    """Just over the cap: INVALID_ARGUMENT REQUEST_TOO_LARGE from the servicer (gRPC) and
+    400 REQUEST_TOO_LARGE before the body is read (HTTP); 8 MB on gRPC: grpc's transport
+    refuses it (RESOURCE_EXHAUSTED, no ErrorInfo). The referee answers on after each."""
+    over = bogus_verify_request(MAX_VERIFY_BYTES + 64 * 1024)
+    assert len(over) > MAX_VERIFY_BYTES
+    options = [("grpc.max_send_message_length", -1)]
+    with grpc.insecure_channel(served.grpc, options=options) as channel:
+        verify = channel.unary_unary(
+            VERIFY,
+            request_serializer=lambda data: data,
+            response_deserializer=R.VerifyHistoryResponse.FromString,
+        )
+        with pytest.raises(grpc.RpcError) as caught:
+            verify(over, timeout=30)
+        assert _reason(caught.value) == (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_TOO_LARGE")
+        with pytest.raises(grpc.RpcError) as caught:
+            verify(bogus_verify_request(EIGHT_MB), timeout=30)
+        assert _transport_refusal(caught.value), caught.value
+        assert verify(bogus_verify_request(), timeout=30).problems  # a report, as ever
+    for body in (over, bogus_verify_request(EIGHT_MB)):
+        response = httpx.post(
+            f"{served.http}{VERIFY}", content=body, headers={"Content-Type": "application/proto"}
+        )
+        assert _http_reason(response) == "400/REQUEST_TOO_LARGE", response.text
 
 
 def test_a_1_mb_json_verify_flood_gets_reports_or_verify_busy(served: Served) -> None:
