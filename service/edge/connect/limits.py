@@ -29,7 +29,9 @@ the cap and refuses with the same ``REQUEST_TOO_LARGE``; VerifyHistory's body is
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -45,6 +47,8 @@ from service.edge.connect.framing import checked_framing, is_stream
 from service.errors import RefereeError, to_connect_error
 
 VERIFY_PATH = "/referee.v1.RefereeService/VerifyHistory"
+# How long a body refused for its declared length waits for its answer (see _counted).
+REFUSAL_DELAY_SECONDS: Final = 0.25
 
 
 def body_limit(path: str, content_type: str) -> int:
@@ -80,6 +84,10 @@ def _counted(receive: Receive, limit: int, declared: int | None) -> Receive:
     async def counting() -> Message:
         nonlocal read
         if declared is not None and declared > limit:
+            # Refused unread, the answer would come at once and the client's next body
+            # with it: connection churn at that pace took a victim's p95 to 3.75x
+            # (bench.verify_flood, 8 MB over HTTP); a short wait, costing no CPU, 1.0x.
+            await asyncio.sleep(REFUSAL_DELAY_SECONDS)
             raise to_connect_error(too_large(limit))
         message = await receive()
         if message["type"] == "http.request":
