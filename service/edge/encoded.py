@@ -1,6 +1,6 @@
 """A request (or its answer) left as the bytes it came in, for a worker process to parse.
 
-VerifyHistory carries a whole game, up to 8 MiB: parsing it, checking it and serializing
+VerifyHistory carries a whole game, up to 4 MiB: parsing it, checking it and serializing
 it again would cost the event loop tens of milliseconds (binary) or seconds (JSON) before
 a worker saw it. So both faces hand its body over untouched as :class:`Encoded` (gRPC by
 its request deserializer, HTTP by its codec); the worker (:mod:`service.edge.verifying`)
