@@ -82,6 +82,9 @@ QUEUE = 4
 NICENESS = 19
 # Bodies above this go to a worker as a file (see the module); below, through its queue.
 SPOOL_BYTES = 256 * 1024
+# How often a worker looks whether the referee is still there (see _outliving).
+PARENT_POLL_SECONDS = 1.0
+PROC_SELF = Path("/proc/self/stat")
 # Request bytes a second the pool takes in (see the module), and the bytes it takes at once.
 BYTES_PER_SECOND = 4 * 1024 * 1024
 BURST_BYTES = MAX_VERIFY_BYTES
@@ -98,8 +101,39 @@ class Refusal:
     message: str
 
 
-def _lowered() -> None:
-    """A worker's initializer: the lowest nice level, below the referee (see the module).
+def _outliving(referee: int) -> None:
+    """Exit once the process ``referee`` is gone (a worker's watch, in a daemon thread).
+
+    A worker is the fork server's child, not the referee's, so no parent-death signal
+    reaches it when the referee is SIGKILLed; and it holds both ends of its own call queue
+    and the fork server's "alive" pipe, so neither sees an end of file: without this, both
+    would live on for good. Its exit ends the fork server too (the pipe's last writer).
+    A referee killed but not yet reaped by its supervisor is a zombie: gone as well."""
+    while _alive(referee):
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs: neither gone nor a zombie (Linux's /proc), else a signal 0."""
+    if not PROC_SELF.exists():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat.rsplit(b")", 1)[-1].split()[:1] != [b"Z"]
+
+
+def _lowered(referee: int) -> None:
+    """A worker's initializer: its watch on the referee (:func:`_outliving`), and the
+    lowest nice level, below the referee (see the module).
 
     Not Linux's SCHED_IDLE, which was meant to run it only on a core nothing else wants:
     on the 2-core test machine (Linux 6.18) a replay at SCHED_IDLE took a moving client's
@@ -107,6 +141,7 @@ def _lowered() -> None:
     --faces json; a bare busy loop beside the same client: 2.8-3.3x against 1.06x),
     presumably because the scheduler counts a core running only SCHED_IDLE work as idle
     and wakes the referee there, behind the replay."""
+    threading.Thread(target=_outliving, args=(referee,), daemon=True).start()
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
 
@@ -252,7 +287,9 @@ class Verifier:
                 return
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__])
-            pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_lowered)
+            pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_lowered, initargs=(os.getpid(),)
+            )
             # Workers are spawned on demand: as many calls as workers spawn them all now.
             for started in [pool.submit(int) for _ in range(self.workers)]:
                 started.result()

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
@@ -20,7 +23,14 @@ from bench.verify_flood import weigh
 from service.domain.move_limits import MAX_MOVE_LIMIT
 from service.edge.calls import MAX_VERIFY_BYTES
 from service.edge.encoded import Encoded
-from service.edge.verifying import BURST_BYTES, HELD_REFUSALS, Pace, Verifier, _lowered
+from service.edge.verifying import (
+    BURST_BYTES,
+    HELD_REFUSALS,
+    Pace,
+    Verifier,
+    _alive,
+    _lowered,
+)
 from service.errors import Unavailable
 
 RATE = 1_000_000  # bytes a second of the verifiers below
@@ -108,7 +118,7 @@ async def test_the_longest_history_a_table_may_have_fits_the_cap() -> None:
 
 def test_a_worker_runs_at_the_lowest_priority_under_the_normal_policy() -> None:
     """nice 19, not SCHED_IDLE (service.edge.verifying._lowered says why)."""
-    with ProcessPoolExecutor(1, initializer=_lowered) as pool:
+    with ProcessPoolExecutor(1, initializer=_lowered, initargs=(os.getpid(),)) as pool:
         niceness, policy = pool.submit(_priority).result(timeout=30)
     assert niceness == 19
     assert policy == os.SCHED_OTHER
@@ -116,3 +126,23 @@ def test_a_worker_runs_at_the_lowest_priority_under_the_normal_policy() -> None:
 
 def _priority() -> tuple[int, int]:
     return os.nice(0), os.sched_getscheduler(0)
+
+
+def test_a_worker_ends_when_its_referee_is_gone() -> None:
+    """The pool's worker is the fork server's child: no parent-death signal reaches it
+    when the referee is SIGKILLed. It watches the referee's pid (here a stand-in process)
+    and exits once it is gone or a zombie (killed, not yet reaped)."""
+    stand_in = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=_lowered, initargs=(stand_in.pid,)
+    ) as pool:
+        worker = pool.submit(os.getpid).result(timeout=30)
+        assert _alive(worker) and _alive(stand_in.pid)
+        stand_in.kill()  # not reaped yet: a zombie
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(worker), "the worker outlived its referee"
+    stand_in.wait()
+    assert not _alive(stand_in.pid)
