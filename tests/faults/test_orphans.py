@@ -46,8 +46,10 @@ from tests.service.table import auth
 GRACE_SECONDS = 1.0
 # The bound of a stop: the grace, the watchdog's margin (service.process.server), slack.
 STOP_BOUND_SECONDS = GRACE_SECONDS + 10.0 + 2.0
-# A SIGKILLed supervisor's workers and Redis are gone within this.
-ORPHAN_SECONDS = 8.0
+# A SIGKILLed supervisor's workers and Redis are gone within this: what the design
+# guarantees (a worker's watchdog ends it at grace + margin, however busy the machine);
+# usually they are gone in 2-4 s, and the test waits no longer than they take.
+ORPHAN_SECONDS = STOP_BOUND_SECONDS
 START_SECONDS = 60.0
 BUSY_FOR = {"moves": 20, "updates": 40, "fired": 10}
 OWN_CONNECTION = (("grpc.use_local_subchannel_pool", 1),)
@@ -314,16 +316,13 @@ async def test_sigterm_stops_a_busy_referee_within_its_bound(tmp_path: Path) -> 
         with _killed_at_the_end(children):
             async with busy(served.address):
                 served.process.send_signal(signal.SIGTERM)
-                signalled = time.monotonic()
                 code = await asyncio.wait_for(served.process.wait(), STOP_BOUND_SECONDS)
-                took = time.monotonic() - signalled
             events = served.events()
             names = [e.get("event") for e in events]
             problems = [e for e in events if e.get("event") in ("stop step overran", "exiting now")]
             assert not problems, problems
             assert code == 0, (code, served.log.read_text()[-3000:])
-            assert "stopped" in names
-            assert took < GRACE_SECONDS + 5.0, took
+            assert "stopped" in names  # by itself: the watchdog's exit would be code 4
             await until(
                 lambda: not any(_alive(pid) for pid in children), ORPHAN_SECONDS, "its Redis to end"
             )
