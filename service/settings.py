@@ -86,6 +86,10 @@ class Settings:
     # 0: one per core this process may use (its CPU affinity and cgroup CPU limit), 1: a
     # single process and no supervisor.
     workers: int = 0
+    # Worker i of `referee serve --workers N` also serves gRPC alone on worker_port + i, for a
+    # proxy that sends every call of a game to one worker (deploy/README.md, "Workers"); 0
+    # picks free ports (printed at start-up), None (the default) is off.
+    worker_port: int | None = None
     # HTTP/JSON (Connect protocol) port, also serving /openapi.json; 0 picks a free one,
     # None turns the HTTP face off.
     http_port: int | None = 8080
@@ -224,6 +228,7 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "host": ("REFEREE_HOST", str),
     "port": ("REFEREE_PORT", int),
     "workers": ("REFEREE_WORKERS", int),
+    "worker_port": ("REFEREE_WORKER_PORT", _port_or_off),
     "http_port": ("REFEREE_HTTP_PORT", _port_or_off),
     "http_keep_alive_seconds": ("REFEREE_HTTP_KEEP_ALIVE_SECONDS", float),
     "http_header_timeout_seconds": ("REFEREE_HTTP_HEADER_TIMEOUT_SECONDS", float),

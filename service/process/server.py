@@ -80,6 +80,7 @@ class Running:
     redis_url: str
     metrics_port: int = 0  # 0: the /metrics endpoint is off
     http_port: int = 0  # 0: the HTTP/JSON face is off
+    worker_port: int = 0  # the gRPC port this process serves alone (0: none; Settings.worker_port)
     tournaments: TournamentService | None = None
     redis: str = "external"  # what the logs call it: "embedded" or "external"
     # The close steps cut at their deadline when the block exited (service.process.stopping).
@@ -200,6 +201,7 @@ async def running(
             server,
         )
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+        worker_port = _own_port(server, settings)
         tournaments.serving_on(settings.host, port, limits.internal)
         await server.start()
         tournaments.start()
@@ -232,7 +234,15 @@ async def running(
             asyncio.create_task(supervisor.run(), name="redis supervisor") if supervisor else None
         )
         handle = Running(
-            server, referee, port, redis_url, metrics_port, http_port, tournaments, origin
+            server,
+            referee,
+            port,
+            redis_url,
+            metrics_port,
+            http_port,
+            worker_port,
+            tournaments,
+            origin,
         )
         try:
             yield handle
@@ -261,6 +271,14 @@ async def running(
             )
             await steps.run("store", store.aclose, STEP_SECONDS)
             handle.cut_steps = steps.cut
+
+
+def _own_port(server: grpc.aio.Server, settings: Settings) -> int:
+    """Bind the gRPC port this process serves alone, if any (a worker's, for a proxy that
+    sends every call of a game to one worker: service.process.workers); 0 when none."""
+    if settings.worker_port is None:
+        return 0
+    return server.add_insecure_port(f"{settings.host}:{settings.worker_port}")
 
 
 async def _ended(task: asyncio.Task[Any]) -> None:
@@ -357,7 +375,12 @@ async def _bounded_close(name: str, close: Callable[[], Awaitable[Any]]) -> None
 
 
 def announce(
-    host: str, port: int, redis: str, http_port: int = 0, metrics_ports: Sequence[int] = ()
+    host: str,
+    port: int,
+    redis: str,
+    http_port: int = 0,
+    metrics_ports: Sequence[int] = (),
+    worker_ports: Sequence[int] = (),
 ) -> None:
     """The lines `referee serve` prints once it serves (tests and scripts read the first)."""
     print(f"referee listening on {host}:{port} (redis: {redis})", flush=True)
@@ -366,6 +389,8 @@ def announce(
     for index, metrics_port in enumerate(metrics_ports):
         worker = f" (worker {index})" if len(metrics_ports) > 1 else ""
         print(f"metrics on http://{host}:{metrics_port}/metrics{worker}", flush=True)
+    for index, worker_port in enumerate(worker_ports):
+        print(f"worker {index} alone on {host}:{worker_port}", flush=True)
 
 
 def redis_origin(settings: Settings, embedded: bool | None = None) -> str:
@@ -378,7 +403,8 @@ def redis_origin(settings: Settings, embedded: bool | None = None) -> str:
 
 def _announce(settings: Settings, handle: Running) -> None:
     metrics = (handle.metrics_port,) if handle.metrics_port else ()
-    announce(settings.host, handle.port, handle.redis, handle.http_port, metrics)
+    own = (handle.worker_port,) if handle.worker_port else ()
+    announce(settings.host, handle.port, handle.redis, handle.http_port, metrics, own)
 
 
 def stop_seconds(settings: Settings) -> float:

@@ -66,7 +66,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -135,6 +135,7 @@ class Ready:
     port: int
     http_port: int
     metrics_port: int
+    worker_port: int = 0  # its own gRPC port (0: none)
 
 
 @dataclass
@@ -191,10 +192,18 @@ class Worker:
 class Pool:
     """The workers: started together, each kept alive, stopped together."""
 
-    def __init__(self, settings: Settings, count: int, *, embedded_redis: bool = False) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        count: int,
+        *,
+        embedded_redis: bool = False,
+        own_ports: Sequence[int] = (),
+    ) -> None:
         def own(index: int) -> Settings:
             metrics = settings.metrics_port + index if settings.metrics_port else 0
-            return dataclasses.replace(settings, metrics_port=metrics)
+            alone = own_ports[index] if own_ports else None
+            return dataclasses.replace(settings, metrics_port=metrics, worker_port=alone)
 
         self.workers = [Worker(index, own(index), embedded_redis) for index in range(count)]
         self.stopping = False
@@ -301,8 +310,8 @@ async def _supervise(settings: Settings, count: int) -> int:
     )
     stopper.install((signal.SIGINT, signal.SIGTERM))
     with contextlib.ExitStack() as stack:
-        shared, redis = _shared(settings, count, stack)
-        pool = Pool(shared, count, embedded_redis=settings.redis_url is None)
+        shared, own_ports, redis = _shared(settings, count, stack)
+        pool = Pool(shared, count, embedded_redis=settings.redis_url is None, own_ports=own_ports)
         tasks = [asyncio.create_task(redis.run())] if redis is not None else []
         try:
             return await _run(pool, settings, stopper.stop, tasks)
@@ -326,8 +335,16 @@ async def _run(
         return 1
     where = "embedded" if settings.redis_url is None else "external"
     metrics = [answer.metrics_port for answer in ready if answer.metrics_port]
-    announce(settings.host, ready[0].port, where, ready[0].http_port, metrics)
-    log.info("started", workers=len(ready), port=ready[0].port, redis=where, pid=os.getpid())
+    own = [answer.worker_port for answer in ready if answer.worker_port]
+    announce(settings.host, ready[0].port, where, ready[0].http_port, metrics, own)
+    log.info(
+        "started",
+        workers=len(ready),
+        port=ready[0].port,
+        worker_ports=own,
+        redis=where,
+        pid=os.getpid(),
+    )
     tasks += [asyncio.create_task(pool.keep(worker)) for worker in pool.workers]
     stopping = asyncio.create_task(stop.wait())
     failing = asyncio.create_task(pool.failed.wait())
@@ -341,9 +358,10 @@ async def _run(
 
 def _shared(
     settings: Settings, count: int, stack: contextlib.ExitStack
-) -> tuple[Settings, Supervisor | None]:
+) -> tuple[Settings, list[int], Supervisor | None]:
     """The workers' settings: Redis (the embedded one started here), the secret, the ports
-    (0: reserved here, see the module's docs); and the embedded Redis' supervisor."""
+    (0: reserved here, see the module's docs); each worker's own port (none unless
+    ``worker_port`` is set); and the embedded Redis' supervisor."""
     if settings.redis_url is not None and settings.token_secret is None:
         raise SystemExit(
             "REFEREE_TOKEN_SECRET must be set when REDIS_URL is (every replica needs the "
@@ -353,6 +371,7 @@ def _shared(
     http_port = settings.http_port
     if http_port is not None:
         http_port = _reserved(settings.host, http_port, stack)
+    own_ports = _own_ports(settings, count, {port, http_port}, stack)
     redis_url, supervisor, secret = settings.redis_url, None, settings.token_secret
     if redis_url is None:
         settings.data_dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
@@ -369,7 +388,22 @@ def _shared(
         http_port=http_port,
         workers=count,
     )
-    return shared, supervisor
+    return shared, own_ports, supervisor
+
+
+def _own_ports(
+    settings: Settings, count: int, shared: set[int | None], stack: contextlib.ExitStack
+) -> list[int]:
+    """Each worker's own gRPC port, ``worker_port`` + i (0: free ones), checked free and
+    reserved as the shared port is (:func:`_reserved`); none when ``worker_port`` is None.
+    A worker restarted binds its port again."""
+    base = settings.worker_port
+    if base is None:
+        return []
+    wanted = [base + index if base else 0 for index in range(count)]
+    if shared & set(wanted):
+        raise SystemExit(f"the workers' own ports {wanted} overlap the shared ones")
+    return [_reserved(settings.host, port, stack) for port in wanted]
 
 
 def _reserved(host: str, port: int, stack: contextlib.ExitStack) -> int:
@@ -399,7 +433,9 @@ def _reserved(host: str, port: int, stack: contextlib.ExitStack) -> int:
 def _tell_supervisor(settings: Settings, handle: Running) -> None:
     """The one line on standard output the supervisor waits for; later output goes to the
     log (standard error), so that nothing can fill the pipe nobody reads any more."""
-    ready = Ready(os.getpid(), handle.port, handle.http_port, handle.metrics_port)
+    ready = Ready(
+        os.getpid(), handle.port, handle.http_port, handle.metrics_port, handle.worker_port
+    )
     os.write(1, (json.dumps(dataclasses.asdict(ready)) + "\n").encode())
     os.dup2(2, 1)
 

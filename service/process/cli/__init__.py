@@ -31,6 +31,7 @@ def _serve(args: argparse.Namespace) -> int:
         "host": args.host,
         "port": args.port,
         "workers": args.workers,
+        "worker_port": args.worker_port,
         "http_port": args.http_port,
         "cors_origins": tuple(args.cors_origin) if args.cors_origin else None,
         "redis_url": args.redis_url,
@@ -142,6 +143,17 @@ def main(argv: list[str] | None = None) -> int:
             "workers",
             "referee processes sharing the ports, under a supervisor; 1: one process",
             "0, one per core",
+        ),
+    )
+    serve.add_argument(
+        "--worker-port",
+        type=int,
+        metavar="PORT",
+        help=_setting(
+            "worker_port",
+            "worker i also serves gRPC alone on PORT + i, for a proxy that routes by game; "
+            "0 = any free",
+            "off",
         ),
     )
     serve.add_argument(
