@@ -10,7 +10,9 @@ figures of issue 19 (``python -m bench.play_stream``, ``bench.capacity``, ``benc
 ``bench.redis_100k``; each needs a quiet machine for a minute or more) run only on their
 own, as does ``python -m bench.faults`` (issue 33: moves lost or doubled while workers
 and Redis are killed). So does ``python -m bench.verify_flood`` (issue 33: a victim's
-p95 beside 8 MB VerifyHistory floods; ``--weights``: what real histories weigh).
+p95 beside 8 MB VerifyHistory floods; ``--weights``: what real histories weigh), and
+``python -m bench.peers`` (issue 29: the referee's CPU per move beside boardgame.io's and
+Colyseus'; needs Node.js 20 and npm).
 
 ``python -m bench NAME [options]`` (so ``./dev bench NAME …``) runs the one module
 ``bench.NAME`` with those options, e.g. ``./dev bench loadtest -n 200 -m 2 --seconds 60``.

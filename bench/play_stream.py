@@ -93,16 +93,18 @@ class Plan:
     players: int
     seats: tuple[int, ...]
     submits: tuple[bytes, ...]
+    complete: bool = True  # played to its end (else cut: the referee will not end the streams)
 
 
-def plan(seed: bytes, players: int = SEATS) -> Plan:
+def plan(seed: bytes, players: int = SEATS, limit: int = MAX_STEPS) -> Plan:
     """Replay Gang of Four from ``seed`` (the referee deals the same from it), the seat to
-    act always playing its first legal move, and prepare each move's request bytes."""
+    act always playing its first legal move, and prepare each move's request bytes; at most
+    ``limit`` moves (bench.peers cuts its games to the peers' length)."""
     config = GAME.make_config(players, {})
     state = GAME.new_game(config, seed)
     seats: list[int] = []
     moves: list[Any] = []
-    while GAME.outcome(state) is None and len(moves) < MAX_STEPS:
+    while GAME.outcome(state) is None and len(moves) < limit:
         (seat,) = GAME.to_act(state)
         move = GAME.legal_moves(state, seat)[0]
         state, _ = GAME.apply(state, seat, move)
@@ -116,7 +118,7 @@ def plan(seed: bytes, players: int = SEATS) -> Plan:
         ).SerializeToString()
         for step, proto in enumerate(moves_to_proto("gang_of_four", moves))
     )
-    return Plan(seed, players, tuple(seats), submits)
+    return Plan(seed, players, tuple(seats), submits, GAME.outcome(state) is not None)
 
 
 # --- phase 1: the referee -----------------------------------------------------------------
@@ -209,7 +211,8 @@ class TableLoad:
                 try:
                     if await self._play(game, seats, stats, stop):
                         self.finished += 1
-                        await _closed(seats)
+                        if game.complete:
+                            await _closed(seats)
                 finally:
                     for seat in seats:
                         seat.call.cancel()
