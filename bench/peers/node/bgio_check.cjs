@@ -88,7 +88,7 @@ async function check(address) {
   checks.push(...(await refusals(seats, match, game)));
   checks.push(...(await accepted(seats, match, game)));
   const notes = [];
-  const initial = exposed(syncs[1].initialState, game.hands, 1);
+  const initial = exposed(syncs[1].initialState, eights.deal(seed).hands, 1); // as dealt
   if (initial.length) {
     notes.push(
       `the "sync" answer also carries initialState unredacted (playerView is not applied ` +
