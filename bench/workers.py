@@ -25,6 +25,14 @@ one worker, through the ports each worker serves alone (``--worker-port``):
   for each client and sends each game's calls to the worker its id hashes to (crc32): the
   affinity without a proxy's CPU, as a game-aware client could have it.
 
+Why these two (docs/hosting.md, "Workers: one game, one worker"): the kernel hands a
+connection to a worker before any byte of a call exists, and a connection then carries the
+calls of every game its client plays, so neither SO_REUSEPORT nor the supervisor can keep a
+game on one worker; only something that reads each call's headers can, i.e. an HTTP/2
+proxy. The proxy keys on the game in the seat token, which every seated call carries, so
+clients change nothing. The client-side variant separates what affinity saves from what
+the proxy costs.
+
 The load generator (this process) is pinned to ``--generator-core`` (default: the last
 core) before it makes its first connection, so every variant faces the same generator.
 Redis is not pinned. Every server starts first and stays up; the variants' windows
@@ -500,7 +508,22 @@ def _report(variants: list[Variant], measured: Measured) -> list[Row]:
         f"summary: validated moves/s over 1 worker's {one.rate:,.0f}: {shown} (goal >= {GOAL}: "
         f"{verdict}; {os.cpu_count()} cores, load generator pinned to one)"
     )
-    return rows
+    return [*rows, _ceiling(one)]
+
+
+def _ceiling(one: Phase) -> Row:
+    """Print and return the most any routing could give on this machine: every core busy
+    at what a move cost, all processes counted, in the 1-worker windows."""
+    counted = [who for who in (ONE, "redis", "load generator") if who in one.windows[0].cpu]
+    per_move = sum(one.cpu_ms_per_call(who) for who in counted)
+    cores = os.cpu_count() or 1
+    ceiling = cores * 1000 / per_move / one.rate if one.rate else math.nan
+    print(
+        f"ceiling: {cores} cores / {per_move:.3f} ms of CPU per move with 1 worker "
+        f"({', '.join(counted)}) = x{ceiling:.2f} of 1 worker's rate; 2 workers pass it only "
+        "if a move costs less CPU than with one"
+    )
+    return Row("workers", "ceiling of 2 workers / 1 worker on this machine", f"{ceiling:.2f}")
 
 
 def _variant_report(variant: Variant, phase: Phase, counts: Counts, one: Phase) -> list[Row]:

@@ -167,6 +167,11 @@ async def running(
                 # Off for one process, so a port in use fails the start; on for the workers
                 # of `referee serve --workers N`, which all bind the same port.
                 ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
+                # With a port of its own (worker_port: for a proxy on this host that keeps
+                # idle HTTP/2 connections to each worker), no BDP probe: its PING after a
+                # call reaches the proxy on an idle connection, which nginx then closes, so
+                # it reconnected every ~10 calls. Loopback needs no window probing.
+                ("grpc.http2.bdp_probe", 0 if settings.worker_port is not None else 1),
             ]
         )
         verifier = Verifier(

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,6 +137,16 @@ def _answered(events: list[Event], rpc: str, game_id: str) -> list[int]:
     ]
 
 
+def _connected_to(ports: set[int]) -> set[tuple[str, str]]:
+    """The TCP connections established to ``ports`` now (their two ends, as /proc says)."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text(encoding="ascii").splitlines()[1:]:
+        local, remote, state = line.split()[1:4]
+        if state == "01" and int(remote.split(":")[1], 16) in ports:
+            found.add((local, remote))
+    return found
+
+
 def test_each_worker_serves_its_own_port_and_keeps_it_when_restarted(
     redis_url: str, tmp_path: Path
 ) -> None:
@@ -193,7 +204,8 @@ def test_through_nginx_every_call_of_a_game_reaches_one_worker(
 ) -> None:
     """deploy/nginx-workers.conf (its ports filled in as bench.workers does) in front of the
     workers' own ports: each game's calls, by any seat or by a spectator naming it in
-    x-referee-game-id, reach one worker; 16 games reach both (all on one: 2 ** -15)."""
+    x-referee-game-id, reach one worker; 16 games reach both (all on one: 2 ** -15); and
+    nginx keeps its connections to the workers."""
     base = free_ports(2)
     with (
         serving(_env(redis_url), tmp_path / "data", worker_port=base) as served,
@@ -214,6 +226,16 @@ def test_through_nginx_every_call_of_a_game_reaches_one_worker(
             return all(len(_answered(events, "GetView", t.game_id)) == 5 for t in tables)
 
         events = served.wait_for(all_logged)
+        # nginx keeps its connections to the workers: a PING on an idle one (gRPC's BDP
+        # probe, off on a worker's own port) had it reconnect every ~10 calls. The pause
+        # leaves each connection idle between two calls, as a player's pace does.
+        request = referee_pb2.GetViewRequest(game_id=tables[0].game_id)
+        upstream: set[tuple[str, str]] = set()
+        for _ in range(30):
+            stub.GetView(request, metadata=_seat(tables[0], 0), timeout=30)
+            upstream |= _connected_to({base, base + 1})
+            time.sleep(0.05)
+        assert len(upstream) <= 2, "one connection to each worker at most"
     workers = [set(_answered(events, "GetView", table.game_id)) for table in tables]
     assert all(len(answered) == 1 for answered in workers), workers
     assert set().union(*workers) == {0, 1}
