@@ -426,24 +426,26 @@ class Referee:
         _, steps = replay_log(table, entries)
         step = steps[record.version - 1]
         head = entries[record.version - 1].head
+        over = table.game.outcome(step.state) is not None
         return Submitted(
             record.version,
             project(table, step.state, record.version, seat, head),
-            seen_events(table, step.state, step.events, seat),
+            seen_events(table, step.events, seat, over=over),
             duplicate=True,
-            finished=table.game.outcome(step.state) is not None,
+            finished=over,
             listed=table.hosting.listed,
         )
 
     def _submitted(self, table: Table, state: Any, events: list[Any], seat: int) -> Submitted:
         """The result of ``seat``'s move just committed as ``table``; its view projected
         only if asked for (views.Submitted)."""
+        over = table.game.outcome(state) is not None
         return Submitted(
             table.version,
             lambda: self.clocked(project(table, state, table.version, seat, table.head), table),
-            seen_events(table, state, events, seat),
+            seen_events(table, events, seat, over=over),
             duplicate=False,
-            finished=table.game.outcome(state) is not None,
+            finished=over,
             listed=table.hosting.listed,
         )
 

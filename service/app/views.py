@@ -203,9 +203,15 @@ def redact_events(table: Table, events: list[Any], viewer: int | None) -> list[A
     return [event for event in seen if event is not None]
 
 
-def seen_events(table: Table, state: Any, events: list[Any], viewer: int | None) -> list[Any]:
-    """The events of the move that led to ``state``, as ``viewer`` may see them: all of
-    them once ``state`` is over (after the end everything is public), else redacted."""
-    if table.game.outcome(state) is not None:
+def seen_events(table: Table, events: list[Any], viewer: int | None, *, over: bool) -> list[Any]:
+    """The events of a move, as ``viewer`` may see them: all of them once the move ended
+    the game (``over``: after the end everything is public), else redacted."""
+    if over:
         return list(events)
     return redact_events(table, events, viewer)
+
+
+def with_seat(public: SeatView, game: Any, state: Any, viewer: int) -> SeatView:
+    """Seat ``viewer``'s view of ``state``, from the spectators' view of it (``public``):
+    everything but the body is the same for every viewer of one version."""
+    return dataclasses.replace(public, viewer=viewer, body=game.view(state, viewer))

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import AsyncIterator
 from typing import Protocol
 
-from service.app.views import SeatView, Update, project, redact_events, seen_events
+from service.app.views import SeatView, Update, project, redact_events, seen_events, with_seat
 from service.domain import chain, hosting, records
 from service.storage import presence
 from service.storage.feed import Change, Feed
@@ -112,13 +112,30 @@ def _live(referee: Watched, table: Table, change: Change, viewer: int | None) ->
     shared: Update | None = change.views.get(key)
     if shared is not None:
         return shared
-    events = [] if change.snapshot else seen_events(table, change.state, change.events, viewer)
-    at = dataclasses.replace(
-        table, version=change.version, state=change.state, head=change.head, clock=change.clock
-    )
-    view = referee.clocked(project(at, change.state, change.version, viewer, change.head), at)
+    public = _public(referee, table, change)
+    over = public.outcome is not None
+    events = [] if change.snapshot else seen_events(table, change.events, viewer, over=over)
+    view = public if viewer is None else with_seat(public, table.game, change.state, viewer)
     update = change.views[key] = Update(change.version, events, view, change.snapshot)
     return update
+
+
+def _public(referee: Watched, table: Table, change: Change) -> SeatView:
+    """The spectators' view of ``change``, clocked: what every viewer's view shares (all
+    but the seat's own body), projected once per change, hosting record and presence."""
+    key = (_PUBLIC, table.host_version, table.present)
+    public: SeatView | None = change.views.get(key)
+    if public is None:
+        at = dataclasses.replace(
+            table, version=change.version, state=change.state, head=change.head, clock=change.clock
+        )
+        view = project(at, change.state, change.version, None, change.head)
+        public = change.views[key] = referee.clocked(view, at)
+    return public
+
+
+_PUBLIC = object()
+"""The key of a change's spectator view among its per-viewer updates (see _public)."""
 
 
 async def _replayed(

@@ -40,9 +40,15 @@ async def test_spectators_share_one_projection_and_it_shows_no_hand(
         built.append(view.version)
         return build(view)
 
+    seated = watching.with_seat  # type: ignore[attr-defined]
+
     def counting(*args: Any, **kwargs: Any) -> Any:
-        projected.append(args[3])  # the viewer
+        projected.append(args[3])  # the viewer: None, the public part every view shares
         return project(*args, **kwargs)
+
+    def counting_seats(*args: Any, **kwargs: Any) -> Any:
+        projected.append(args[3])  # the seat whose own body is added to the public part
+        return seated(*args, **kwargs)
 
     async with grpc.aio.insecure_channel(server.address) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
@@ -61,6 +67,7 @@ async def test_spectators_share_one_projection_and_it_shows_no_hand(
             for stream in streams:
                 await stream.read()  # the snapshot
             monkeypatch.setattr(watching, "project", counting)
+            monkeypatch.setattr(watching, "with_seat", counting_seats)
             monkeypatch.setattr(translate, "view_to_proto", counting_builds)
             view = await stub.GetView(referee_pb2.GetViewRequest(game_id=gid))
             mover = view.view.gang_of_four.turn
@@ -84,6 +91,7 @@ async def test_spectators_share_one_projection_and_it_shows_no_hand(
         assert got[3].view.gang_of_four.cards and got[5].view.gang_of_four.cards
         assert got[3].view.gang_of_four.cards != got[5].view.gang_of_four.cards
         assert sorted(projected, key=str) == sorted([None, 0, 1], key=str)  # once per viewer
+        # (the public part once for the change, then each seat's body on it)
         # ... and each viewer's message is built once too (plus the mover's SubmitMove
         # answer, which is its own): four builds of version 1 for six streams (and the
         # GetView of version 0).
