@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 import msgspec
 
@@ -182,18 +182,33 @@ def replay(
     return initial, steps
 
 
-def check_seat(seat: object, players: int, *, over: bool = False) -> None:
-    """The preamble of every engine's ``check``, ``legal_moves`` and ``view``.
+def check_seat(seat: object, players: int, *, over: bool = False) -> Seat:
+    """The preamble of every engine's ``check``, ``legal_moves`` and ``view``; returns the
+    seat, now known to be one.
 
     ``seat`` must be a seat of this table (a plain int, not a bool), else
     SEAT_OUT_OF_RANGE; a move (``over`` given) needs a game still running, else GAME_OVER.
     The seat comes first: a seat that is not at the table learns nothing, not even that
-    the game has ended.
+    the game has ended. An engine's entry points take the seat as ``object`` and keep what
+    this returns: in the compiled build (mypyc) a parameter typed ``int`` would refuse a
+    ``str`` with a TypeError, and take ``True`` for seat 1, before this check could run.
     """
     if type(seat) is not int or not 0 <= seat < players:
         raise InvalidMoveError("SEAT_OUT_OF_RANGE", f"no seat {seat} at this table")
     if over:
         raise IllegalMoveError("GAME_OVER", "the game is over")
+    return seat
+
+
+def unchecked(value: object) -> Any:
+    """``value`` (a move, a card) for a check to read a field it has yet to check.
+
+    A Struct's fields hold whatever it was built or decoded with (it does not check types
+    when it is made), so a check reads the value itself: through ``Any``. In the compiled
+    build (mypyc) reading a field declared ``int`` checks the type on the spot, so a ``str``
+    there would raise a TypeError (and ``True`` would pass for 1) before the check could
+    refuse it with its reason."""
+    return value
 
 
 def check_to_act(seat: Seat, acting: frozenset[Seat]) -> None:
@@ -203,7 +218,7 @@ def check_to_act(seat: Seat, acting: frozenset[Seat]) -> None:
         raise IllegalMoveError("NOT_TO_ACT", f"seat {seat} has nothing to do now")
 
 
-def may_move(seat: object, players: int, *, over: bool) -> bool:
+def may_move(seat: object, players: int, *, over: bool) -> TypeGuard[Seat]:
     """Whether :func:`check_seat` lets ``seat`` move at all: the guard of ``legal_moves``,
     which lists nothing for a seat that is not at the table or a game that is over."""
     try:

@@ -25,9 +25,9 @@ from engines.gang_of_four.model import GangOfFourState, Phase
 from engines.gang_of_four.moves import GiveBack, Move, Pass, Play
 
 
-def default_move(state: GangOfFourState, seat: Seat) -> Move:
+def default_move(state: GangOfFourState, seat: object) -> Move:
     """The move the clock plays for ``seat`` (see the module docstring)."""
-    check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
+    seat = check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
     check_to_act(seat, rules.to_act(state))
     hand = state.hands[seat]
     if state.phase is Phase.EXCHANGE:

@@ -22,6 +22,7 @@ from engines.base import (
     places_of,
     rules_revision,
     split_rules_revision,
+    unchecked,
 )
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
@@ -176,7 +177,7 @@ def _check_pass(state: GangOfFourState, seat: int) -> None:
         )
 
 
-def _check_play(state: GangOfFourState, seat: int, combo: Combination, announce: bool) -> None:
+def _check_play(state: GangOfFourState, seat: int, combo: Combination, announce: object) -> None:
     """Every rule a classified combination from ``seat``'s hand must pass now."""
     hand = state.hands[seat]
     if state.must_include is not None and state.must_include not in combo.cards:
@@ -225,15 +226,16 @@ def _check_turn(state: GangOfFourState, seat: Seat, move: Move) -> None:
         raise IllegalMoveError("NOT_YOUR_TURN", f"it is seat {state.turn}'s turn")
 
 
-def check(state: GangOfFourState, seat: Seat, move: Move) -> None:
-    check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
+def check(state: GangOfFourState, seat: object, move: Move) -> None:
+    seat = check_seat(seat, state.config.players, over=state.phase is Phase.OVER)
     _check_turn(state, seat, move)
     match move:
         case GiveBack(card=card):
             _check_cards_in_hand(state.hands[seat], (card,))
         case Pass():
             _check_pass(state, seat)
-        case Play(cards=cards, announce_last_card=announce):
+        case Play():
+            cards, announce = unchecked(move).cards, unchecked(move).announce_last_card
             _check_cards_in_hand(state.hands[seat], cards)
             _check_play(state, seat, classify(cards), announce)
         case _:
@@ -253,7 +255,7 @@ def _check_listed(state: GangOfFourState, seat: Seat, listed: _Listed) -> None:
     _check_play(state, seat, combination, move.announce_last_card)
 
 
-def legal_moves(state: GangOfFourState, seat: Seat) -> list[Move]:
+def legal_moves(state: GangOfFourState, seat: object) -> list[Move]:
     """Every move ``check`` accepts: a pass or a give-back through ``check`` itself, the
     hand's plays through ``_check_listed``."""
     if not may_move(seat, state.config.players, over=state.phase is Phase.OVER):
@@ -301,8 +303,9 @@ def _with_hand(state: GangOfFourState, seat: int, cards: tuple[GofCard, ...]) ->
     return _replace(state, hands=tuple(hands))
 
 
-def apply(state: GangOfFourState, seat: Seat, move: Move) -> tuple[GangOfFourState, list[Event]]:
+def apply(state: GangOfFourState, seat: object, move: Move) -> tuple[GangOfFourState, list[Event]]:
     check(state, seat, move)
+    seat = check_seat(seat, state.config.players)  # as ``check`` found it: a seat
     if isinstance(move, GiveBack):
         return _give_back(state, seat, move.card)
     if isinstance(move, Pass):

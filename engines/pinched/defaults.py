@@ -52,9 +52,9 @@ from engines.pinched.moves import (
 RNG_LABEL = "default_move"
 
 
-def default_move(state: PinchedState, seat: Seat) -> Move:
+def default_move(state: PinchedState, seat: object) -> Move:
     """The move the clock plays for ``seat`` (see the module docstring)."""
-    check_seat(seat, state.config.players, over=state.finished)
+    seat = check_seat(seat, state.config.players, over=state.finished)
     check_to_act(seat, rules.to_act(state))
     move = _first_legal(state, seat, _candidates(state, seat))
     if move is not None:

@@ -24,6 +24,7 @@ from engines.base import (
     may_move,
     places_of,
     rules_revision,
+    unchecked,
 )
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.pinched import night, scoring, stash, supply
@@ -114,23 +115,23 @@ def _check_mansion_card(state: PinchedState, ref: object, passage: bool) -> Fiel
             "NOT_ANOTHER_MANSION",
             "the passage reaches the other mansions" if passage else "the bank has no cards",
         )
-    _index(ref.field, state.config.components.fields, "a mansion field")
-    if state.fields[state.index(location)][ref.field] is None:
+    field = _index(unchecked(ref).field, state.config.components.fields, "a mansion field")
+    if state.fields[state.index(location)][field] is None:
         raise IllegalMoveError("FIELD_EMPTY", "no card lies on that field")
     return ref
 
 
-def _check_take(state: PinchedState, seat: Seat, field: int) -> None:
+def _check_take(state: PinchedState, seat: Seat, field: object) -> None:
     if state.phase is not Phase.NIGHT or not state.takes:
         raise _not_now("taking a card")
     if state.takes[0].seat != seat:
         raise IllegalMoveError("NOT_YOUR_TURN", f"seat {state.takes[0].seat} takes now")
-    _index(field, state.config.components.fields, "a mansion field")
-    if field not in night.take_options(state):
+    index = _index(field, state.config.components.fields, "a mansion field")
+    if index not in night.take_options(state):
         raise IllegalMoveError("FIELD_EMPTY", "no card lies on that field")
 
 
-def _check_passage(state: PinchedState, seat: Seat, refs: tuple[FieldRef, ...]) -> None:
+def _check_passage(state: PinchedState, seat: Seat, refs: object) -> None:
     turn = (state.takes and state.takes[0].seat == seat) or (
         state.passage_due and seat == state.mastermind
     )
@@ -156,13 +157,14 @@ def _check_curse(state: PinchedState, seat: Seat, move: PassCurse | KeepCurses) 
     if state.curse_turns[0] != seat:
         raise IllegalMoveError("NOT_YOUR_TURN", f"seat {state.curse_turns[0]} decides first")
     if isinstance(move, PassCurse):
-        if move.curse not in night.passable_curses(state, seat):
+        curse, to_seat = unchecked(move).curse, unchecked(move).to_seat
+        if curse not in night.passable_curses(state, seat):
             raise IllegalMoveError(
                 "CURSE_NOT_PASSABLE", "pass one of your curses from an earlier heist"
             )
-        if type(move.to_seat) is not int or not 0 <= move.to_seat < state.config.players:
+        if type(to_seat) is not int or not 0 <= to_seat < state.config.players:
             raise InvalidMoveError("SEAT_OUT_OF_RANGE", "no such seat")
-        if move.to_seat == seat or move.to_seat not in state.present:
+        if to_seat == seat or to_seat not in state.present:
             raise IllegalMoveError(
                 "NOT_PRESENT", "a curse goes to another burglar present at this heist"
             )
@@ -172,18 +174,19 @@ def _check_selling(state: PinchedState, seat: Seat, move: Sell | EndSelling) -> 
     if seat not in state.selling:
         raise IllegalMoveError("NOT_SELLING", "only the mastermind sells (everyone at the end)")
     if isinstance(move, Sell):
-        _index(move.slot, SLOTS, "a stash slot")
-        if state.stashes[seat][move.slot].kind is None:
+        slot = _index(unchecked(move).slot, SLOTS, "a stash slot")
+        if state.stashes[seat][slot].kind is None:
             raise IllegalMoveError("NOTHING_TO_SELL", "that slot holds no set")
 
 
-def check(state: PinchedState, seat: Seat, move: Move) -> None:
+def check(state: PinchedState, seat: object, move: Move) -> None:
     """Raise :class:`InvalidMoveError` or :class:`IllegalMoveError` unless ``move`` is legal."""
-    check_seat(seat, state.config.players, over=state.finished)
+    seat = check_seat(seat, state.config.players, over=state.finished)
     if stash.owes_storing(state, seat) and not isinstance(move, Store):
         raise IllegalMoveError("STORE_FIRST", "store your new valuables first")
     match move:
-        case Store(card=card, slot=slot):
+        case Store():
+            card, slot = unchecked(move).card, unchecked(move).slot
             if (card, slot) not in stash.store_options(state, seat):
                 _index(slot, SLOTS, "a stash slot")
                 raise IllegalMoveError("CANNOT_STORE", "the storage rules do not allow that")
@@ -193,10 +196,10 @@ def check(state: PinchedState, seat: Seat, move: Move) -> None:
                 raise _not_now("choosing a location")
             if state.choices[seat] is not None:
                 raise IllegalMoveError("ALREADY_CHOSEN", "your location card lies face down")
-        case TakeCard(field=field):
-            _check_take(state, seat, field)
-        case UsePassage(cards=refs):
-            _check_passage(state, seat, refs)
+        case TakeCard():
+            _check_take(state, seat, unchecked(move).field)
+        case UsePassage():
+            _check_passage(state, seat, unchecked(move).cards)
         case SkipPassage():
             bare_turn = (
                 state.phase is Phase.NIGHT
@@ -222,12 +225,12 @@ def check(state: PinchedState, seat: Seat, move: Move) -> None:
             _check_mansion_card(state, ref, passage=False)
         case Sell() | EndSelling():
             _check_selling(state, seat, move)
-        case TakeFromRiver(field=field):
+        case TakeFromRiver():
             if state.phase is not Phase.AFTER or not state.river_turns:
                 raise _not_now("taking from the river")
             if state.river_turns[0] != seat:
                 raise IllegalMoveError("NOT_YOUR_TURN", f"seat {state.river_turns[0]} picks now")
-            _index(field, RIVER, "a river field")
+            field = _index(unchecked(move).field, RIVER, "a river field")
             if state.river[field] is None:
                 raise IllegalMoveError("FIELD_EMPTY", "no card lies on that field")
         case _:
@@ -266,7 +269,7 @@ def _mansion_refs(state: PinchedState) -> list[FieldRef]:
     return refs
 
 
-def legal_moves(state: PinchedState, seat: Seat) -> list[Move]:
+def legal_moves(state: PinchedState, seat: object) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
     if not may_move(seat, state.config.players, over=state.finished):
         return []
@@ -276,8 +279,9 @@ def legal_moves(state: PinchedState, seat: Seat) -> list[Move]:
 # --- applying ---------------------------------------------------------------------------
 
 
-def apply(state: PinchedState, seat: Seat, move: Move) -> tuple[PinchedState, list[Event]]:
+def apply(state: PinchedState, seat: object, move: Move) -> tuple[PinchedState, list[Event]]:
     check(state, seat, move)
+    seat = check_seat(seat, state.config.players)  # as ``check`` found it: a seat
     events: list[Event] = []
     match move:
         case Store(card=card, slot=slot):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from engines.base import unchecked
 from engines.cards import Card, Suit
 from engines.poker.best import choose_best
 from engines.poker.counting import count_value
@@ -38,7 +39,8 @@ def check_hand(hand: Sequence[Card]) -> None:
     for card in hand:
         if not isinstance(card, Card):
             raise TypeError(f"not a Card: {card!r}")
-        if not (type(card.rank) is int and 2 <= card.rank <= 14 and card.suit in _SUITS):
+        rank = unchecked(card).rank
+        if not (type(rank) is int and 2 <= rank <= 14 and card.suit in _SUITS):
             raise ValueError(f"not a card: {card!r}")
     if len(set(hand)) != len(hand):
         twice = sorted(str(card) for card, times in Counter(hand).items() if times > 1)

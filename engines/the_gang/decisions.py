@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Seat
+from engines.base import Seat, unchecked
 from engines.cards import Card, Suit
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.poker import Category
@@ -105,18 +105,19 @@ def _seat(value: object, what: str, players: int) -> int:
 
 def _check_shape(state: TheGangState, decision: Decision) -> None:
     """What a decision must carry (the card it is about is checked with the state)."""
+    sent = unchecked(decision)
     match decision:
-        case UseSpecialist(seat=seat, viewer=viewer, rank=rank):
-            _seat(seat, "the seat using the specialist", state.config.players)
-            if viewer is not None:
-                _seat(viewer, "the viewer", state.config.players)
-            if rank is not None and (type(rank) is not int or rank not in RANKS):
+        case UseSpecialist():
+            _seat(sent.seat, "the seat using the specialist", state.config.players)
+            if sent.viewer is not None:
+                _seat(sent.viewer, "the viewer", state.config.players)
+            if sent.rank is not None and (type(sent.rank) is not int or sent.rank not in RANKS):
                 raise InvalidMoveError("RANK_OUT_OF_RANGE", "a card value is 2..14 (ace 14)")
-        case GuessRank(rank=rank):
-            if type(rank) is not int or rank not in RANKS:
+        case GuessRank():
+            if type(sent.rank) is not int or sent.rank not in RANKS:
                 raise InvalidMoveError("GUESS_OUT_OF_RANGE", "guess a card value 2..14 (ace 14)")
-        case GuessHand(category=category):
-            if type(category) is not int or category not in CATEGORIES:
+        case GuessHand():
+            if type(sent.category) is not int or sent.category not in CATEGORIES:
                 raise InvalidMoveError(
                     "GUESS_OUT_OF_RANGE", "guess a poker hand 1 (high card) .. 10 (royal flush)"
                 )
@@ -186,7 +187,7 @@ def check_propose(state: TheGangState, seat: Seat, decision: Decision) -> None:
         raise IllegalMoveError("ALREADY_PROPOSED", "this is already proposed: accept it")
 
 
-def check_accept(state: TheGangState, seat: Seat, number: int) -> None:
+def check_accept(state: TheGangState, seat: Seat, number: object) -> None:
     proposal = _open(state, number)
     if seat not in required_seats(state, proposal.decision):
         raise IllegalMoveError("SEAT_EXCLUDED", "you take no part in this decision")
@@ -194,17 +195,18 @@ def check_accept(state: TheGangState, seat: Seat, number: int) -> None:
         raise IllegalMoveError("ALREADY_ACCEPTED", "you have already accepted it")
 
 
-def check_withdraw(state: TheGangState, seat: Seat, number: int) -> None:
+def check_withdraw(state: TheGangState, seat: Seat, number: object) -> None:
     if _open(state, number).proposer != seat:
         raise IllegalMoveError("NOT_YOUR_PROPOSAL", "only the proposer can withdraw it")
 
 
 def _check_card(state: TheGangState, seat: Seat, card: object) -> Card:
+    sent = unchecked(card)
     if not (
         isinstance(card, Card)
-        and type(card.rank) is int
-        and card.rank in RANKS
-        and (card.suit is None or isinstance(card.suit, Suit))
+        and type(sent.rank) is int
+        and sent.rank in RANKS
+        and (sent.suit is None or isinstance(sent.suit, Suit))
     ):
         raise InvalidMoveError("UNKNOWN_CARD", "not a playing card")
     if card not in state.pockets[seat]:

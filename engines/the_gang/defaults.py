@@ -81,9 +81,9 @@ def awaited(state: TheGangState) -> frozenset[Seat]:
     return (frozenset(seats) & acting) or acting
 
 
-def default_move(state: TheGangState, seat: Seat) -> Move:
+def default_move(state: TheGangState, seat: object) -> Move:
     """The move the clock plays for ``seat`` (see the module docstring)."""
-    check_seat(seat, state.config.players, over=state.finished)
+    seat = check_seat(seat, state.config.players, over=state.finished)
     check_to_act(seat, rules.to_act(state))
     for choose in (_card_action, _guess, _chip):
         move = _first_legal(state, seat, choose(state, seat))

@@ -26,6 +26,7 @@ from engines.base import (
     check_table,
     may_move,
     split_rules_revision,
+    unchecked,
 )
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
@@ -57,13 +58,14 @@ from engines.the_gang.moves import (
 
 _FLAGS = ("confirm_round_end", "shuffle_piles", "ordered_challenges")
 _PILES = ("challenge_pile", "specialist_pile")
+_NOT_FLAGS = ("mode", *_PILES)
 
 
 def make_config(players: int, options: dict[str, object]) -> TheGangConfig:
     """Table options: the flags, ``mode`` (a :class:`Mode` value) and the piles to continue
     (:class:`PileStart`)."""
     revision, options = split_rules_revision("The Gang", options, RULES_REVISION)
-    rest = {key: value for key, value in options.items() if key not in ("mode", *_PILES)}
+    rest = {key: value for key, value in options.items() if key not in _NOT_FLAGS}
     flags = check_table("The Gang", players, range(MIN_PLAYERS, MAX_PLAYERS + 1), rest, _FLAGS)
     try:
         mode = Mode(str(options.get("mode", Mode.BASIC)))
@@ -177,7 +179,7 @@ def _holder(state: TheGangState, colour: Colour, stars: int) -> int | None:
     return state.chips[colour][stars - 1]
 
 
-def _check_chip_exists(state: TheGangState, colour: Colour, stars: int) -> None:
+def _check_chip_exists(state: TheGangState, colour: object, stars: object) -> None:
     if not isinstance(colour, Colour) or type(stars) is not int:
         raise InvalidMoveError("UNKNOWN_CHIP", "a chip is a colour and a whole number of stars")
     if not 1 <= stars <= state.config.players:
@@ -212,7 +214,7 @@ def _check_not_locked(state: TheGangState, colour: Colour, stars: int) -> None:
 
 
 def _check_chip(state: TheGangState, seat: Seat, move: TakeChip | ReturnChip) -> None:
-    _check_chip_exists(state, move.colour, move.stars)
+    _check_chip_exists(state, unchecked(move).colour, unchecked(move).stars)
     _check_chips_in_play(state, move.colour)
     holder = _holder(state, move.colour, move.stars)
     if isinstance(move, TakeChip):
@@ -243,9 +245,9 @@ def _check_confirm(state: TheGangState, seat: Seat) -> None:
         raise IllegalMoveError("ALREADY_CONFIRMED", "you have already confirmed")
 
 
-def check(state: TheGangState, seat: Seat, move: Move) -> None:
+def check(state: TheGangState, seat: object, move: Move) -> None:
     """Raise :class:`InvalidMoveError` or :class:`IllegalMoveError` unless ``move`` is legal."""
-    check_seat(seat, state.config.players, over=state.finished)
+    seat = check_seat(seat, state.config.players, over=state.finished)
     match move:
         case TakeChip() | ReturnChip():
             _check_chip(state, seat, move)
@@ -253,10 +255,10 @@ def check(state: TheGangState, seat: Seat, move: Move) -> None:
             _check_confirm(state, seat)
         case Propose(decision=decision):
             decisions.check_propose(state, seat, decision)
-        case Accept(proposal=number):
-            decisions.check_accept(state, seat, number)
-        case Withdraw(proposal=number):
-            decisions.check_withdraw(state, seat, number)
+        case Accept():
+            decisions.check_accept(state, seat, unchecked(move).proposal)
+        case Withdraw():
+            decisions.check_withdraw(state, seat, unchecked(move).proposal)
         case ShowCard(card=card):
             decisions.check_show(state, seat, card)
         case DiscardCard(card=card):
@@ -267,7 +269,7 @@ def check(state: TheGangState, seat: Seat, move: Move) -> None:
             raise InvalidMoveError("UNKNOWN_MOVE", "not a move of The Gang")
 
 
-def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
+def legal_moves(state: TheGangState, seat: object) -> list[Move]:
     """Every move ``check`` accepts, drawn from the whole move space of this table."""
     if not may_move(seat, state.config.players, over=state.finished):
         return []
@@ -282,10 +284,11 @@ def legal_moves(state: TheGangState, seat: Seat) -> list[Move]:
 # --- applying ---------------------------------------------------------------------------
 
 
-def apply(state: TheGangState, seat: Seat, move: Move) -> tuple[TheGangState, list[Event]]:
+def apply(state: TheGangState, seat: object, move: Move) -> tuple[TheGangState, list[Event]]:
     """The move's own events, then whatever follows from it (``flow.advance``): each step
     returns its state and its events, in the order they happened."""
     check(state, seat, move)
+    seat = check_seat(seat, state.config.players)  # as ``check`` found it: a seat
     match move:
         case ConfirmRoundEnd():
             state = _replace(state, confirmed_seats=tuple(sorted({*state.confirmed_seats, seat})))
