@@ -11,6 +11,8 @@ import pytest
 from redis.asyncio import Redis
 
 from referee.v1 import referee_pb2_grpc
+from scripts import compiled_build
+from service import compiled
 from service.process.redis_server import EmbeddedRedis
 from service.process.server import Running, running
 from tests.servers import settings_for
@@ -18,6 +20,23 @@ from tests.servers import settings_for
 # Every `referee serve` a test starts is one process, as before `--workers` (which now
 # defaults to one per core); tests/service/test_workers.py asks for two.
 os.environ["REFEREE_WORKERS"] = "1"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test extensions built from older sources: they would run instead of the
+    code under test (``./dev test`` rebuilds them first; so does scripts/compiled_build.py)."""
+    reasons = compiled_build.stale()
+    if reasons:
+        raise pytest.UsageError(
+            "stale compiled modules: "
+            + "; ".join(reasons)
+            + " (./dev test rebuilds them; REFEREE_PURE_PYTHON=1 ./dev test removes them)"
+        )
+
+
+def pytest_report_header() -> str:
+    """Which build the suite runs on (tests/test_compiled.py checks it is one build)."""
+    return f"referee: {compiled.describe()}"
 
 
 @pytest.fixture(scope="session")

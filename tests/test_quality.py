@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 # The hand-written parts of the client package (its v1/ is generated).
 CLIENT = ["clients/python/referee/client", "clients/python/referee/bots"]
-CODE = ["engines", "service", "bench", "scripts", "tests", "deploy", *CLIENT]
+CODE = ["engines", "service", "bench", "scripts", "tests", "deploy", "setup.py", *CLIENT]
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
@@ -28,7 +28,7 @@ def test_ruff_format_is_clean() -> None:
 
 
 def test_mypy_strict_is_clean() -> None:
-    typed = ["engines", "service", "bench", "scripts", "tests", *CLIENT]
+    typed = ["engines", "service", "bench", "scripts", "tests", "setup.py", *CLIENT]
     result = _run(sys.executable, "-m", "mypy", "--strict", *typed)
     assert result.returncode == 0, result.stdout + result.stderr
 

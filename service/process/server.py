@@ -17,6 +17,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from service import compiled
 from service.app.firer import Firer, firing
 from service.app.limits import Limits
 from service.app.lobby import Lobby
@@ -442,7 +443,12 @@ async def serve(
     async with running(settings, embedded_redis=embedded_redis) as handle:
         on_ready(settings, handle)
         log.info(
-            "started", port=handle.port, redis=handle.redis, open_files=open_files, pid=os.getpid()
+            "started",
+            port=handle.port,
+            redis=handle.redis,
+            open_files=open_files,
+            pid=os.getpid(),
+            compiled=compiled.build() == "compiled",  # the mypyc build (docs/hosting.md)
         )
         # Everything made so far (modules, the engines' lookup tables, the servers) lives as
         # long as the process: out of the collector's sight, a full collection scans only

@@ -9,13 +9,16 @@ import dataclasses
 import importlib
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.protobuf import json_format
 
 from referee.client.calls import HistoryPages
 from referee.v1 import referee_pb2, referee_pb2_grpc
+from service import compiled
 from service.process import logs
 from service.process.cli import game as cli_game
 from service.process.cli import tournament as cli_tournament
@@ -117,6 +120,19 @@ def _setting(field: str, what: str, default: str | None = None) -> str:
 
 NOT_FINISHED = 3  # `referee verify`'s exit code for a game that is not over (yet)
 
+
+class _Version(argparse.Action):
+    """``referee --version``: the package's version and which build runs (compiled by mypyc
+    or pure Python: service.compiled), found only when asked (it imports every engine)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"referee {metadata.version('referee')}, {compiled.describe()}")
+        parser.exit()
+
+
 # Commands with options of their own, handed their arguments whole: (module, help).
 DELEGATED = {
     "bot": ("referee.bots.cli", "play one seat of a game with a bot, as an ordinary client"),
@@ -129,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         delegate: int = importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:])
         return delegate
     parser = argparse.ArgumentParser(prog="referee", description="Authoritative game referee")
+    parser.add_argument(
+        "--version", action=_Version, help="print the version and which build runs, and exit"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     for name, (_, text) in DELEGATED.items():
         commands.add_parser(name, help=f"{text} (referee {name} --help)")
