@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # The referee as a container image (three stages; the final one has no compiler, no pip,
 # no Node.js and no root user). Build from the repository root:   docker build -t referee .
+# The image runs the compiled build: mypyc compiles engines/ and service/domain/ in the
+# build stage (docs/hosting.md), and `docker run referee --version` says so.
 # Run on your Redis (the way to run more than one):
 #   docker run -p 50051:50051 -e REDIS_URL=redis://redis:6379/0 \
 #     -e REFEREE_TOKEN_SECRET="$(openssl rand -hex 32)" referee
@@ -11,6 +13,8 @@
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 ARG NODE_IMAGE=node:20-bookworm-slim
+# The mypy whose mypyc compiles the build (the version the suite's compiled build is tested on).
+ARG MYPY_VERSION=2.4.1
 
 # --- console: the web console's static files, built on the TypeScript client -------------
 FROM ${NODE_IMAGE} AS console
@@ -22,23 +26,37 @@ RUN cd console && npm ci --no-audit --no-fund && npm run build
 
 # --- build: a virtualenv in /opt/referee with the package and its dependencies ----------
 FROM ${PYTHON_IMAGE} AS build
+ARG MYPY_VERSION
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
+# A C compiler for mypyc, in this stage only (the runtime stage starts again from the base).
+RUN apt-get update \
+ && apt-get install --yes --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/referee
 ENV PATH=/opt/referee/bin:$PATH
 WORKDIR /src
 # Dependencies first, in their own layer: it is rebuilt only when pyproject.toml changes.
 # Every runtime dependency ships a manylinux wheel; --only-binary makes a missing wheel a
-# build error instead of a compile (there is no compiler in these images on purpose).
+# build error instead of a compile (the compiler here is for mypyc, not for dependencies).
 COPY pyproject.toml README.md ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
  && pip install --only-binary=:all: -r requirements.txt
+# mypy (mypyc) and the setuptools that builds the package go beside the virtualenv, on
+# PYTHONPATH for the build alone: none of them is in the image.
+RUN pip install --only-binary=:all: --target /opt/mypyc \
+      "mypy==${MYPY_VERSION}" "setuptools>=77" wheel
 COPY engines ./engines
 COPY service ./service
 COPY clients/python ./clients/python
-# Byte-compiled here, because the runtime root filesystem may be read-only.
-RUN pip install --no-deps . \
+COPY setup.py ./
+# REFEREE_COMPILE=1: setup.py compiles the modules service/compiled.py lists, which mypyc
+# type-checks against the dependencies installed above (hence no build isolation). The image
+# must run compiled: --version says which build runs. Byte-compiled here, because the runtime
+# root filesystem may be read-only.
+RUN REFEREE_COMPILE=1 PYTHONPATH=/opt/mypyc pip install --no-deps --no-build-isolation . \
  && python -m compileall -q /opt/referee/lib \
+ && referee --version | grep "compiled build" \
  && pip uninstall --yes pip
 
 # --- runtime ----------------------------------------------------------------------------

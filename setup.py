@@ -37,4 +37,5 @@ def extensions() -> list[Extension]:
     return built
 
 
-setup(ext_modules=extensions())
+# Every core compiles: ./dev (scripts/compiled_build.py) and `pip install .` alike.
+setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -118,3 +118,16 @@ def test_referee_version_says_which_build_runs(capsys: pytest.CaptureFixture[str
     assert (
         capsys.readouterr().out == f"referee {metadata.version('referee')}, {compiled.describe()}\n"
     )
+
+
+def test_the_image_is_built_compiled_and_checks_it() -> None:
+    """The Dockerfile's build stage compiles (mypyc, a compiler there alone) and fails unless
+    the installed package runs compiled; a local build's extensions stay out of the context."""
+    text = (ROOT / "Dockerfile").read_text()
+    assert (
+        "REFEREE_COMPILE=1 PYTHONPATH=/opt/mypyc pip install --no-deps --no-build-isolation ."
+        in text
+    )
+    assert 'referee --version | grep "compiled build"' in text
+    assert "COPY setup.py ./" in text
+    assert "**/*.so" in (ROOT / ".dockerignore").read_text().splitlines()
