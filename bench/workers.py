@@ -512,16 +512,17 @@ def _report(variants: list[Variant], measured: Measured) -> list[Row]:
 
 
 def _ceiling(one: Phase) -> Row:
-    """Print and return the most any routing could give on this machine: every core busy
-    at what a move cost, all processes counted, in the 1-worker windows."""
+    """Print and return the most any routing could give on this machine: the cores other
+    processes left (as in the 1-worker windows) all busy at what a move cost there, the
+    referee's, Redis' and the load generator's CPU counted."""
     counted = [who for who in (ONE, "redis", "load generator") if who in one.windows[0].cpu]
     per_move = sum(one.cpu_ms_per_call(who) for who in counted)
-    cores = os.cpu_count() or 1
+    cores = (os.cpu_count() or 1) - one.cpu(counted)["others"]
     ceiling = cores * 1000 / per_move / one.rate if one.rate else math.nan
     print(
-        f"ceiling: {cores} cores / {per_move:.3f} ms of CPU per move with 1 worker "
-        f"({', '.join(counted)}) = x{ceiling:.2f} of 1 worker's rate; 2 workers pass it only "
-        "if a move costs less CPU than with one"
+        f"ceiling: {cores:.2f} cores (those other processes left) / {per_move:.3f} ms of CPU "
+        f"per move with 1 worker ({', '.join(counted)}) = x{ceiling:.2f} of 1 worker's rate; "
+        "2 workers pass it only if a move costs less CPU than with one"
     )
     return Row("workers", "ceiling of 2 workers / 1 worker on this machine", f"{ceiling:.2f}")
 
