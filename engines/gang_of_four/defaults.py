@@ -16,7 +16,8 @@ played by the clock ends within 16 leads and the game within a few hands.
 
 from __future__ import annotations
 
-from engines.base import Seat, check_seat, check_to_act
+from engines.base import Seat
+from engines.checks import check_seat, check_to_act
 from engines.errors import MoveError
 from engines.gang_of_four import rules
 from engines.gang_of_four.cards import GofCard

@@ -12,18 +12,8 @@ from collections.abc import Sequence
 
 import msgspec.structs
 
-from engines.base import (
-    Outcome,
-    Seat,
-    accepted,
-    check_seat,
-    check_table,
-    may_move,
-    places_of,
-    rules_revision,
-    split_rules_revision,
-    unchecked,
-)
+from engines.base import Outcome, Seat, places_of, rules_revision, split_rules_revision
+from engines.checks import accepted, check_seat, check_table, may_move, unchecked
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.gang_of_four.cards import DECK, HAND_SIZE, GofCard
 from engines.gang_of_four.combos import (

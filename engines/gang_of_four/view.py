@@ -16,45 +16,12 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer, check_viewer, rules_revision
-from engines.gang_of_four.cards import GofCard
-from engines.gang_of_four.combos import Kind
+from engines.base import Viewer, rules_revision
+from engines.checks import check_viewer
 from engines.gang_of_four.events import Event, HandDealt
-from engines.gang_of_four.model import Direction, Exchange, GangOfFourState, HandResult, Phase
+from engines.gang_of_four.model import GangOfFourState, Phase
 from engines.gang_of_four.moves import Move
-
-
-class RevealedHand(msgspec.Struct, frozen=True):
-    """A seat's cards as the game ended (the winner of the last hand holds none)."""
-
-    seat: int
-    cards: tuple[GofCard, ...]
-
-
-class GangOfFourView(msgspec.Struct, frozen=True):
-    viewer: int | None
-    players: int
-    auto_announce_last_card: bool
-    hand: int
-    dealer: int
-    direction: Direction
-    phase: Phase
-    turn: int
-    cards: tuple[GofCard, ...]  # the viewer's own hand; empty for a spectator
-    card_counts: tuple[int, ...]
-    set_aside_count: int
-    current: tuple[GofCard, ...]
-    current_kind: Kind | None
-    current_by: int | None
-    passed: tuple[int, ...]
-    announced: tuple[int, ...]
-    out: tuple[int, ...]
-    must_include: GofCard | None
-    exchange: Exchange | None
-    totals: tuple[int, ...]
-    results: tuple[HandResult, ...]
-    revealed_hands: tuple[RevealedHand, ...] = ()
-    revealed_set_aside: tuple[GofCard, ...] = ()
+from engines.gang_of_four.seen import GangOfFourView, RevealedHand
 
 
 def reveals(state: GangOfFourState) -> bool:
@@ -83,8 +50,8 @@ def revealed_view(state: GangOfFourState) -> GangOfFourView:
     return msgspec.structs.replace(view(state, None), **hidden(state))
 
 
-def view(state: GangOfFourState, viewer: Viewer) -> GangOfFourView:
-    check_viewer(viewer, state.config.players)
+def view(state: GangOfFourState, viewer: object) -> GangOfFourView:
+    viewer = check_viewer(viewer, state.config.players)
     current = state.current
     shown = GangOfFourView(
         viewer=viewer,
@@ -121,3 +88,16 @@ def view_event(event: Event, viewer: Viewer) -> Event | None:
 def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
     """Plays, passes and the exchange are all made face up."""
     return move
+
+
+# The view's Structs are engines.gang_of_four.seen's, and importable from here too.
+__all__ = [
+    "GangOfFourView",
+    "RevealedHand",
+    "hidden",
+    "revealed_view",
+    "reveals",
+    "view",
+    "view_event",
+    "view_move",
+]

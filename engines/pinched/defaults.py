@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.base import Seat, check_seat, check_to_act
+from engines.base import Seat
+from engines.checks import check_seat, check_to_act
 from engines.errors import MoveError
 from engines.pinched import night, rules, stash
 from engines.pinched.components import sale_value

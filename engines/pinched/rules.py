@@ -16,16 +16,8 @@ import itertools
 
 import msgspec.structs
 
-from engines.base import (
-    Outcome,
-    Seat,
-    accepted,
-    check_seat,
-    may_move,
-    places_of,
-    rules_revision,
-    unchecked,
-)
+from engines.base import Outcome, Seat, places_of, rules_revision
+from engines.checks import accepted, check_seat, may_move, unchecked
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.pinched import night, scoring, stash, supply
 from engines.pinched.components import kinds_of

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import check_table, rules_revision, split_rules_revision
+from engines.base import rules_revision, split_rules_revision
+from engines.checks import check_table
 from engines.errors import InvalidConfigError
 from engines.pinched.components import Components, check_components, default_components
 from engines.pinched.model import (

@@ -28,7 +28,8 @@ from functools import lru_cache
 
 import msgspec
 
-from engines.base import Viewer, check_viewer, rules_revision
+from engines.base import Viewer, rules_revision
+from engines.checks import check_viewer
 from engines.pinched import night, scoring
 from engines.pinched.components import DOCUMENT, JOKER, Components, kinds_of
 from engines.pinched.events import (
@@ -36,128 +37,26 @@ from engines.pinched.events import (
     CurseDrawn,
     CursePassed,
     Event,
-    GameEnded,
     LetterRead,
     LocationChosen,
 )
 from engines.pinched.model import (
-    Curse,
     Location,
     Phase,
     PinchedState,
-    Placement,
     Slot,
-    Take,
 )
 from engines.pinched.moves import ChooseLocation, Move, PassCurse
-
-
-class Valuable(msgspec.Struct, frozen=True):
-    """A card as a view shows it: its id and its kind's name (``document``: a joker)."""
-
-    id: int
-    kind: str
-
-
-class OpenField(msgspec.Struct, frozen=True):
-    """One open card field; ``card`` None while the field is bare (the deck ran out)."""
-
-    field: int
-    card: Valuable | None
-
-
-class LocationFields(msgspec.Struct, frozen=True):
-    """The open cards of one location, in field order (none for the bank)."""
-
-    location: Location
-    fields: tuple[OpenField, ...]
-
-
-class StashSlot(msgspec.Struct, frozen=True):
-    """A stash slot as a view shows it: its kind's name ("" while the slot is empty) and
-    its cards, documents included."""
-
-    kind: str
-    cards: tuple[Valuable, ...]
-
-
-class Stash(msgspec.Struct, frozen=True):
-    slots: tuple[StashSlot, ...]
-
-
-class SeatCards(msgspec.Struct, frozen=True):
-    """One seat's cards of a kind of pile (its hand, its sold cards), revealed at the end."""
-
-    cards: tuple[Valuable, ...]
-
-
-class SeatCurses(msgspec.Struct, frozen=True):
-    """One seat's curses, revealed at the end."""
-
-    curses: tuple[Curse, ...]
-
-
-class PinchedView(msgspec.Struct, frozen=True):
-    viewer: int | None
-    players: int
-    locations: tuple[Placement, ...]
-    components: Components
-    day: int
-    watch: int
-    first_mastermind: int
-    mastermind: int
-    phase: Phase
-    fields: tuple[LocationFields, ...]  # in config order
-    river: tuple[OpenField, ...]
-    deck_size: int
-    discard: tuple[Valuable, ...]  # face up, oldest first
-    stashes: tuple[Stash, ...]
-    hand: tuple[Valuable, ...]  # yours
-    hand_sizes: tuple[int, ...]
-    sold: tuple[Valuable, ...]  # yours, face down
-    sold_counts: tuple[int, ...]
-    chosen_seats: tuple[int, ...]  # whose location card lies face down this morning
-    my_choice: Location | None
-    choices: tuple[Location | None, ...]  # after the reveal, per seat
-    heist: Location | None
-    present: tuple[int, ...]
-    takes: tuple[Take, ...]
-    passage_open: bool
-    passage_due: bool
-    dog_due: bool
-    curse_turns: tuple[int, ...]
-    river_turns: tuple[int, ...]
-    selling: tuple[int, ...]
-    gordie_due: tuple[int, ...]
-    vault: int
-    vault_value: int
-    rufus_holder: int | None
-    gordie_holder: int | None
-    lisa_mona_holder: int | None
-    lisa_mona_points: int
-    diamonds_left: int
-    diamonds: tuple[int, ...]
-    clues_left: int
-    clues: tuple[int, ...]
-    letter: Location | None  # what the letter says, if you read it (or it is open)
-    letter_opened: bool
-    letter_read_by: tuple[int, ...]
-    curses: tuple[Curse, ...]  # yours
-    curse_counts: tuple[int, ...]
-    curse_pile: int
-    result: GameEnded | None  # the final scores, once the game is over
-    # Once the game is over, for everyone: every seat's hand, sold cards and curses, what
-    # the sealed letter said, the draw pile (top first) and the curses never drawn.
-    revealed_hands: tuple[SeatCards, ...] = ()
-    revealed_sold: tuple[SeatCards, ...] = ()
-    revealed_curses: tuple[SeatCurses, ...] = ()
-    revealed_letter: Location | None = None
-    revealed_deck: tuple[Valuable, ...] = ()
-    revealed_curse_pile: tuple[Curse, ...] = ()
-    # Only in the post-game reveal (revealed_view): every seat's location card this day,
-    # sealed ones too (None: not chosen yet); empty in every other view.
-    revealed_choices: tuple[Location | None, ...] = ()
-
+from engines.pinched.seen import (
+    LocationFields,
+    OpenField,
+    PinchedView,
+    SeatCards,
+    SeatCurses,
+    Stash,
+    StashSlot,
+    Valuable,
+)
 
 # The hidden parts a finished view shows (rules revision 2 on): no location card is sealed
 # at the end, so these views never carried the choices (a kept view must equal its replay).
@@ -171,8 +70,8 @@ FINISHED_REVEALS = (
 )
 
 
-def view(state: PinchedState, viewer: Viewer) -> PinchedView:
-    check_viewer(viewer, state.config.players)
+def view(state: PinchedState, viewer: object) -> PinchedView:
+    viewer = check_viewer(viewer, state.config.players)
     own = viewer is not None
     letter = state.letter
     knows_letter = letter is not None and (letter.opened or (own and viewer in letter.seen_by))
@@ -326,3 +225,22 @@ def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
     if isinstance(move, ChooseLocation | PassCurse) and viewer != seat:
         return None
     return move
+
+
+# The view's Structs are engines.pinched.seen's, and importable from here too.
+__all__ = [
+    "FINISHED_REVEALS",
+    "LocationFields",
+    "OpenField",
+    "PinchedView",
+    "SeatCards",
+    "SeatCurses",
+    "Stash",
+    "StashSlot",
+    "Valuable",
+    "hidden",
+    "revealed_view",
+    "view",
+    "view_event",
+    "view_move",
+]

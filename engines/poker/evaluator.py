@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from engines.base import unchecked
 from engines.cards import Card, Suit
+from engines.checks import unchecked
 from engines.poker.best import choose_best
 from engines.poker.counting import count_value
 from engines.poker.hands import HandValue, decode, encode

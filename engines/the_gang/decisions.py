@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import msgspec.structs
 
-from engines.base import Seat, unchecked
+from engines.base import Seat
 from engines.cards import Card, Suit
+from engines.checks import unchecked
 from engines.errors import IllegalMoveError, InvalidMoveError
 from engines.poker import Category
 from engines.the_gang import tables

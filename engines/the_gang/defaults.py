@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.base import Seat, check_seat, check_to_act
+from engines.base import Seat
 from engines.cards import Card
+from engines.checks import check_seat, check_to_act
 from engines.errors import MoveError
 from engines.the_gang import flow, rules, tables
 from engines.the_gang.decisions import matter_of, required_seats

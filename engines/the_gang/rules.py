@@ -18,16 +18,8 @@ from __future__ import annotations
 import msgspec
 import msgspec.structs
 
-from engines.base import (
-    Outcome,
-    Seat,
-    accepted,
-    check_seat,
-    check_table,
-    may_move,
-    split_rules_revision,
-    unchecked,
-)
+from engines.base import Outcome, Seat, split_rules_revision
+from engines.checks import accepted, check_seat, check_table, may_move, unchecked
 from engines.errors import IllegalMoveError, InvalidConfigError, InvalidMoveError
 from engines.rng import Rng
 from engines.the_gang import decisions, flow, piles, tables

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import msgspec
 
-from engines.base import Viewer, check_viewer, rules_revision
-from engines.cards import Card
+from engines.base import Viewer, rules_revision
+from engines.checks import check_viewer
 from engines.the_gang import flow, piles, showdown, tables
 from engines.the_gang.events import (
     Announced,
@@ -40,96 +40,12 @@ from engines.the_gang.events import (
 from engines.the_gang.model import (
     VAULTS_TO_WIN,
     Announcement,
-    Challenge,
     ChipRow,
-    Colour,
-    DarkChip,
-    HeistResult,
-    Mode,
-    Pending,
     Pile,
-    Proposal,
-    Reveal,
-    ScanGuess,
-    Specialist,
     TheGangState,
-    UseSpecialist,
 )
 from engines.the_gang.moves import DiscardCard, Move, PassCard, ShowCard
-
-
-class PileView(msgspec.Struct, frozen=True):
-    """A pile as the table sees it: its size always, its order only while that is public."""
-
-    size: int
-    cards: tuple[int, ...]  # top first; empty once the pile has been shuffled
-    known: bool
-    card_one_turned: bool
-
-
-class SeatPocket(msgspec.Struct, frozen=True):
-    """One seat's pocket cards, in the post-game reveal."""
-
-    seat: int
-    cards: tuple[Card, ...]
-
-
-class SealedPass(msgspec.Struct, frozen=True):
-    """Coordinator: the card a seat chose to pass, before the passes land (the reveal)."""
-
-    seat: int
-    card: Card
-
-
-class TheGangView(msgspec.Struct, frozen=True):
-    viewer: int | None
-    players: int
-    confirm_round_end: bool
-    heist: int
-    round: Colour
-    vaults: int
-    alarms: int
-    vaults_to_win: int
-    alarms_to_lose: int
-    board: tuple[Card, ...]
-    pocket: tuple[Card, ...]  # empty for a spectator and once the game is over
-    chips: tuple[ChipRow, ...]  # the rounds played whose chips are still on the table
-    confirmed_seats: tuple[int, ...]  # confirm_round_end tables: seats that confirmed
-    deck_size: int
-    heists: tuple[HeistResult, ...]  # every finished heist of this game
-    finished: bool
-    mode: Mode = Mode.BASIC
-    challenges: tuple[Challenge, ...] = ()
-    standing_challenges: tuple[Challenge, ...] = ()  # Professional's, active all game
-    specialist: Specialist | None = None
-    specialist_use: UseSpecialist | None = None
-    challenge_pile: PileView = PileView(0, (), True, False)
-    specialist_pile: PileView = PileView(0, (), True, False)
-    skipped_colours: tuple[Colour, ...] = ()
-    set_aside_colours: tuple[Colour, ...] = ()  # Blackout: earlier rounds off the table
-    dark_chips: tuple[DarkChip, ...] = ()
-    proposals: tuple[Proposal, ...] = ()
-    announcements: tuple[Announcement, ...] = ()
-    pending: tuple[Pending, ...] = ()
-    passed_seats: tuple[int, ...] = ()  # Coordinator: seats that chose their card
-    my_pass: Card | None = None
-    awaiting_guesses: bool = False
-    guessed_seat: int | None = None  # the top red chip's holder, once guesses are due
-    shown: tuple[Reveal, ...] = ()  # while guesses are due: every other hand, in red order
-    guesses: tuple[ScanGuess, ...] = ()
-    discard_count: int = 0
-    pocket_sizes: tuple[int, ...] = ()  # every seat's, public: how many cards each holds
-    round_needs_confirmation: bool = False  # this round ends once every seat confirmed
-    # Once the game is over (empty before): what the final state hid.
-    revealed_deck: tuple[Card, ...] = ()  # the face-down draw pile, top first
-    revealed_discards: tuple[Card, ...] = ()  # the last heist's face-down discards
-    revealed_announcements: tuple[Announcement, ...] = ()  # the last heist's, cards shown
-    revealed_challenge_pile: tuple[int, ...] = ()  # the order, top first, even if shuffled
-    revealed_specialist_pile: tuple[int, ...] = ()
-    # Only in the post-game reveal (revealed_view), empty in every other view.
-    revealed_pockets: tuple[SeatPocket, ...] = ()  # every seat's, seat order
-    revealed_passes: tuple[SealedPass, ...] = ()  # Coordinator: the sealed choices made
-
+from engines.the_gang.seen import PileView, SealedPass, SeatPocket, TheGangView
 
 # The hidden parts a finished view shows (rules revision 2 on): what its final state still
 # hides. Pockets are shown at every showdown and no pass is sealed at the end, so these
@@ -158,8 +74,8 @@ def _announcement(item: Announcement, viewer: Viewer) -> Announcement:
     return msgspec.structs.replace(item, card=None)
 
 
-def view(state: TheGangState, viewer: Viewer) -> TheGangView:
-    check_viewer(viewer, state.config.players)
+def view(state: TheGangState, viewer: object) -> TheGangView:
+    viewer = check_viewer(viewer, state.config.players)
     visible = tables.visible_rounds(state)
     awaiting = state.awaiting_guesses
     challenge_pile, specialist_pile = (
@@ -265,3 +181,18 @@ def view_move(move: Move, seat: int, viewer: Viewer) -> Move | None:
     if isinstance(move, ShowCard | DiscardCard | PassCard) and viewer != seat:
         return None
     return move
+
+
+# The view's Structs are engines.the_gang.seen's, and importable from here too.
+__all__ = [
+    "FINISHED_REVEALS",
+    "PileView",
+    "SealedPass",
+    "SeatPocket",
+    "TheGangView",
+    "hidden",
+    "revealed_view",
+    "view",
+    "view_event",
+    "view_move",
+]
