@@ -303,15 +303,38 @@ def server_process(
     try:
         yield proc, _wait_for_port(proc, log_path, timeout)
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_process(proc, signal.SIGTERM, 15)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def stop_process(proc: subprocess.Popen[bytes], sent: int, seconds: float) -> None:
+    """Send ``sent`` to ``proc`` if it still runs, and kill it if it has not ended after
+    ``seconds``."""
+    if proc.poll() is None:
+        proc.send_signal(sent)
+    try:
+        proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def add_referee_options(parser: argparse.ArgumentParser) -> None:
+    """``--log-level`` and ``--appendfsync``: the referee's and its embedded Redis'."""
+    parser.add_argument(
+        "--log-level",
+        default=DEFAULTS.log_level,
+        help=f"the referee's {env_name('log_level')} (default {DEFAULTS.log_level}: a line "
+        "per RPC)",
+    )
+    parser.add_argument(
+        "--appendfsync",
+        choices=get_args(AppendFsync),
+        default="always",
+        help="the embedded Redis' appendfsync (default always, the referee's own; ignored "
+        "with REDIS_URL)",
+    )
 
 
 def _wait_for_port(proc: subprocess.Popen[bytes], log_path: Path, timeout: float) -> int:
@@ -855,19 +878,7 @@ def main(argv: Sequence[str] | None = None) -> list[Row]:
     parser.add_argument("--clients", type=int, default=16, help="concurrent clients (seats)")
     parser.add_argument("--seats", type=int, default=4, help="seats per game (3..6)")
     parser.add_argument("--tables", type=int, default=4, help="live games per group of seats")
-    parser.add_argument(
-        "--log-level",
-        default=DEFAULTS.log_level,
-        help=f"the referee's {env_name('log_level')} (default {DEFAULTS.log_level}: a line "
-        "per RPC)",
-    )
-    parser.add_argument(
-        "--appendfsync",
-        choices=get_args(AppendFsync),
-        default="always",
-        help="the embedded Redis' appendfsync (default always, the referee's own; ignored "
-        "with REDIS_URL)",
-    )
+    add_referee_options(parser)
     parser.add_argument(
         "--clock",
         action="store_true",

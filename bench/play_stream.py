@@ -45,7 +45,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import grpc
 
@@ -59,6 +59,7 @@ from bench.e2e import (
     Stats,
     Window,
     Worker,
+    add_referee_options,
     child_env,
     merged_py_spy,
     py_spy,
@@ -70,8 +71,6 @@ from bench.e2e import (
 from engines.gang_of_four import GAME
 from referee.v1 import referee_pb2, referee_pb2_grpc
 from service.edge.translate import moves_to_proto
-from service.process.redis_server import AppendFsync
-from service.settings import DEFAULTS, env_name
 
 GOAL = 0.6
 SEATS = 4  # the default; --seats 3 shows what one stream more costs per move
@@ -424,17 +423,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--seats", type=int, choices=(3, 4), default=SEATS, help="seats (streams) per table"
     )
     parser.add_argument("--plans", type=int, default=8, help="distinct planned games (seeds)")
-    parser.add_argument(
-        "--log-level",
-        default=DEFAULTS.log_level,
-        help=f"the referee's {env_name('log_level')} (default {DEFAULTS.log_level})",
-    )
-    parser.add_argument(
-        "--appendfsync",
-        choices=get_args(AppendFsync),
-        default="always",
-        help="the embedded Redis' appendfsync (default always, the referee's own)",
-    )
+    add_referee_options(parser)
     parser.add_argument("--py-spy", metavar="FILE", help="sample the referee with py-spy")
     parser.add_argument("--py-spy-native", action="store_true", help="py-spy --native")
     args = parser.parse_args(argv)

@@ -100,6 +100,7 @@ from bench.e2e import (
     seat_worker,
     serve_arguments,
     server_process,
+    stop_process,
 )
 from referee.v1 import referee_pb2_grpc
 from service.process.redis_server import dying_with_parent
@@ -343,13 +344,7 @@ def nginx(work: Path, workers: Sequence[int]) -> Iterator[tuple[int, int]]:
         _wait_listening(port, proc)
         yield proc.pid, port
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGQUIT)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_process(proc, signal.SIGQUIT, 15)
 
 
 def _wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:

@@ -14,16 +14,20 @@ import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
 
 from bench.common import Row, machine
-from bench.e2e import Window, child_env, redis_url, serve_arguments, server_process
+from bench.e2e import (
+    Window,
+    add_referee_options,
+    child_env,
+    redis_url,
+    serve_arguments,
+    server_process,
+)
 from bench.peers import node, referee
 from bench.peers.report import print_checks, print_round, summarise
 from bench.peers.sides import Side, node_window, play_window, unary_window
 from bench.play_stream import TableLoad
-from service.process.redis_server import AppendFsync
-from service.settings import DEFAULTS, env_name
 
 Measure = Callable[[], Awaitable[tuple[Window, int]]]
 
@@ -47,17 +51,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         help="moves before a referee table is left for a new one (default: the peers' mean)",
     )
-    parser.add_argument(
-        "--log-level",
-        default=DEFAULTS.log_level,
-        help=f"the referee's {env_name('log_level')} (default {DEFAULTS.log_level})",
-    )
-    parser.add_argument(
-        "--appendfsync",
-        choices=get_args(AppendFsync),
-        default="always",
-        help="the embedded Redis' appendfsync (default always, the referee's own)",
-    )
+    add_referee_options(parser)
     args = parser.parse_args(argv)
     if min(args.rounds, args.tables, args.deals, args.plans) < 1 or args.seconds <= 0:
         parser.error("--seconds, --rounds, --tables, --deals and --plans must be positive")
