@@ -153,4 +153,4 @@ function table(address, stats) {
   };
 }
 
-module.exports = { table, Seat, newMatch, moveFrame, check: (address) => require('./bgio_check.cjs').check(address) };
+module.exports = { table, Seat, newMatch, moveFrame };

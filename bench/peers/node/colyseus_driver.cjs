@@ -134,4 +134,4 @@ function table(address, stats) {
   };
 }
 
-module.exports = { table, check: (address) => require('./colyseus_check.cjs').check(address) };
+module.exports = { table };

@@ -106,7 +106,9 @@ function reply(object) {
 }
 
 async function main() {
-  const peer = require(option('peer', 'bgio') === 'colyseus' ? './colyseus_driver.cjs' : './bgio_driver.cjs');
+  const name = option('peer', 'bgio') === 'colyseus' ? 'colyseus' : 'bgio';
+  const peer = require(`./${name}_driver.cjs`);
+  const checks = require(`./${name}_check.cjs`);
   const address = option('address', '127.0.0.1:8000');
   const count = Number(option('tables', '16'));
   const plans = Array.from({ length: Number(option('plans', '64')) }, (_, n) => eights.plan(n + 1));
@@ -117,7 +119,7 @@ async function main() {
   for (const table of tables) play(table, control, nextPlan);
   reply({ ready: true, moves_per_game: plans.map((p) => p.moves.length), complete: plans.every((p) => p.complete) });
   const commands = {
-    check: async () => peer.check(address),
+    check: async () => checks.check(address),
     run: async () => (control.run(), { running: true }),
     measure: async () => (stats.reset(), (stats.measuring = true), { measuring: true }),
     report: async () => {
