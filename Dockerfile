@@ -42,10 +42,12 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
  && pip install --only-binary=:all: -r requirements.txt
-# mypy (mypyc) and the setuptools that builds the package go beside the virtualenv, on
-# PYTHONPATH for the build alone: none of them is in the image.
+# mypy (mypyc), the type stubs it checks the compiled modules' imports with (service/errors.py
+# imports grpc and protobuf: the test extra's types-protobuf and grpc-stubs) and the setuptools
+# that builds the package go beside the virtualenv, on PYTHONPATH for the build alone: none of
+# them is in the image.
 RUN pip install --only-binary=:all: --target /opt/mypyc \
-      "mypy==${MYPY_VERSION}" "setuptools>=77" wheel
+      "mypy==${MYPY_VERSION}" types-protobuf "grpc-stubs>=1.53" "setuptools>=77" wheel
 COPY engines ./engines
 COPY service ./service
 COPY clients/python ./clients/python

@@ -8,6 +8,7 @@ import ast
 import json
 import os
 import shutil
+import tomllib
 from importlib import metadata
 from pathlib import Path
 
@@ -130,4 +131,7 @@ def test_the_image_is_built_compiled_and_checks_it() -> None:
     )
     assert 'referee --version | grep "compiled build"' in text
     assert "COPY setup.py ./" in text
+    stubs = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for stub in ("types-protobuf", '"grpc-stubs>=1.53"'):  # what mypy needs, as the suite has it
+        assert stub in text and stub.strip('"') in stubs["test"]
     assert "**/*.so" in (ROOT / ".dockerignore").read_text().splitlines()
