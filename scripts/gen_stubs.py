@@ -7,6 +7,8 @@
   ``clients/python``.
 - TypeScript: protobuf-es messages and service descriptors into
   ``clients/typescript/src/gen`` (needs ``npm ci`` in clients/typescript, which ./dev runs).
+- Go, C++ and Java: messages and gRPC services into ``clients/go``, ``clients/cpp/gen`` and
+  ``clients/java/gen``, with Debian's protoc and plugins (``scripts/gen_stubs_native.py``).
 - OpenAPI: ``service/edge/openapi.json``, the document of the HTTP/JSON face.
 
 ``--root`` writes the same tree under another folder: the test suite regenerates into a
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages are importable
 
 from scripts.gen_openapi import write as write_openapi  # noqa: E402
+from scripts.gen_stubs_native import generate_native  # noqa: E402
 from scripts.gen_stubs_typescript import generate_typescript  # noqa: E402
 
 PROTO = ROOT / "proto"
@@ -73,8 +76,9 @@ def main() -> None:
             shutil.rmtree(generated)
     generate_python(root / PYTHON)
     generate_typescript(root / TYPESCRIPT)
+    generate_native(root)
     write_openapi(root / OPENAPI)
-    print(f"generated Python and TypeScript stubs and the OpenAPI document under {root}")
+    print(f"generated every client stub and the OpenAPI document under {root}")
 
 
 if __name__ == "__main__":
