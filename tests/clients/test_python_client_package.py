@@ -1,5 +1,7 @@
-"""clients/python is a real distribution: pip installs it into a fresh venv, and a script
-there plays against the referee importing only ``referee.client``."""
+"""clients/python is a real distribution, built as a maintainer releases it: PyPA's ``build``
+makes its sdist and wheel (docs/releasing.md), the sdist holds everything a build from it
+needs, pip installs the wheel (not the source tree, not editable) into a fresh venv, and a
+script there plays against the referee importing only ``referee.client``."""
 
 from __future__ import annotations
 
@@ -8,14 +10,21 @@ import json
 import os
 import shutil
 import sys
+import tarfile
 import time
+import zipfile
 from pathlib import Path
 
+from scripts.set_version import release_version
 from service.process.server import Running
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "python"
-BUDGET_SECONDS = 60.0  # venv + pip install (wheels from the index or pip's cache) + script
+# build + venv + pip install (the dependencies' wheels from the index or pip's cache) + script
+BUDGET_SECONDS = 90.0
+# What a wheel built from the sdist needs, and what the wheel gives its users (typed).
+IN_THE_SDIST = ("pyproject.toml", "README.md", "referee/v1/referee_pb2.pyi", "referee/py.typed")
+IN_THE_WHEEL = ("referee/py.typed", "referee/v1/referee_pb2.pyi", "referee/client/aio.py")
 
 SCRIPT = r"""
 import importlib.metadata
@@ -87,12 +96,25 @@ async def test_pip_installs_the_client_and_it_plays(
         source,
         ignore=shutil.ignore_patterns("__pycache__", "build", "dist", "*.egg-info"),
     )
+    dist = tmp_path / "dist"
+    # --no-isolation: the build backend (setuptools, in the test extras) is this venv's,
+    # instead of a fresh one downloaded for every run.
+    build = ("-m", "build", "--sdist", "--wheel", "--no-isolation", "--outdir", dist, source)
+    await run(sys.executable, *build, deadline=deadline, cwd=tmp_path)
+    version = release_version()
+    sdist = dist / f"referee_client-{version}.tar.gz"
+    wheel = dist / f"referee_client-{version}-py3-none-any.whl"
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert set(IN_THE_SDIST) <= names, sorted(set(IN_THE_SDIST) - names)
+    with zipfile.ZipFile(wheel) as archive:
+        assert set(IN_THE_WHEEL) <= set(archive.namelist())
     venv = tmp_path / "venv"
     # A bare venv, and this pip installing into it (--python): seeding the venv with a pip
     # of its own (ensurepip) takes most of the test's time and proves nothing more.
     await run(sys.executable, "-m", "venv", "--without-pip", venv, deadline=deadline, cwd=tmp_path)
     python = venv / "bin" / "python"
-    install = ("-m", "pip", "--python", python, "install", "-q", source)
+    install = ("-m", "pip", "--python", python, "install", "-q", wheel)
     await run(sys.executable, *install, deadline=deadline, cwd=tmp_path)
     # -I: isolated, so only the venv's site-packages can provide `referee`.
     out = await run(
@@ -102,11 +124,10 @@ async def test_pip_installs_the_client_and_it_plays(
 
     installed = Path(report["module"]).parent.parent
     assert installed.is_relative_to(venv), installed
-    assert report["version"] == "0.1.0"
+    assert report["version"] == version
     assert report["versions"] == [1, 2, 3]
     assert report["refused"] == ["VERSION_MISMATCH", 3]
     assert report["entries"] == [0, 1, 2]
     # Typed for its users: the marker and the message stubs are installed too.
-    assert (installed / "py.typed").is_file()
-    assert (installed / "v1" / "referee_pb2.pyi").is_file()
-    assert (installed / "client" / "aio.py").is_file()
+    for name in IN_THE_WHEEL:
+        assert (installed.parent / name).is_file(), name
