@@ -7,7 +7,7 @@ The referee (``pyproject.toml``) carries the version; the clients that are publi
 packages of their own state it again because their package managers read it from their own
 manifest: the Python client (``clients/python/pyproject.toml``), the TypeScript client
 (``package.json`` and its lock file; the console's, which the referee serves, follow) and
-the C# client (``Referee.Version``, sent as its
+the C# client (``RefereeClient.Version``, sent as its
 User-Agent). Go has no version in a file (a module's version is its git tag,
 ``clients/go/vX.Y.Z``); the Java and C++ stubs are folders to build from. A test
 (tests/test_versions.py) fails when any place disagrees with pyproject.toml.
@@ -90,7 +90,7 @@ PLACES = (
     _json_place(
         "clients/console/package-lock.json", (), ("packages", ""), ("packages", "../typescript")
     ),
-    _regex_place("clients/csharp/src/Referee.cs", CSHARP_VERSION),
+    _regex_place("clients/csharp/src/RefereeClient.cs", CSHARP_VERSION),
 )
 
 

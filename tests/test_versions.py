@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.metadata
 
 from scripts.set_version import ROOT, SEMVER, release_version, stated_versions
+from tests.test_contract import newest_release
 
 
 def test_every_package_states_the_release_version() -> None:
@@ -29,3 +30,8 @@ def test_the_installed_referee_reports_it() -> None:
 def test_the_changelog_has_a_section_for_it() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert f"## [{release_version()}]" in changelog
+
+
+def test_the_newest_contract_image_is_this_version() -> None:
+    """A release sets the version and builds its contract image together (docs/releasing.md)."""
+    assert newest_release().name == f"v{release_version()}.binpb"

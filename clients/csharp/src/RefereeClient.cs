@@ -17,6 +17,12 @@ namespace Referee.Client
     /// </summary>
     public sealed class RefereeClient : IDisposable
     {
+        /// <summary>
+        /// This client's version: the referee release it belongs to (scripts/set_version.py
+        /// sets it), sent as the User-Agent "referee-csharp/Version".
+        /// </summary>
+        public const string Version = "0.3.0";
+
         const string Service = "referee.v1.RefereeService/";
         const string JsonType = "application/json";
         const string StreamType = "application/connect+json";
@@ -147,6 +153,7 @@ namespace Referee.Client
             request.Content = new ByteArrayContent(body);
             request.Content.Headers.ContentType = new MediaTypeHeaderValue(contentType);
             request.Headers.Add("Connect-Protocol-Version", "1");
+            request.Headers.UserAgent.Add(new ProductInfoHeaderValue("referee-csharp", Version));
             // Mono would otherwise wait for a "100 Continue" before sending the body.
             request.Headers.ExpectContinue = false;
             if (!string.IsNullOrEmpty(Token))
