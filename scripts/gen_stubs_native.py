@@ -14,8 +14,9 @@ its own protoc: each client's README gives the command.
 - C++: ``clients/cpp/gen`` (namespace ``referee::v1``), with ``google/rpc/status.proto``
   and ``error_details.proto`` (googleapis-common-protos' files, the same definitions the
   service uses), whose messages carry every rejection's reason.
-- Java: ``clients/java/gen`` (package ``referee.v1``); ``com.google.rpc`` comes from
-  Debian's libgoogle-common-protos-java instead.
+- Java: ``clients/java/gen`` (package ``referee.v1``); ``com.google.rpc`` comes from a
+  common-protos jar instead (generating it here would clash with the one on every Maven
+  user's classpath; clients/java/README.md says which).
 
 ``scripts/gen_stubs.py`` calls :func:`generate_native`; the test suite regenerates into a
 temporary folder and compares byte for byte.
