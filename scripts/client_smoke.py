@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages are importable
+
+from service.process.announce import read_addresses  # noqa: E402
+
 LANGUAGES = ("go", "cpp", "java", "csharp")
 # A stage that hangs must not hold CI: each script gets this long, building included.
 SCRIPT_SECONDS = 240.0
@@ -73,17 +76,12 @@ def referee() -> Iterator[tuple[str, str]]:
 
 def _addresses(process: subprocess.Popen[str]) -> tuple[str, str]:
     assert process.stdout is not None
-    found: dict[str, str] = {}
-    for line in process.stdout:
-        if match := re.search(r"referee listening on (\S+)", line):
-            found["grpc"] = match.group(1)
-        if match := re.search(r"HTTP/JSON on (http://\S+)", line):
-            found["http"] = match.group(1)
-            break
-    if set(found) != {"grpc", "http"}:
-        raise SystemExit("the referee did not start")
+    try:
+        addresses = read_addresses(process.stdout)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     threading.Thread(target=process.stdout.read, daemon=True).start()
-    return found["grpc"], found["http"]
+    return addresses
 
 
 def play(language: str, grpc_address: str, http_url: str) -> Result:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import subprocess
 import sys
 import threading
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from service.domain.quotas import Quotas
+from service.process.announce import read_addresses
 from service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,16 +96,12 @@ def referee_process(
     )
     try:
         assert process.stdout is not None
-        found: dict[str, str] = {}
-        for line in process.stdout:
-            if match := re.search(r"referee listening on (\S+)", line):
-                found["grpc"] = match.group(1)
-            if match := re.search(r"HTTP/JSON on (http://\S+)", line):
-                found["http"] = match.group(1)
-                break
-        assert set(found) == {"grpc", "http"}, "the referee did not start"
+        try:
+            grpc_address, http_url = read_addresses(process.stdout)
+        except ValueError as error:
+            raise AssertionError(str(error)) from None
         threading.Thread(target=process.stdout.read, daemon=True).start()
-        yield Served(found["grpc"], found["http"], process.pid)
+        yield Served(grpc_address, http_url, process.pid)
     finally:
         process.terminate()
         # A graceful stop gives calls still open up to its grace (5 s) and then closes the

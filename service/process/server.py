@@ -35,6 +35,7 @@ from service.edge.lobby_api import LobbyApi
 from service.edge.observability import Metrics, start_tracing
 from service.edge.verifying import Verifier
 from service.errors import Unavailable
+from service.process.announce import announce
 from service.process.redis_server import DIR_MODE, EmbeddedRedis
 from service.process.redis_supervisor import Supervisor
 from service.process.stopping import (
@@ -378,25 +379,6 @@ class _StoreFollower:
 async def _bounded_close(name: str, close: Callable[[], Awaitable[Any]]) -> None:
     """A close of the exit stack, bounded like the stop's steps."""
     await bounded(name, close(), STEP_SECONDS)
-
-
-def announce(
-    host: str,
-    port: int,
-    redis: str,
-    http_port: int = 0,
-    metrics_ports: Sequence[int] = (),
-    worker_ports: Sequence[int] = (),
-) -> None:
-    """The lines `referee serve` prints once it serves (tests and scripts read the first)."""
-    print(f"referee listening on {host}:{port} (redis: {redis})", flush=True)
-    if http_port:
-        print(f"HTTP/JSON on http://{host}:{http_port}", flush=True)
-    for index, metrics_port in enumerate(metrics_ports):
-        worker = f" (worker {index})" if len(metrics_ports) > 1 else ""
-        print(f"metrics on http://{host}:{metrics_port}/metrics{worker}", flush=True)
-    for index, worker_port in enumerate(worker_ports):
-        print(f"worker {index} alone on {host}:{worker_port}", flush=True)
 
 
 def redis_origin(settings: Settings, embedded: bool | None = None) -> str:

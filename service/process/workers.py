@@ -76,9 +76,10 @@ import structlog
 from service.domain.auth import load_or_create_secret
 from service.edge.connect.app import reusable_socket
 from service.process import logs, server
+from service.process.announce import announce
 from service.process.redis_server import DIR_MODE, EmbeddedRedis, dying_with_parent
 from service.process.redis_supervisor import Supervisor
-from service.process.server import Running, announce, serve
+from service.process.server import Running, serve
 from service.process.stopping import StopSignals
 from service.settings import Settings
 

@@ -5,7 +5,6 @@ script there plays against the referee importing only ``referee.client``."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from scripts.set_version import release_version
 from service.process.server import Running
+from tests.clients.commands import run
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "python"
@@ -65,30 +65,12 @@ print(json.dumps({
 """
 
 
-async def run(*command: str | Path, deadline: float, cwd: Path) -> str:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
-    process = await asyncio.create_subprocess_exec(
-        *map(str, command),
-        cwd=cwd,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    try:
-        out, _ = await asyncio.wait_for(process.communicate(), deadline - time.monotonic())
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise AssertionError(f"over the {BUDGET_SECONDS:.0f} s budget: {command}") from None
-    text = out.decode()
-    assert process.returncode == 0, f"{command} failed:\n{text}"
-    return text
-
-
 async def test_pip_installs_the_client_and_it_plays(
     referee_server: Running, tmp_path: Path
 ) -> None:
     deadline = time.monotonic() + BUDGET_SECONDS
+    # No PYTHON* variables of this process (PYTHONPATH would show the venv the source tree).
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
     # Built from a copy, so setuptools' build/ and *.egg-info never land in the work tree.
     source = tmp_path / "referee-client"
     shutil.copytree(
@@ -100,7 +82,7 @@ async def test_pip_installs_the_client_and_it_plays(
     # --no-isolation: the build backend (setuptools, in the test extras) is this venv's,
     # instead of a fresh one downloaded for every run.
     build = ("-m", "build", "--sdist", "--wheel", "--no-isolation", "--outdir", dist, source)
-    await run(sys.executable, *build, deadline=deadline, cwd=tmp_path)
+    await run(sys.executable, *build, deadline=deadline, cwd=tmp_path, env=env)
     version = release_version()
     sdist = dist / f"referee_client-{version}.tar.gz"
     wheel = dist / f"referee_client-{version}-py3-none-any.whl"
@@ -112,13 +94,22 @@ async def test_pip_installs_the_client_and_it_plays(
     venv = tmp_path / "venv"
     # A bare venv, and this pip installing into it (--python): seeding the venv with a pip
     # of its own (ensurepip) takes most of the test's time and proves nothing more.
-    await run(sys.executable, "-m", "venv", "--without-pip", venv, deadline=deadline, cwd=tmp_path)
+    await run(
+        sys.executable,
+        "-m",
+        "venv",
+        "--without-pip",
+        venv,
+        deadline=deadline,
+        cwd=tmp_path,
+        env=env,
+    )
     python = venv / "bin" / "python"
     install = ("-m", "pip", "--python", python, "install", "-q", wheel)
-    await run(sys.executable, *install, deadline=deadline, cwd=tmp_path)
+    await run(sys.executable, *install, deadline=deadline, cwd=tmp_path, env=env)
     # -I: isolated, so only the venv's site-packages can provide `referee`.
     out = await run(
-        python, "-I", "-c", SCRIPT, referee_server.address, deadline=deadline, cwd=tmp_path
+        python, "-I", "-c", SCRIPT, referee_server.address, deadline=deadline, cwd=tmp_path, env=env
     )
     report = json.loads(out.strip().splitlines()[-1])
 

@@ -6,15 +6,14 @@ the typed refusal of the same move again."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import shutil
 import time
 from pathlib import Path
 
 from scripts.set_version import release_version
 from service.process.server import Running
+from tests.clients.commands import run
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "typescript"
@@ -71,25 +70,6 @@ TSCONFIG = {
     },
     "files": ["main.ts"],
 }
-
-
-async def run(*command: str | Path, deadline: float, cwd: Path) -> str:
-    process = await asyncio.create_subprocess_exec(
-        *map(str, command),
-        cwd=cwd,
-        env=os.environ.copy(),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    try:
-        out, _ = await asyncio.wait_for(process.communicate(), deadline - time.monotonic())
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise AssertionError(f"over the {BUDGET_SECONDS:.0f} s budget: {command}") from None
-    text = out.decode()
-    assert process.returncode == 0, f"{command} failed:\n{text}"
-    return text
 
 
 async def test_npm_pack_installs_into_a_scratch_project_that_plays(
