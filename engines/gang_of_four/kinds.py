@@ -75,6 +75,23 @@ def make_full_house(trio: Sequence[int], pair: Sequence[int]) -> Combination:
     )
 
 
+def _is_card(card: object) -> bool:
+    """Whether ``card`` is a card of this deck: False, not a TypeError, for a value that
+    does not even hash (a card built with a list for its value, say)."""
+    try:
+        return isinstance(card, GofCard) and card in RANK_OF
+    except TypeError:
+        return False
+
+
+def _unknown(cards: object) -> str:
+    """What of ``cards`` is no card, for the message: those items, or the whole value when
+    it is not a sequence of items at all (a number where the cards should be)."""
+    if not isinstance(cards, tuple | list):
+        return repr(cards)[:64]
+    return repr([card for card in cards if not _is_card(card)])[:64]
+
+
 def ranks_of(cards: Sequence[GofCard]) -> list[int]:
     """The sorted ranks of ``cards``; refuses things that are no card and impossible copies.
 
@@ -84,8 +101,9 @@ def ranks_of(cards: Sequence[GofCard]) -> list[int]:
     try:
         ranks = sorted([RANK_OF[card] for card in cards])
     except (KeyError, TypeError):
-        bad = [card for card in cards if not isinstance(card, GofCard) or card not in RANK_OF]
-        raise InvalidMoveError("UNKNOWN_CARD", f"not Gang of Four cards: {bad!r}") from None
+        raise InvalidMoveError(
+            "UNKNOWN_CARD", f"not Gang of Four cards: {_unknown(cards)}"
+        ) from None
     if len(set(ranks)) != len(ranks):
         for at in range(len(ranks) - 1):
             rank = ranks[at]

@@ -15,7 +15,7 @@ The rules are split by topic: ``test_rules_deal_and_lead.py``, ``test_rules_tric
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -192,8 +192,25 @@ def test_cards_that_form_no_combination_are_refused(text: str, reason: str) -> N
         (GiveBack(GofCard(11, Colour.RED)), "UNKNOWN_CARD"),
         (Play(cards("g5 g5 g5")), "TOO_MANY_COPIES"),
         (Play(cards("gP gP")), "TOO_MANY_COPIES"),
+        # Junk an engine caller may send (the service's codec never builds these): a
+        # number for the cards, a card code for a card, a card whose value cannot hash.
+        (Play(cast(Any, 1.5)), "UNKNOWN_CARD"),
+        (Play(cast(Any, ("g5",))), "UNKNOWN_CARD"),
+        (Play((GofCard(cast(Any, [5]), Colour.GREEN),)), "UNKNOWN_CARD"),
+        (GiveBack(GofCard(cast(Any, {}), Colour.RED)), "UNKNOWN_CARD"),
     ],
-    ids=["value-13", "multicoloured-2", "value-0", "red-phoenix", "three-g5", "two-gP"],
+    ids=[
+        "value-13",
+        "multicoloured-2",
+        "value-0",
+        "red-phoenix",
+        "three-g5",
+        "two-gP",
+        "a-number",
+        "a-code",
+        "unhashable-value",
+        "unhashable-give-back",
+    ],
 )
 def test_a_card_that_does_not_exist_is_an_invalid_move(move: Any, reason: str) -> None:
     """errors.py: InvalidMoveError is for a move "malformed for this table whatever the
