@@ -109,21 +109,7 @@ async def running(
     ``embedded_redis``: see :func:`serve`."""
     origin = redis_origin(settings, embedded_redis)
     async with contextlib.AsyncExitStack() as stack:
-        redis_url = settings.redis_url
-        supervisor: Supervisor | None = None
-        if redis_url is None:
-            # The folder holds the token secret and the embedded Redis: its owner's only.
-            settings.data_dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-            settings.data_dir.chmod(DIR_MODE)
-            embedded = EmbeddedRedis(settings.data_dir / "redis", appendfsync="always")
-            supervisor = stack.enter_context(Supervisor(embedded))
-            redis_url = embedded.url
-        if settings.redis_url is not None and settings.token_secret is None:
-            # Replicas sharing a Redis must share the secret, or one's tokens fail on another.
-            raise SystemExit(
-                "REFEREE_TOKEN_SECRET must be set when REDIS_URL is (every replica needs the "
-                "same secret); only the embedded default generates one"
-            )
+        redis_url, supervisor = _redis(settings, stack)
         secret = settings.token_secret or load_or_create_secret(settings.data_dir / "token-secret")
         limits = Limits.from_settings(settings, redis_url, secret)
         stack.push_async_callback(limits.aclose)
@@ -132,81 +118,20 @@ async def running(
             start_tracing(settings.tracing)
         metrics = Metrics()
         metrics_port = stack.enter_context(metrics.serving(settings.host, settings.metrics_port))
-        store = RedisStore.from_url(
-            redis_url,
-            finished_ttl_seconds=settings.finished_ttl_seconds,
-            idle_ttl_seconds=settings.idle_ttl_seconds,
-            cluster=settings.redis_cluster,
-            max_connections=settings.redis_max_connections,
-            wait_replicas=settings.wait_replicas,
-            wait_timeout_ms=settings.wait_timeout_ms,
+        store, deadlines = _store(settings, redis_url, metrics)
+        writer, referee, lobby = _tables(
+            settings, stack, redis_url, secret, store, deadlines, limits, metrics
         )
-        store.on_call = metrics.observe_redis
-        deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix, batcher=store.batcher)
-        deadlines.on_call = metrics.observe_redis
-        lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
-        stack.push_async_callback(_bounded_close, "lobby client", lobby_client.aclose)
-        listing = Listing(lobby_client, lambda game_id: store.keys(game_id).game)
-        join_codes = JoinCodes(
-            lobby_client,
-            lambda game_id: store.keys(game_id).game,
-            ttl_seconds=settings.join_code_ttl_seconds,
-            attempts_per_minute=settings.seat_code_attempts_per_minute,
-        )
-        writer = TableWriter(
-            store,
-            deadlines=deadlines,
-            following=Following(listing, join_codes, ended=(limits.game_finished,)),
-            stats=metrics,
-            bot_delay_ms=settings.bot_move_delay_ms,
-        )
-        signer = TokenSigner(secret)
-        referee = Referee(writer, signer, allow_client_seeds=settings.allow_client_seeds)
         metrics.watch_streams_from(lambda: referee.feed.watchers)
-        server = grpc.aio.server(
-            options=[
-                ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
-                # Off for one process, so a port in use fails the start; on for the workers
-                # of `referee serve --workers N`, which all bind the same port.
-                ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
-                # With a port of its own (worker_port: for a proxy on this host that keeps
-                # idle HTTP/2 connections to each worker), no BDP probe: its PING after a
-                # call reaches the proxy on an idle connection, which nginx then closes, so
-                # it reconnected every ~10 calls. Loopback needs no window probing.
-                ("grpc.http2.bdp_probe", 0 if settings.worker_port is not None else 1),
-            ]
-        )
+        server = _grpc_server(settings)
         verifier = Verifier(
             settings.verify_workers, settings.verify_queue, settings.verify_bytes_per_second
         )
         stack.callback(verifier.close)  # after the server has stopped
-        lobby = Lobby(
-            writer,
-            signer,
-            join_codes,
-            listing,
-            lobby_client,
-            joins_per_minute=settings.joins_per_minute,
-            max_actions=settings.max_table_actions,
-        )
         api = RefereeApi(referee, metrics, verifier, limits, lobby)
-        RefereeServicer.register(api, server)
         lobby_api = LobbyApi(lobby, metrics, limits)
-        LobbyServicer.register(lobby_api, server)
         tournaments = tournament_service(referee, redis_url, settings, metrics, limits, lobby=lobby)
-        tournaments.register(server)
-        health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
-        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-        reflection.enable_server_reflection(
-            [
-                SERVICE_NAME,
-                TOURNAMENT_SERVICE,
-                LOBBY_RPCS.full_name,
-                health.SERVICE_NAME,
-                reflection.SERVICE_NAME,
-            ],
-            server,
-        )
+        health_servicer = _register(server, api, lobby_api, tournaments)
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         worker_port = _own_port(server, settings)
         tournaments.serving_on(settings.host, port, limits.internal)
@@ -215,31 +140,10 @@ async def running(
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         http = contextlib.AsyncExitStack()
-        http_port = 0
-        if settings.http_port is not None:
-            app = build_app(
-                api,
-                settings.cors_origins,
-                [tournaments.http_mount(), lobby_mount(lobby_api)],
-                console_dir=settings.console_dir,
-            )
-            http_port = await http.enter_async_context(
-                serving_http(
-                    app,
-                    settings.host,
-                    settings.http_port,
-                    HttpLimits.of(settings),
-                    reuse_port=settings.workers > 1,
-                )
-            )
-        follower = _StoreFollower(store, health_servicer, supervisor)
-        watching_redis = asyncio.create_task(follower.run(), name="store follower")
-        clocks = contextlib.AsyncExitStack()
+        http_port = await _serve_http(settings, http, api, lobby_api, tournaments)
+        background = _Background.start(_StoreFollower(store, health_servicer, supervisor))
         if settings.deadline_firer:
-            await clocks.enter_async_context(firing(_firer(writer, deadlines, settings)))
-        supervising = (
-            asyncio.create_task(supervisor.run(), name="redis supervisor") if supervisor else None
-        )
+            await background.clocks.enter_async_context(firing(_firer(writer, deadlines, settings)))
         handle = Running(
             server,
             referee,
@@ -254,30 +158,208 @@ async def running(
         try:
             yield handle
         finally:
-            # Graceful shutdown: stop advertising and end watch streams with UNAVAILABLE at
-            # once (their clients resume elsewhere from their last version), whatever the
-            # rest of the shutdown takes; then no clock moves, no directors or bots, and
-            # in-flight moves finish. Each step is bounded (service.process.stopping).
-            steps = Steps()
-            follower.stop()
-            for task in (watching_redis, supervising):
-                if task is not None:
-                    task.cancel()
-                    await steps.run(task.get_name(), functools.partial(_ended, task), STEP_SECONDS)
-            await steps.run("health", health_servicer.enter_graceful_shutdown, STEP_SECONDS)
-            # The watch lanes end within one blocking read (watch_reader.CLOSE_SECONDS).
-            await steps.run("watch feed", referee.feed.aclose, STEP_SECONDS + 1)
-            await steps.run("deadline firer", clocks.aclose, STEP_SECONDS)
-            # The directors' bots stop before the server.
-            await steps.run("tournaments", tournaments.aclose, TOURNAMENTS_STOP_SECONDS)
-            grace = settings.shutdown_grace_seconds
-            await steps.run(
-                "servers",
-                lambda: asyncio.gather(server.stop(grace=grace), http.aclose()),
-                grace + STEP_SECONDS,
+            handle.cut_steps = await _stop(
+                settings, handle, tournaments, health_servicer, background, http, store
             )
-            await steps.run("store", store.aclose, STEP_SECONDS)
-            handle.cut_steps = steps.cut
+
+
+def _redis(settings: Settings, stack: contextlib.AsyncExitStack) -> tuple[str, Supervisor | None]:
+    """The Redis to use: ``settings.redis_url``, else an embedded one started here (and
+    supervised until ``stack`` closes) in the data folder."""
+    if settings.redis_url is not None:
+        if settings.token_secret is None:
+            # Replicas sharing a Redis must share the secret, or one's tokens fail on another.
+            raise SystemExit(
+                "REFEREE_TOKEN_SECRET must be set when REDIS_URL is (every replica needs the "
+                "same secret); only the embedded default generates one"
+            )
+        return settings.redis_url, None
+    # The folder holds the token secret and the embedded Redis: its owner's only.
+    settings.data_dir.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    settings.data_dir.chmod(DIR_MODE)
+    embedded = EmbeddedRedis(settings.data_dir / "redis", appendfsync="always")
+    supervisor = stack.enter_context(Supervisor(embedded))
+    return embedded.url, supervisor
+
+
+def _store(
+    settings: Settings, redis_url: str, metrics: Metrics
+) -> tuple[RedisStore, DeadlineIndex]:
+    """The game store and the deadline index on it, their Redis calls measured."""
+    store = RedisStore.from_url(
+        redis_url,
+        finished_ttl_seconds=settings.finished_ttl_seconds,
+        idle_ttl_seconds=settings.idle_ttl_seconds,
+        cluster=settings.redis_cluster,
+        max_connections=settings.redis_max_connections,
+        wait_replicas=settings.wait_replicas,
+        wait_timeout_ms=settings.wait_timeout_ms,
+    )
+    store.on_call = metrics.observe_redis
+    deadlines = DeadlineIndex(store.client, key_prefix=store.key_prefix, batcher=store.batcher)
+    deadlines.on_call = metrics.observe_redis
+    return store, deadlines
+
+
+def _tables(
+    settings: Settings,
+    stack: contextlib.AsyncExitStack,
+    redis_url: str,
+    secret: bytes,
+    store: RedisStore,
+    deadlines: DeadlineIndex,
+    limits: Limits,
+    metrics: Metrics,
+) -> tuple[TableWriter, Referee, Lobby]:
+    """The tables' one writer, and the two use cases that write through it: the referee
+    (games and moves) and the lobby (seats, listing, join codes)."""
+    lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
+    stack.push_async_callback(_bounded_close, "lobby client", lobby_client.aclose)
+    listing = Listing(lobby_client, lambda game_id: store.keys(game_id).game)
+    join_codes = JoinCodes(
+        lobby_client,
+        lambda game_id: store.keys(game_id).game,
+        ttl_seconds=settings.join_code_ttl_seconds,
+        attempts_per_minute=settings.seat_code_attempts_per_minute,
+    )
+    writer = TableWriter(
+        store,
+        deadlines=deadlines,
+        following=Following(listing, join_codes, ended=(limits.game_finished,)),
+        stats=metrics,
+        bot_delay_ms=settings.bot_move_delay_ms,
+    )
+    signer = TokenSigner(secret)
+    referee = Referee(writer, signer, allow_client_seeds=settings.allow_client_seeds)
+    lobby = Lobby(
+        writer,
+        signer,
+        join_codes,
+        listing,
+        lobby_client,
+        joins_per_minute=settings.joins_per_minute,
+        max_actions=settings.max_table_actions,
+    )
+    return writer, referee, lobby
+
+
+def _grpc_server(settings: Settings) -> grpc.aio.Server:
+    return grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", TRANSPORT_LIMIT),
+            # Off for one process, so a port in use fails the start; on for the workers
+            # of `referee serve --workers N`, which all bind the same port.
+            ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
+            # With a port of its own (worker_port: for a proxy on this host that keeps
+            # idle HTTP/2 connections to each worker), no BDP probe: its PING after a
+            # call reaches the proxy on an idle connection, which nginx then closes, so
+            # it reconnected every ~10 calls. Loopback needs no window probing.
+            ("grpc.http2.bdp_probe", 0 if settings.worker_port is not None else 1),
+        ]
+    )
+
+
+def _register(
+    server: grpc.aio.Server, api: RefereeApi, lobby_api: LobbyApi, tournaments: TournamentService
+) -> Any:
+    """Every service on ``server``: the three of the referee, health and reflection; the
+    health servicer is returned (its status follows the store)."""
+    RefereeServicer.register(api, server)
+    LobbyServicer.register(lobby_api, server)
+    tournaments.register(server)
+    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [
+            SERVICE_NAME,
+            TOURNAMENT_SERVICE,
+            LOBBY_RPCS.full_name,
+            health.SERVICE_NAME,
+            reflection.SERVICE_NAME,
+        ],
+        server,
+    )
+    return health_servicer
+
+
+async def _serve_http(
+    settings: Settings,
+    http: contextlib.AsyncExitStack,
+    api: RefereeApi,
+    lobby_api: LobbyApi,
+    tournaments: TournamentService,
+) -> int:
+    """Serve the HTTP/JSON face until ``http`` closes; its port, or 0 when it is off."""
+    if settings.http_port is None:
+        return 0
+    app = build_app(
+        api,
+        settings.cors_origins,
+        [tournaments.http_mount(), lobby_mount(lobby_api)],
+        console_dir=settings.console_dir,
+    )
+    return await http.enter_async_context(
+        serving_http(
+            app,
+            settings.host,
+            settings.http_port,
+            HttpLimits.of(settings),
+            reuse_port=settings.workers > 1,
+        )
+    )
+
+
+@dataclass
+class _Background:
+    """What runs beside the servers: the store follower, the embedded Redis's supervisor
+    and the deadline firer (entered into ``clocks`` when the settings run one)."""
+
+    follower: _StoreFollower
+    tasks: tuple[asyncio.Task[None], ...]
+    clocks: contextlib.AsyncExitStack
+
+    @classmethod
+    def start(cls, follower: _StoreFollower) -> _Background:
+        tasks = [asyncio.create_task(follower.run(), name="store follower")]
+        if follower.supervisor is not None:
+            tasks.append(asyncio.create_task(follower.supervisor.run(), name="redis supervisor"))
+        return cls(follower, tuple(tasks), contextlib.AsyncExitStack())
+
+
+async def _stop(
+    settings: Settings,
+    handle: Running,
+    tournaments: TournamentService,
+    health_servicer: Any,
+    background: _Background,
+    http: contextlib.AsyncExitStack,
+    store: RedisStore,
+) -> list[str]:
+    """The graceful stop; the steps cut at their deadline.
+
+    Stop advertising and end watch streams with UNAVAILABLE at once (their clients resume
+    elsewhere from their last version), whatever the rest takes; then no clock moves, no
+    directors or bots, and in-flight moves finish. Each step is bounded
+    (service.process.stopping)."""
+    steps = Steps()
+    background.follower.stop()
+    for task in background.tasks:
+        task.cancel()
+        await steps.run(task.get_name(), functools.partial(_ended, task), STEP_SECONDS)
+    await steps.run("health", health_servicer.enter_graceful_shutdown, STEP_SECONDS)
+    # The watch lanes end within one blocking read (watch_reader.CLOSE_SECONDS).
+    await steps.run("watch feed", handle.referee.feed.aclose, STEP_SECONDS + 1)
+    await steps.run("deadline firer", background.clocks.aclose, STEP_SECONDS)
+    # The directors' bots stop before the server.
+    await steps.run("tournaments", tournaments.aclose, TOURNAMENTS_STOP_SECONDS)
+    grace = settings.shutdown_grace_seconds
+    await steps.run(
+        "servers",
+        lambda: asyncio.gather(handle.server.stop(grace=grace), http.aclose()),
+        grace + STEP_SECONDS,
+    )
+    await steps.run("store", store.aclose, STEP_SECONDS)
+    return steps.cut
 
 
 def _own_port(server: grpc.aio.Server, settings: Settings) -> int:
