@@ -234,3 +234,33 @@ async def phone_problems(page: Page, ignore: str = "") -> list[str]:
     found = await page.evaluate(_PHONE_PROBLEMS, [SMALLEST_TAP_PX, SMALLEST_TEXT_PX, ignore])
     assert isinstance(found, list)
     return [str(problem) for problem in found]
+
+
+AXE = ROOT / "clients" / "console" / "node_modules" / "axe-core" / "axe.min.js"
+# What the console must never have (issue 30): axe-core's two worst impacts.
+AXE_BLOCKING = ("serious", "critical")
+
+
+async def axe_problems(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each
+    (rule, impact, the first offending elements): empty when the page passes.
+
+    axe-core comes from the console's own devDependencies (npm ci in clients/console), and
+    runs on the whole document with its default rules (WCAG 2 A and AA, best practices)."""
+    if not AXE.is_file():
+        pytest.fail(
+            f"{AXE.relative_to(ROOT)} is missing: ./dev test runs npm ci in clients/console"
+        )
+    # Evaluated, not added as a <script>: the console's Content-Security-Policy (rightly)
+    # refuses inline scripts, and DevTools' evaluation is not subject to it.
+    await page.evaluate(AXE.read_text())
+    found: list[dict[str, object]] = await page.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+            .map((v) => ({ id: v.id, impact: v.impact,
+                           nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }))"""
+    )
+    return [
+        f"{item['id']} ({item['impact']}): {item['nodes']}"
+        for item in found
+        if item["impact"] in AXE_BLOCKING
+    ]

@@ -5,9 +5,11 @@
  */
 import "./style.css";
 
-import { html, render } from "lit-html";
+import { html, render, type TemplateResult } from "lit-html";
 
 import { apiBase } from "./api.js";
+import { detailsShown, showDetails } from "./details.js";
+import { LANGS, lang, setLang, t, type Lang } from "./i18n/index.js";
 import { mountGame } from "./pages/game.js";
 import { mountHistory } from "./pages/history.js";
 import { mountJoin, mountLobby, mountNewTable, mountTableAdmin } from "./pages/lobby.js";
@@ -20,18 +22,50 @@ import { links } from "./ui.js";
 
 const app = document.getElementById("app") ?? document.body;
 
-render(
-  html`<header class="top">
-      <a class="brand" href="${links.home()}"><span class="logo">♠</span>Referee<span class="wide-only">console</span></a>
+/** The header: sections, the language switch and the details toggle (both on every page). */
+function header(): TemplateResult {
+  return html`<header class="top">
+      <a class="brand" href="${links.home()}"><span class="logo" aria-hidden="true">♠</span>Referee<span class="wide-only">console</span></a>
       <nav aria-label="sections">
-        <a href="${links.home()}" data-section="tables">Tables</a>
-        <a href="${links.tournaments()}" data-section="tournaments">Tournaments</a>
+        <a href="${links.home()}" data-section="tables">${t("common.tables")}</a>
+        <a href="${links.tournaments()}" data-section="tournaments">${t("common.tournaments")}</a>
       </nav>
-      <span class="api muted" title="the referee this page asks">${apiBase}</span>
+      <span class="header-tools">
+        <label class="lang-switch">
+          <span class="visually-hidden">${t("common.language")}</span>
+          <select data-testid="language" @change=${chooseLanguage}>
+            ${LANGS.map((code) => html`<option value=${code} ?selected=${code === lang()}>${LANGUAGE_NAMES[code]}</option>`)}
+          </select>
+        </label>
+        <label class="details-toggle" title="${t("common.detailsHint")}">
+          <input type="checkbox" data-testid="details" .checked=${detailsShown()} @change=${toggleDetails} />
+          ${t("common.details")}
+        </label>
+      </span>
+      <span class="api muted dev-detail">${t("common.apiAddress", { address: apiBase })}</span>
     </header>
-    <main id="page"></main>`,
-  app,
-);
+    <main id="page"></main>`;
+}
+
+/** Each language by its own name, as a switch shows them. */
+const LANGUAGE_NAMES: Record<Lang, string> = { en: "English", nl: "Nederlands", de: "Deutsch" };
+
+function chooseLanguage(event: Event): void {
+  const chosen = (event.target as HTMLSelectElement).value as Lang;
+  setLang(chosen);
+  drawHeader();
+  show();
+}
+
+function toggleDetails(event: Event): void {
+  showDetails((event.target as HTMLInputElement).checked);
+}
+
+function drawHeader(): void {
+  render(header(), app);
+}
+
+drawHeader();
 const page = document.getElementById("page") as HTMLElement;
 
 let current: AbortController | undefined;
@@ -78,7 +112,7 @@ function mount(route: Route, root: HTMLElement, signal: AbortSignal): void {
     case "history":
       return mountHistory(root, signal, route.id);
     case "unknown":
-      render(html`<p>Nothing here. <a href="${links.home()}">Back to the tables</a>.</p>`, root);
+      render(html`<p>${t("common.nothingHere")} <a href="${links.home()}">${t("common.backToTables")}</a>.</p>`, root);
   }
 }
 

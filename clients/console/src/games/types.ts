@@ -80,6 +80,12 @@ export interface GameRenderer {
    */
   seat?(view: View, controls: SeatControls): TemplateResult;
   /**
+   * One line saying what this seat may do now, in the game's own terms and the page's
+   * language ("Take a chip from the middle, or swap yours"; "Waiting for Ada to play"),
+   * for every phase of the game; the seat page shows it above the seat's own area.
+   */
+  prompt?(view: View, controls: SeatControls): string;
+  /**
    * The view's post-game reveal (its `revealed_*` fields), its cards drawn by the game's
    * own card drawing; undefined for a view of another game. `reveal.ts` lays it out.
    */
