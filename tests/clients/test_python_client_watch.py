@@ -22,7 +22,8 @@ from referee.client import (
     Unauthenticated,
     Unavailable,
 )
-from referee.v1 import game_pb2, referee_pb2
+from referee.client.calls import WatchCursor
+from referee.v1 import game_pb2, referee_pb2, table_pb2
 from service.process.server import Running, running
 from tests.clients.python_client_play import aplay_to_end, astep
 from tests.clients.python_client_proxy import CuttableProxy
@@ -230,3 +231,30 @@ async def test_watch_after_a_version_and_of_a_finished_game(referee_server: Runn
         tail = [m async for m in seats[2].watch(after_version=final.version - 1)]
         assert [m.version for m in tail] == [final.version]
         assert [m async for m in seats[2].watch(after_version=final.version)] == []
+
+
+def test_a_watch_is_over_at_the_view_of_an_aborted_table() -> None:
+    """The referee ends a stream after the view that ends the game, and an aborted table's
+    view has no outcome: the cursor counts it as the end, so the watch stops there instead
+    of reconnecting to a stream that closes at once."""
+    cursor = WatchCursor("g", None, Resume())
+    aborted = table_pb2.Table(status=table_pb2.TABLE_STATUS_ABORTED)
+    assert cursor.fresh(referee_pb2.WatchGameResponse(version=3, view=game_pb2.View(table=aborted)))
+    assert cursor.finished and cursor.ended(received=True)
+    live = table_pb2.Table(status=table_pb2.TABLE_STATUS_LIVE)
+    other = WatchCursor("g", None, Resume())
+    assert other.fresh(referee_pb2.WatchGameResponse(version=3, view=game_pb2.View(table=live)))
+    assert not other.finished and not other.ended(received=True)
+
+
+async def test_a_watch_of_a_table_aborted_meanwhile_ends_with_its_view(
+    referee_server: Running,
+) -> None:
+    async with AsyncRefereeClient(referee_server.address) as client:
+        created = await client.create_game("gang_of_four", 4, allow_spectators=True)
+        async with contextlib.aclosing(client.seat(created.game_id).watch()) as updates:
+            first = await anext(updates)
+            await client.abort_game(created.game_id, created.admin_token)
+            rest = [message async for message in updates]
+        assert first.view.table.status == table_pb2.TABLE_STATUS_LIVE
+        assert [m.view.table.status for m in rest] == [table_pb2.TABLE_STATUS_ABORTED]

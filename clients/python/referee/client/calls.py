@@ -15,7 +15,7 @@ import grpc
 
 from referee.client.errors import RefereeError, Unavailable
 from referee.client.policy import Resume, Retry, is_transport_failure
-from referee.v1 import game_pb2, referee_pb2
+from referee.v1 import game_pb2, referee_pb2, table_pb2
 
 Metadata = tuple[tuple[str, str], ...]
 
@@ -134,11 +134,22 @@ class WatchCursor:
         return request
 
     def fresh(self, message: referee_pb2.WatchGameResponse) -> bool:
-        """Record ``message``; False when it was delivered before."""
-        if self.last_version is not None and message.version <= self.last_version:
+        """Record ``message``; False when it was delivered before.
+
+        A snapshot at the version last delivered is news, not a repeat: the referee sends
+        one when the table changes without a move (a seat handed over, presence, the admin
+        aborting the game). A resumed stream never repeats the version it resumed after."""
+        last = self.last_version
+        if last is not None and (
+            message.version < last or (message.version == last and not message.snapshot)
+        ):
             return False
         self.last_version = message.version
-        self.finished = message.view.HasField("outcome")
+        # The referee ends a stream after the view that ends the game: finished (an
+        # outcome) or aborted by the table admin (no outcome, no more moves).
+        self.finished = message.view.HasField("outcome") or (
+            message.view.table.status == table_pb2.TABLE_STATUS_ABORTED
+        )
         if self.failures:
             self.failures = 0
             self._delays = self.policy.backoff.delays()
