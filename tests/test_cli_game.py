@@ -1,6 +1,7 @@
 """`referee game create|join|start|list|abort`, as commands (their own processes) against
-a referee in this test's event loop: --json parsed, the human output, refusals on stderr
-with exit code 1."""
+a referee in this test's event loop: --json parsed, the human output, refusals in one line
+on stderr with their exit codes (4: not allowed or not found), a table named by --game-id
+or, as before, positionally."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from service.process.cli import game as cli_game
+from service.process.cli.common import ExitCode
 from service.process.server import Running, running
 from tests.servers import settings_for
 
@@ -77,10 +79,11 @@ async def test_create_join_list_start_and_abort_a_table(server: Running) -> None
     code, out, err = human
     assert code == 0 and gid in out and "open" in out, err
     code, out, err = wrong
-    assert (code, out) == (1, "") and "PERMISSION_DENIED ADMIN_TOKEN_REQUIRED" in err
+    assert (code, out) == (ExitCode.UNREACHABLE, "") and len(err.splitlines()) == 1
+    assert err.startswith("referee game start: only the admin token may do this"), err
     started = one_document(
         await referee(
-            "game", "start", gid, *address, "--json", "--bot", "heuristic",
+            "game", "start", "--game-id", gid, *address, "--json", "--bot", "heuristic",
             env={"REFEREE_ADMIN_TOKEN": admin},
         )
     )  # fmt: skip
@@ -88,10 +91,11 @@ async def test_create_join_list_start_and_abort_a_table(server: Running) -> None
     assert started["table"]["seats"][3]["holder"] == "SEAT_HOLDER_BOT"
     spent, aborted = await asyncio.gather(
         referee("game", "join", *address, "--code", created["join_code"], "--name", "Di"),
-        referee("game", "abort", gid, *address, "--token", admin),
+        referee("game", "abort", gid, *address, "--token", admin),  # the positional form
     )
     code, out, err = spent
-    assert (code, out) == (1, "") and "NOT_FOUND JOIN_CODE_INVALID" in err
+    assert (code, out) == (ExitCode.UNREACHABLE, "") and len(err.splitlines()) == 1
+    assert err.startswith("referee game join: this join code is unknown, expired or spent"), err
     code, out, err = aborted
     assert (code, out) == (0, f"game {gid}: aborted\n"), err
 

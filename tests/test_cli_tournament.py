@@ -17,6 +17,7 @@ import pytest
 
 from referee.v1 import referee_pb2_grpc
 from service.process.cli import tournament as cli_tournament
+from service.process.cli.common import ExitCode
 from service.process.server import Running
 from tests.service.players import play_to_end
 from tests.service.table import Table
@@ -61,9 +62,11 @@ async def test_create_start_watch_and_list_a_tournament(referee_server: Running)
     assert created["tournament"]["status"] == "TOURNAMENT_STATUS_CREATED"
 
     code, out, err = await _referee("tournament", "start", tid, *address, "--token", "t1.nope")
-    assert code == 1 and out == ""
-    assert "PERMISSION_DENIED" in err or "UNAUTHENTICATED" in err, err
-    started = await _json("tournament", "start", tid, *address, "--token", created["admin_token"])
+    assert (code, out) == (ExitCode.UNREACHABLE, "") and len(err.splitlines()) == 1, err
+    assert err.startswith("referee tournament start: ") and "Traceback" not in err
+    started = await _json(
+        "tournament", "start", "--tournament-id", tid, *address, "--token", created["admin_token"]
+    )
     assert started["tournament"]["status"] == "TOURNAMENT_STATUS_RUNNING"
 
     listed = await _json("tournament", "list", *address, "--status", "running", "--limit", "100")
@@ -96,7 +99,7 @@ async def test_watch_ends_with_the_standings_and_json_with_the_final_tournament(
     )  # fmt: skip
     tid = created["tournament_id"]
     await _json("tournament", "start", tid, *address, "--token", created["admin_token"])
-    code, out, err = await _referee("tournament", "watch", tid, *address)
+    code, out, err = await _referee("tournament", "watch", "--tournament-id", tid, *address)
     assert code == 0, err
     assert "finished" in out and "rank" in out and "bot0" in out
     assert "rounds" in err  # the progress bars, on stderr
@@ -119,11 +122,16 @@ async def test_verify_answers_at_once_for_an_unfinished_game_or_waits_for_it(
         table = await Table.create(referee_pb2_grpc.RefereeServiceStub(channel), 3, seed=b"wait")
         verify = ("verify", "--address", referee_server.address, "--game-id", table.game_id)
         began = time.monotonic()
-        code, out, _ = await _referee(*verify)
-        assert (code, out) == (3, "not finished (version 0)\n")
+        code, out, err = await _referee(*verify)
+        assert (code, out) == (ExitCode.NOT_FINISHED, "")
+        assert err == (
+            "referee verify: the game is not over yet (version 0); "
+            "try again when it ends, or pass --wait SECONDS\n"
+        )
         assert time.monotonic() - began < 20  # no watch held open: a process start's time
-        code, out, _ = await _referee(*verify, "--wait", "0.5")
-        assert (code, out) == (3, "not finished (version 0) after 0.5 s\n")
+        code, out, err = await _referee(*verify, "--wait", "0.5")
+        assert (code, out) == (ExitCode.NOT_FINISHED, "")
+        assert err.startswith("referee verify: the game is not over yet after 0.5 s (version 0);")
 
         feed = referee_server.referee.feed
         before = feed.watchers

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import functools
 import importlib
 import sys
 import time
@@ -17,11 +18,22 @@ import grpc
 from google.protobuf import json_format
 
 from referee.client.calls import HistoryPages
-from referee.v1 import referee_pb2, referee_pb2_grpc
+from referee.client.errors import from_rpc_error
+from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service import compiled
 from service.process import logs
 from service.process.cli import game as cli_game
 from service.process.cli import tournament as cli_tournament
+from service.process.cli.common import (
+    EXIT_CODES_HELP,
+    Asked,
+    ExitCode,
+    Parser,
+    UsageError,
+    at_least,
+    check,
+    fail,
+)
 from service.settings import DEFAULTS, Settings, env_name
 
 
@@ -55,34 +67,73 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    """Verify a game from its history (at ``--address``, or ``--file``); its exit code."""
     from service.edge.verify import verify_history
 
     if args.file:
-        history = json_format.Parse(Path(args.file).read_text(), referee_pb2.GetHistoryResponse())
-        views = []
+        history = _history_file(args.file)
+        views: list[game_pb2.View] = []
     else:
-        metadata = (("authorization", f"Bearer {args.token}"),) if args.token else ()
-        with grpc.insecure_channel(args.address) as channel:
-            stub = referee_pb2_grpc.RefereeServiceStub(channel)
-            unfinished = _until_finished(stub, args.game_id, metadata, args.wait)
-            if unfinished is not None:
-                waited = f" after {args.wait:g} s" if args.wait else ""
-                print(f"not finished (version {unfinished}){waited}")
-                return NOT_FINISHED
-            pages = HistoryPages(args.game_id)
-            request: referee_pb2.GetHistoryRequest | None = pages.first()
-            while request is not None:
-                request = pages.next(stub.GetHistory(request, metadata=metadata))
-            history = pages.whole()
-            # Every version's view as this caller saw it (or could have), each checked.
-            watch = referee_pb2.WatchGameRequest(game_id=args.game_id, after_version=0)
-            views = [update.view for update in stub.WatchGame(watch, metadata=metadata)]
-            if args.revealed:  # and every version's post-game reveal, checked the same way
-                watch.revealed = True
-                views += [update.view for update in stub.WatchGame(watch, metadata=metadata)]
+        asked = Asked("referee verify", args.address, f"game {args.game_id}", NO_SPECTATORS)
+        try:
+            fetched = _fetch(args)
+        except grpc.RpcError as error:
+            return fail(from_rpc_error(error), asked)
+        if isinstance(fetched, int):
+            waited = f" after {args.wait:g} s" if args.wait else ""
+            print(
+                f"referee verify: the game is not over yet{waited} (version {fetched}); "
+                "try again when it ends, or pass --wait SECONDS",
+                file=sys.stderr,
+            )
+            return ExitCode.NOT_FINISHED
+        history, views = fetched
     report = verify_history(history, views, game_id=args.game_id or "")
     print(report)
-    return 0 if report.ok else 1
+    if report.ok:
+        return ExitCode.OK
+    print(
+        f"referee verify: the game does not verify (first at move "
+        f"{report.first_differing_version}; the problems are on stdout)",
+        file=sys.stderr,
+    )
+    return ExitCode.NOT_VERIFIED
+
+
+NO_SPECTATORS = "this table allows no spectators: pass --token with a seat token"
+
+
+def _history_file(path: str) -> referee_pb2.GetHistoryResponse:
+    """``--file``: a GetHistoryResponse as JSON; a usage error (exit 2) if it is not one."""
+    try:
+        return json_format.Parse(Path(path).read_text(), referee_pb2.GetHistoryResponse())
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    except (json_format.ParseError, UnicodeDecodeError) as error:
+        raise UsageError(f"{path} is not a GetHistoryResponse as JSON: {error}") from None
+
+
+def _fetch(
+    args: argparse.Namespace,
+) -> tuple[referee_pb2.GetHistoryResponse, list[game_pb2.View]] | int:
+    """The game's history and every version's view as this caller saw it (or could have),
+    each to be checked; or its version when it is not over (within ``--wait``)."""
+    metadata = (("authorization", f"Bearer {args.token}"),) if args.token else ()
+    with grpc.insecure_channel(args.address) as channel:
+        stub = referee_pb2_grpc.RefereeServiceStub(channel)
+        unfinished = _until_finished(stub, args.game_id, metadata, args.wait)
+        if unfinished is not None:
+            return unfinished
+        pages = HistoryPages(args.game_id)
+        request: referee_pb2.GetHistoryRequest | None = pages.first()
+        while request is not None:
+            request = pages.next(stub.GetHistory(request, metadata=metadata))
+        watch = referee_pb2.WatchGameRequest(game_id=args.game_id, after_version=0)
+        views = [update.view for update in stub.WatchGame(watch, metadata=metadata)]
+        if args.revealed:  # and every version's post-game reveal, checked the same way
+            watch.revealed = True
+            views += [update.view for update in stub.WatchGame(watch, metadata=metadata)]
+        return pages.whole(), views
 
 
 def _until_finished(
@@ -118,9 +169,6 @@ def _setting(field: str, what: str, default: str | None = None) -> str:
     return f"{what} ({env_name(field)}; default {shown})"
 
 
-NOT_FINISHED = 3  # `referee verify`'s exit code for a game that is not over (yet)
-
-
 class _Version(argparse.Action):
     """``referee --version``: the package's version and which build runs (compiled by mypyc
     or pure Python: service.compiled), found only when asked (it imports every engine)."""
@@ -137,26 +185,61 @@ class _Version(argparse.Action):
 DELEGATED = {
     "bot": ("referee.bots.cli", "play one seat of a game with a bot, as an ordinary client"),
 }
+ADDRESS = f"{DEFAULTS.host}:{DEFAULTS.port}"
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one ``referee`` command; its exit code (:class:`~referee.bots.cli.ExitCode`)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in DELEGATED:
         delegate: int = importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:])
         return delegate
-    parser = argparse.ArgumentParser(prog="referee", description="Authoritative game referee")
-    parser.add_argument(
+    args = parser().parse_args(argv)
+    check(args)
+    try:
+        result: int = args.run(args)
+    except UsageError as error:
+        print(f"referee {args.command}: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    return result
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``referee`` command's parser, every verb's but the delegated ones."""
+    parse = Parser(
+        prog="referee",
+        description="Authoritative game referee: serve it, verify its games, host tables "
+        "and tournaments from a shell.",
+        epilog=EXIT_CODES_HELP,
+    )
+    parse.add_argument(
         "--version", action=_Version, help="print the version and which build runs, and exit"
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parse.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="referee COMMAND --help says more"
+    )
     for name, (_, text) in DELEGATED.items():
         commands.add_parser(name, help=f"{text} (referee {name} --help)")
-    serve = commands.add_parser("serve", help="run the gRPC referee")
+    _serve_parser(commands)
+    _verify_parser(commands)
+    cli_tournament.add_commands(commands, ADDRESS)
+    cli_game.add_commands(commands, ADDRESS)
+    return parse
+
+
+def _serve_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = commands.add_parser(
+        "serve",
+        help="serve the referee: gRPC, and HTTP/JSON (Connect) with the web console at "
+        "/console/ on the HTTP port",
+        description="Serve the referee: gRPC on --port, HTTP/JSON (Connect) and the web "
+        "console (/console/) on --http-port. Each flag overrides its environment variable.",
+    )
     serve.add_argument("--host", help=_setting("host", "address to bind"))
-    serve.add_argument("--port", type=int, help=_setting("port", "gRPC port, 0 = any free"))
+    serve.add_argument("--port", type=at_least(0), help=_setting("port", "gRPC port, 0 = any free"))
     serve.add_argument(
         "--workers",
-        type=int,
+        type=at_least(0),
         metavar="N",
         help=_setting(
             "workers",
@@ -166,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument(
         "--worker-port",
-        type=int,
+        type=at_least(0),
         metavar="PORT",
         help=_setting(
             "worker_port",
@@ -177,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument(
         "--http-port",
-        type=int,
-        help=_setting("http_port", "HTTP/JSON (Connect) port, 0 = any free"),
+        type=at_least(0),
+        help=_setting("http_port", "HTTP/JSON (Connect) and console port, 0 = any free"),
     )
     serve.add_argument(
         "--cors-origin",
@@ -199,14 +282,27 @@ def main(argv: list[str] | None = None) -> int:
         help=_setting("allow_client_seeds", "accept CreateGame seeds (tests only)", "off"),
     )
     serve.set_defaults(run=_serve)
+
+
+def _verify_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verify = commands.add_parser(
         "verify",
-        help="replay a finished game from its seed (exit 1: it does not verify; 3: not finished)",
+        help="replay a finished game from its seed and check every view "
+        "(exit 1: it does not verify; 3: not finished)",
+        description="Replay a finished game from its seed and check its history and every "
+        "version's view.",
+        epilog=EXIT_CODES_HELP,
     )
-    verify.add_argument("--address", default=f"{DEFAULTS.host}:{DEFAULTS.port}")
-    verify.add_argument("--game-id")
-    verify.add_argument("--token", help="a seat token (else as a spectator)")
-    verify.add_argument("--file", help="a GetHistoryResponse saved as JSON instead")
+    verify.add_argument(
+        "--address", default=ADDRESS, help="the referee's gRPC address (default %(default)s)"
+    )
+    verify.add_argument("--game-id", metavar="ID", help="the game to verify")
+    verify.add_argument(
+        "--token", help="a seat token (else as a spectator, if the table allows spectators)"
+    )
+    verify.add_argument(
+        "--file", help="a GetHistoryResponse saved as JSON instead of --address (no views)"
+    )
     verify.add_argument(
         "--revealed",
         action="store_true",
@@ -219,11 +315,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="wait this long for an unfinished game to end (default: answer at once)",
     )
-    verify.set_defaults(run=_verify)
-    cli_tournament.add_commands(commands, f"{DEFAULTS.host}:{DEFAULTS.port}")
-    cli_game.add_commands(commands, f"{DEFAULTS.host}:{DEFAULTS.port}")
-    args = parser.parse_args(argv)
-    if args.command == "verify" and not (args.file or args.game_id):
-        parser.error("verify needs --game-id or --file")
-    result: int = args.run(args)
-    return result
+    verify.set_defaults(run=_verify, check=functools.partial(_check_verify, verify))
+
+
+def _check_verify(verify: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if not (args.file or args.game_id):
+        verify.error("verify needs --game-id or --file")
+    if not args.wait >= 0:  # also refuses nan
+        verify.error(f"--wait must be 0 or more seconds, not {args.wait:g}")

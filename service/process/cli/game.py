@@ -3,16 +3,18 @@
 ``create`` calls RefereeService.CreateGame and prints the game id, the table admin token,
 the join code and any seat tokens; the others call LobbyService. Output and errors as the
 other commands (:mod:`service.process.cli.common`): rich tables for a person, one JSON document with
-``--json`` (so ``jq -r .admin_token`` works), a refused call on stderr with exit code 1.
+``--json`` (so ``jq -r .admin_token`` works), a failure in one line on stderr with its exit
+code (:class:`~service.process.cli.common.ExitCode`). A table is named by ``--game-id`` (the
+older positional form of ``start`` and ``abort`` is still accepted).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Callable
 
 import grpc
-from google.protobuf import json_format
 from rich.console import Console
 from rich.table import Table
 
@@ -27,9 +29,13 @@ from referee.v1 import (
     tournament_pb2,
 )
 from service.process.cli.common import (
+    Asked,
     admin_token,
+    at_least,
     common_flags,
+    id_flags,
     metadata,
+    options_json,
     print_json,
     run_on_channel,
 )
@@ -54,9 +60,13 @@ STATUS_NAMES = {value: name for name, value in STATUSES.items()}
 LISTED = {name: STATUSES[name] for name in ("open", "live")}
 
 
+# Where a command's failure for want of a token says which token to pass.
+NO_TOKEN = "this needs the table's admin token: pass --token or set $REFEREE_ADMIN_TOKEN"
+
+
 def table_options(args: argparse.Namespace) -> game_pb2.TableOptions | None:
-    """``--options`` (TableOptions as JSON), with the ``--clock-*`` flags set on it."""
-    options = json_format.Parse(args.options, game_pb2.TableOptions()) if args.options else None
+    """``--options``, with the clock flags set on it."""
+    options: game_pb2.TableOptions | None = args.options
     if args.move_seconds or args.bank_seconds:
         options = options or game_pb2.TableOptions()
         options.clock.CopyFrom(
@@ -170,54 +180,117 @@ Command = Callable[[grpc.Channel, argparse.Namespace, Console], None]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed ``referee game`` command; 0, or 1 when the referee refused."""
+    """Run the parsed ``referee game`` command; its exit code."""
     command: Command = args.game_run
-    return run_on_channel(args, lambda channel, out: command(channel, args, out))
+    game_id = getattr(args, "game_id", None)
+    asked = Asked(
+        f"referee game {args.action}",
+        args.address,
+        f"game {game_id}" if game_id else "the game",
+        NO_TOKEN,
+    )
+    return run_on_channel(args, asked, lambda channel, out: command(channel, args, out))
+
+
+def _check_join(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if not (args.code or args.game_id):
+        parser.error("join needs --code or --game-id")
+
+
+def _check_clock(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Usage errors for clock flags that would do nothing (the referee would never see
+    them): an increment without a bank, a no-show rule without a clock."""
+    if args.increment_seconds and not args.bank_seconds:
+        parser.error("--increment-seconds needs --bank-seconds (it is added to the bank)")
+    if (args.no_show_after or args.no_show != "keep") and not (
+        args.move_seconds or args.bank_seconds
+    ):
+        parser.error("--no-show-after and --no-show need a clock (--move-seconds/--bank-seconds)")
+    if args.no_show != "keep" and not args.no_show_after:
+        parser.error("--no-show needs --no-show-after")
 
 
 def _create_parser(actions: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
     create: argparse.ArgumentParser = actions.add_parser(
         "create", help="create a table (prints its admin token)"
     )
-    create.add_argument("--game", required=True, help=f"one of {', '.join(GAMES)}")
-    create.add_argument("--seats", type=int, required=True)
-    create.add_argument("--open-seats", type=int, default=0, help="seats left for JoinGame")
+    create.add_argument("--game", required=True, choices=GAMES, help="the game to play")
+    create.add_argument("--seats", type=at_least(1), required=True, help="how many seats")
+    create.add_argument(
+        "--open-seats", type=at_least(0), default=0, help="seats left for JoinGame (default 0)"
+    )
     create.add_argument("--name", action="append", help="a held seat's display name; repeat")
     create.add_argument("--listed", action="store_true", help="list it in ListGames")
-    create.add_argument("--allow-spectators", action="store_true")
-    create.add_argument("--options", help="TableOptions as JSON, e.g. '{\"theGang\": {...}}'")
-    create.add_argument("--move-seconds", type=int, default=0, help="clock: per move")
-    create.add_argument("--bank-seconds", type=int, default=0, help="clock: time bank")
-    create.add_argument("--increment-seconds", type=int, default=0, help="clock: per move")
-    create.add_argument("--no-show-after", type=int, default=0, help="clock moves in a row")
-    create.add_argument("--no-show", choices=NO_SHOWS, default="keep")
-    create.set_defaults(game_run=_create)
+    create.add_argument(
+        "--allow-spectators", action="store_true", help="let anyone watch it without a token"
+    )
+    create.add_argument(
+        "--options",
+        type=options_json,
+        help="TableOptions as JSON, e.g. '{\"theGang\": {...}}'",
+    )
+    clock = create.add_argument_group("clock (table.proto Clock; 0: off)")
+    clock.add_argument(
+        "--move-seconds",
+        type=at_least(0),
+        default=0,
+        help="each move must come within this many seconds of the seat's turn",
+    )
+    clock.add_argument(
+        "--bank-seconds",
+        type=at_least(0),
+        default=0,
+        help="a time bank per seat (chess-style), spent while it is to act",
+    )
+    clock.add_argument(
+        "--increment-seconds",
+        type=at_least(0),
+        default=0,
+        help="seconds added to a seat's bank after each of its own moves (needs --bank-seconds)",
+    )
+    clock.add_argument(
+        "--no-show-after",
+        type=at_least(0),
+        default=0,
+        metavar="MOVES",
+        help="after this many clock moves in a row for a seat, --no-show applies to it",
+    )
+    clock.add_argument(
+        "--no-show",
+        choices=NO_SHOWS,
+        default="keep",
+        help="then: keep (the clock plays on), bot (a bot takes the seat) or forfeit "
+        "(default keep)",
+    )
+    create.set_defaults(game_run=_create, check=functools.partial(_check_clock, create))
     return create
 
 
 def add_commands(commands: argparse._SubParsersAction, default_address: str) -> None:  # type: ignore[type-arg]
     """``referee game ...`` on the ``referee`` parser's sub-commands."""
     game = commands.add_parser("game", help="create, join, start, list, abort tables")
-    actions = game.add_subparsers(dest="action", required=True)
+    actions = game.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="referee game ACTION --help says more"
+    )
     create = _create_parser(actions)
     join = actions.add_parser("join", help="take an open seat (prints its seat token)")
     join.add_argument("--code", help="the table's join code")
-    join.add_argument("--game-id", help="or a listed table's id")
+    join.add_argument("--game-id", metavar="ID", help="or a listed table's id")
     join.add_argument("--name", required=True, help="your display name (public)")
     join.add_argument("--player-id", default="", help="your id in your own accounts (public)")
-    join.set_defaults(game_run=_join)
+    join.set_defaults(game_run=_join, check=functools.partial(_check_join, join))
     start = actions.add_parser("start", help="start it now, bots in the open seats")
-    start.add_argument("--bot", choices=BOTS, default="random")
+    start.add_argument("--bot", choices=BOTS, default="random", help="the bots (default random)")
     abort = actions.add_parser("abort", help="end it without an outcome")
     for action, handler in ((start, _start), (abort, _abort)):
-        action.add_argument("game_id")
+        id_flags(action, "game", "the table's id (from game create or game list)")
         action.add_argument("--token", help="the admin token (default $REFEREE_ADMIN_TOKEN)")
         action.set_defaults(game_run=handler)
     listing = actions.add_parser("list", help="listed tables, newest first")
-    listing.add_argument("--game")
+    listing.add_argument("--game", choices=GAMES, help="only this game's tables")
     listing.add_argument("--status", choices=LISTED, help="default: both")
-    listing.add_argument("--page-size", type=int, default=0, help="0: 50")
-    listing.add_argument("--page-token")
+    listing.add_argument("--page-size", type=at_least(0), default=0, help="0: 50")
+    listing.add_argument("--page-token", help="from the previous page's last line")
     listing.set_defaults(game_run=_list)
     for action in (create, join, start, abort, listing):
         common_flags(action, default_address)

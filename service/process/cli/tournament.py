@@ -5,8 +5,9 @@ person (rich tables, and a live progress bar of rounds and tables while ``watch`
 with ``--json``, as one JSON document on stdout (the response, field names as in the
 .proto, so ``jq -r .tournament_id`` works). The operator key is ``--key`` or the
 ``REFEREE_KEY`` variable, sent as ``x-referee-key``; the admin token of ``start`` is
-``--token`` or ``REFEREE_ADMIN_TOKEN``. A refused call prints its code and reason on stderr
-and exits 1.
+``--token`` or ``REFEREE_ADMIN_TOKEN``. A tournament is named by ``--tournament-id`` (the
+older positional form is still accepted). A failure is one line on stderr, with its exit
+code (:class:`~service.process.cli.common.ExitCode`).
 """
 
 from __future__ import annotations
@@ -14,16 +15,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 
-from google.protobuf import json_format
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 
-from referee.v1 import game_pb2, tournament_pb2, tournament_pb2_grpc
+from engines.registry import GAMES
+from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from service.process.cli.common import (
+    Asked,
     admin_token,
+    at_least,
     common_flags,
+    id_flags,
     metadata,
+    options_json,
     print_json,
     run_on_channel,
 )
@@ -52,7 +57,6 @@ def participant(text: str) -> T.ParticipantSpec:
 
 
 def _create(stub: Stub, args: argparse.Namespace, out: Console) -> None:
-    options = json_format.Parse(args.options, game_pb2.TableOptions()) if args.options else None
     created = stub.CreateTournament(
         T.CreateTournamentRequest(
             game=args.game,
@@ -61,7 +65,7 @@ def _create(stub: Stub, args: argparse.Namespace, out: Console) -> None:
             format=FORMATS[args.format],
             rounds=args.rounds,
             bot_move_delay_ms=args.bot_move_delay_ms,
-            options=options,
+            options=args.options,
         ),
         metadata=metadata(args),
     )
@@ -145,10 +149,15 @@ def _watch(stub: Stub, args: argparse.Namespace, out: Console) -> None:
         for snapshot in _snapshots(stub, args):
             last = snapshot
     else:
+        snapshots = _snapshots(stub, args)
+        last = next(snapshots, None)  # the bars only once the referee answered
+        if last is None:
+            return
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
         with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
             bars = Bars(progress)
-            for last in _snapshots(stub, args):
+            bars.show(last)
+            for last in snapshots:
                 bars.show(last)
     if last is None:
         return
@@ -184,11 +193,23 @@ def _list(stub: Stub, args: argparse.Namespace, out: Console) -> None:
 Command = Callable[[Stub, argparse.Namespace, Console], None]
 
 
+# Where a command's failure for want of a token says which token to pass.
+NO_TOKEN = "this needs the tournament's admin token: pass --token or set $REFEREE_ADMIN_TOKEN"
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed ``referee tournament`` command; 0, or 1 when the referee refused."""
+    """Run the parsed ``referee tournament`` command; its exit code."""
     command: Command = args.tournament_run
+    tournament_id = getattr(args, "tournament_id", None)
+    asked = Asked(
+        f"referee tournament {args.action}",
+        args.address,
+        f"tournament {tournament_id}" if tournament_id else "the tournament",
+        NO_TOKEN,
+    )
     return run_on_channel(
         args,
+        asked,
         lambda channel, out: command(tournament_pb2_grpc.TournamentServiceStub(channel), args, out),
     )
 
@@ -196,10 +217,17 @@ def run(args: argparse.Namespace) -> int:
 def add_commands(commands: argparse._SubParsersAction, default_address: str) -> None:  # type: ignore[type-arg]
     """``referee tournament ...`` on the ``referee`` parser's sub-commands."""
     tournament = commands.add_parser("tournament", help="create, start, watch, list tournaments")
-    actions = tournament.add_subparsers(dest="action", required=True)
+    actions = tournament.add_subparsers(
+        dest="action",
+        required=True,
+        metavar="ACTION",
+        help="referee tournament ACTION --help says more",
+    )
     create = actions.add_parser("create", help="create a tournament (prints its admin token)")
-    create.add_argument("--game", required=True)
-    create.add_argument("--seats-per-table", type=int, required=True)
+    create.add_argument("--game", required=True, choices=GAMES, help="the game its tables play")
+    create.add_argument(
+        "--seats-per-table", type=at_least(1), required=True, help="players at each table"
+    )
     create.add_argument(
         "--participant",
         type=participant,
@@ -207,22 +235,33 @@ def add_commands(commands: argparse._SubParsersAction, default_address: str) -> 
         required=True,
         help="NAME (an external player) or NAME:random / NAME:heuristic (a bot); repeat",
     )
-    create.add_argument("--format", choices=FORMATS, default="round_robin")
-    create.add_argument("--rounds", type=int, default=0, help="0: the format's default")
-    create.add_argument("--bot-move-delay-ms", type=int, default=0)
-    create.add_argument("--options", help="TableOptions as JSON, e.g. '{\"theGang\": {...}}'")
+    create.add_argument(
+        "--format", choices=FORMATS, default="round_robin", help="default round_robin"
+    )
+    create.add_argument("--rounds", type=at_least(0), default=0, help="0: the format's default")
+    create.add_argument(
+        "--bot-move-delay-ms",
+        type=at_least(0),
+        default=0,
+        help="a pause before each bot move, in ms (default 0)",
+    )
+    create.add_argument(
+        "--options",
+        type=options_json,
+        help="TableOptions as JSON for every table, e.g. '{\"theGang\": {...}}'",
+    )
     create.set_defaults(tournament_run=_create)
     start = actions.add_parser("start", help="start it (pairs round 1, runs its bots)")
-    start.add_argument("tournament_id")
+    id_flags(start, "tournament", "the tournament's id (from tournament create or list)")
     start.add_argument("--token", help="the admin token (default $REFEREE_ADMIN_TOKEN)")
     start.set_defaults(tournament_run=_start)
     watch = actions.add_parser("watch", help="follow it to its end, then its standings")
-    watch.add_argument("tournament_id")
+    id_flags(watch, "tournament", "the tournament's id (from tournament create or list)")
     watch.add_argument("--token", help="a participant or admin token (else as a spectator)")
     watch.set_defaults(tournament_run=_watch)
     listing = actions.add_parser("list", help="the most recently changed tournaments")
-    listing.add_argument("--status", choices=STATUSES)
-    listing.add_argument("--limit", type=int, default=0, help="0: 20")
+    listing.add_argument("--status", choices=STATUSES, help="default: any")
+    listing.add_argument("--limit", type=at_least(0), default=0, help="0: 20")
     listing.set_defaults(tournament_run=_list)
     for action in (create, start, watch, listing):
         common_flags(action, default_address)
