@@ -1,5 +1,5 @@
 """Every `referee` verb given bad input, as its own process: the exit code of the one table
-(:class:`~referee.bots.cli.ExitCode`), exactly one line in words on stderr (never a
+(:class:`~referee.client.exits.ExitCode`), exactly one line in words on stderr (never a
 traceback) and nothing on stdout. Usage errors, no referee at the address, and against a
 live referee an unknown id, a bad token, a refusal, a finished game without spectators and
 no token, and a game not over yet. All the commands run at once, against one referee."""

@@ -274,4 +274,7 @@ async def test_main_refuses_an_unknown_strategy(referee_server: Running) -> None
         "--strategy",
         "genius",
     ]
-    assert await asyncio.to_thread(main, args) == 2
+    # A usage error (an unknown --strategy is not among the choices): argparse exits 2.
+    with pytest.raises(SystemExit) as exited:
+        await asyncio.to_thread(main, args)
+    assert exited.value.code == 2

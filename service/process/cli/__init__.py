@@ -189,7 +189,7 @@ ADDRESS = f"{DEFAULTS.host}:{DEFAULTS.port}"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one ``referee`` command; its exit code (:class:`~referee.bots.cli.ExitCode`)."""
+    """Run one ``referee`` command; its exit code (:class:`~referee.client.exits.ExitCode`)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in DELEGATED:
         delegate: int = importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:])

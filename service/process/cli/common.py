@@ -1,7 +1,7 @@
 """What the `referee` commands share: the connection flags, the operator key and tokens
 from flags or the environment, one JSON document per answer, ids given as ``--game-id``
 (or, as before, positionally), and a failure told in one line on stderr with its exit code
-(:class:`~referee.bots.cli.ExitCode`, defined once for every verb, the bot's included)."""
+(:class:`~referee.client.exits.ExitCode`, defined once for every verb, the bot's included)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from rich.console import Console
 
-from referee.bots.cli import EXIT_CODES_HELP, Asked, ExitCode, Parser, fail
 from referee.client.calls import auth_metadata
 from referee.client.errors import from_rpc_error
+from referee.client.exits import EXIT_CODES_HELP, Asked, ExitCode, Parser, fail
 from referee.v1 import game_pb2
 
 __all__ = ["EXIT_CODES_HELP", "Asked", "ExitCode", "Parser", "UsageError", "fail"]
