@@ -6,6 +6,10 @@
  * by choosing its user (then the viewer or the rank, when it needs one); a scan's guess by
  * tapping a rank or a hand; open proposals are accepted or withdrawn where they are listed.
  *
+ * Every control is a button named in words ("Take the white chip with 3 stars from the
+ * middle"), reached by Tab in the order of the table (the felt, your seat, your moves, the
+ * others) and made by Enter or Space.
+ *
  * Nothing here decides what is legal: every control is an entry of `controls.legal`
  * (ListLegalMoves) found by what it names, and a control without one is not drawn. Every
  * card of the view is drawn exactly once, where the view puts it (your pocket, the board, a
@@ -13,24 +17,26 @@
  * what it hid is in the reveal below the table (`board.ts`).
  */
 import {
-  Announcement_Kind, ChipColour, Pending_Kind, SpecialistCard, type Announcement, type Chip,
-  type HeistResult, type Move, type PlayingCard, type Reveal, type TheGangMove, type TheGangView,
-  type View,
+  Announcement_Kind, ChallengeCard, Pending_Kind, SpecialistCard, type Announcement, type Chip, type Move, type PlayingCard,
+  type TheGangMove, type TheGangView, type View,
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
-import { cardBack } from "../cards.js";
+import { t } from "../i18n/index.js";
 import { seatLabel } from "../table.js";
 import {
-  CHALLENGE, COLOUR, HAND, SPECIALIST, announced, board, cardText, cardsInPlay, chip, chipText,
-  decisionText, emptyChip, feltNotes, handText, named, playing, pocketSize, rankName, rankText,
-  scanGuessText, statusBar, tableChip,
+  announced, board, capital, cardText, cardsInPlay, challengeName, chipText, colourId, emptyChip, feltNotes,
+  handName, namesOf, playing, pocketSize, rankName, rankText, scanGuessText, specialistName, statusBar, tableChip,
 } from "./the_gang_parts.js";
+import {
+  facedown, heistResult, middle, notesList, proposalText, revealLine, seatHead, seatNotes,
+} from "./the_gang_shared.js";
 import type { SeatControls } from "./types.js";
 import "./the_gang_seat.css";
 
 type Action = TheGangMove["action"];
 type Kind = NonNullable<Action["case"]>;
 type Of<K extends Kind> = Extract<Action, { case: K }>["value"];
+type CardKind = "showCard" | "discardCard" | "passCard";
 
 /** A listed move and its action, so controls can be found by what they do. */
 interface Listed {
@@ -63,19 +69,24 @@ function moveButton(s: Seat, move: Move, kind: Kind, testid: string, label: stri
     ?disabled=${s.c.busy} @click=${() => s.c.submit(move)}>${label}</button>`;
 }
 
-/** A chip as drawn at the seat: a button when a listed move takes or returns it. */
+/** A chip as drawn at the seat: a button, named in words, when a listed move takes or returns it. */
 function seatChip(s: Seat, c: Chip, from: "middle" | "seat"): TemplateResult {
   const drawn = tableChip(s.g, c);
   const mine = c.holder === s.me;
   const kind = mine ? "returnChip" : "takeChip";
   const found = listed(s, kind, (m) => m.colour === c.colour && m.stars === c.stars)[0];
   if (found === undefined) return drawn;
-  const what = chipText(c.colour, c.stars);
-  const label = mine ? `return the ${what} chip to the middle` : `take the ${what} chip${from === "seat" ? ` from ${seatLabel(s.v, c.holder ?? -1)}` : ""}`;
+  const chip = chipText(c.colour, c.stars);
+  const label = mine ? t("gang.do.return", { chip })
+    : from === "seat" ? t("gang.do.takeFrom", { chip, name: seatLabel(s.v, c.holder ?? -1) })
+    : t("gang.do.takeMiddle", { chip });
+  // Named by its words alone: the chip's own drawing (its stars, its initial) is hidden
+  // from screen readers, so the name a player hears is what the button does.
   return html`<button type="button" class="gang-chip-button${mine ? " gang-return" : ""}"
     data-testid="${mine ? "return-chip" : "take-chip"}" data-move-kind="${kind}" data-from="${mine ? "mine" : from}"
-    data-colour="${named(COLOUR, c.colour)}" data-stars="${c.stars}" aria-label="${label}" title="${label}"
-    ?disabled=${s.c.busy} @click=${() => s.c.submit(found.move)}>${drawn}</button>`;
+    data-colour="${colourId(c.colour)}" data-stars="${c.stars}" title="${capital(label)}"
+    ?disabled=${s.c.busy} @click=${() => s.c.submit(found.move)}><span aria-hidden="true">${drawn}</span><span
+      class="sr-only">${capital(label)}</span></button>`;
 }
 
 /** The chips a seat holds, one per round shown; the current round's may be taken or returned. */
@@ -89,7 +100,7 @@ function heldChips(s: Seat, n: number): TemplateResult {
 }
 
 /** The card moves owed now (show, discard, pass): at most one kind at a time. */
-function cardMoves(s: Seat): { kind: "showCard" | "discardCard" | "passCard"; moves: { move: Move; value: { card?: PlayingCard } }[] } | undefined {
+function cardMoves(s: Seat): { kind: CardKind; moves: { move: Move; value: { card?: PlayingCard } }[] } | undefined {
   for (const kind of ["showCard", "discardCard", "passCard"] as const) {
     const moves = listed(s, kind);
     if (moves.length) return { kind, moves };
@@ -97,14 +108,30 @@ function cardMoves(s: Seat): { kind: "showCard" | "discardCard" | "passCard"; mo
   return undefined;
 }
 
+/** A rank as a button shows it ("Q") and as it is heard ("Queen"). */
+const rankLabel = (rank: number): TemplateResult =>
+  html`<span aria-hidden="true">${rankText(rank)}</span><span class="sr-only">${capital(rankName(rank))}</span>`;
+
+/** Who sits to the left of `seat` (the Coordinator's passes go there). */
+export const leftOf = (v: View, seat: number): number => (seat + 1) % v.seats;
+
+/** Whom this seat owes a card to show (the Informant), as the view says. */
+export const showingTo = (g: TheGangView, me: number): number =>
+  g.pending.find((p) => p.seat === me && p.kind === Pending_Kind.SHOW_CARD)?.toSeat ?? -1;
+
 /** What the card move does, in words, for the button that makes it. */
-function cardMoveText(s: Seat, kind: "showCard" | "discardCard" | "passCard", c: PlayingCard): string {
-  if (kind === "showCard") {
-    const owed = s.g.pending.find((p) => p.seat === s.me && p.kind === Pending_Kind.SHOW_CARD);
-    return `Show ${cardText(c)} to ${seatLabel(s.v, owed?.toSeat ?? -1)}`;
-  }
-  if (kind === "discardCard") return `Discard ${cardText(c)} face down`;
-  return `Pass ${cardText(c)} to ${seatLabel(s.v, (s.me + 1) % s.v.seats)} (left)`;
+function cardMoveText(s: Seat, kind: CardKind, c: PlayingCard): string {
+  const card = cardText(c);
+  if (kind === "showCard") return t("gang.do.show", { card, name: seatLabel(s.v, showingTo(s.g, s.me)) });
+  if (kind === "discardCard") return t("gang.do.discard", { card });
+  return t("gang.do.pass", { card, name: seatLabel(s.v, leftOf(s.v, s.me)) });
+}
+
+/** What to pick before a card move, in words. */
+function cardAsk(s: Seat, kind: CardKind): string {
+  if (kind === "showCard") return t("gang.ask.show", { name: seatLabel(s.v, showingTo(s.g, s.me)) });
+  if (kind === "discardCard") return t("gang.ask.discard");
+  return t("gang.ask.pass", { name: seatLabel(s.v, leftOf(s.v, s.me)) });
 }
 
 /** Your pocket, face up; while a card move is owed each listed card is picked by a tap. */
@@ -117,82 +144,64 @@ function myPocket(s: Seat): TemplateResult {
     if (move === undefined) return playing(c);
     const on = sameCard(c, picked);
     return html`<button type="button" class="gang-card-pick${on ? " gang-picked" : ""}" data-testid="pocket-pick"
-      aria-pressed="${on}" aria-label="${`choose ${cardText(c)}`}" ?disabled=${s.c.busy}
+      aria-pressed="${on}" ?disabled=${s.c.busy}
       @click=${() => { s.c.picked.set("card", on ? undefined : c); s.c.redraw(); }}>${playing(c, { highlight: on })}</button>`;
   });
-  return html`<div class="gang-pocket gang-my-pocket" data-testid="my-pocket">${cards}</div>
+  return html`<div class="gang-pocket gang-my-pocket" data-testid="my-pocket" role="group"
+      aria-label="${t("gang.yourPocket")}">${cards}</div>
     ${owed
       ? html`<div class="gang-card-move" data-testid="card-move-bar">
           ${chosen?.value.card
             ? moveButton(s, chosen.move, owed.kind, "card-action", cardMoveText(s, owed.kind, chosen.value.card), "gang-primary")
-            : html`<span class="gang-prompt">${owed.kind === "passCard" ? "Choose the card you pass left" : owed.kind === "showCard" ? "Choose the card you show" : "Choose the card you discard"}</span>`}
+            : html`<span class="gang-prompt">${cardAsk(s, owed.kind)}</span>`}
         </div>`
       : nothing}`;
 }
 
 /** An announcement, with the card it shows when the view gives it (the Informant's). */
-function announcement(a: Announcement): TemplateResult {
+function announcement(s: Seat, a: Announcement): TemplateResult {
   if (a.kind === Announcement_Kind.INFORMANT && a.card) {
-    return html`<li>Informant: seat ${a.seat} shows ${playing(a.card, { small: true })} to seat ${a.toSeat ?? "?"}</li>`;
+    return html`${t("gang.informantShows", { name: seatLabel(s.v, a.toSeat ?? -1) })} ${playing(a.card, { small: true })}`;
   }
-  return html`<li>${announced(a)}</li>`;
+  return html`${announced(s.v, a)}`;
 }
 
 /** What the view says of seat `n`: announcements, a card owed, a pass chosen, the specialist. */
-function seatNotes(s: Seat, n: number): TemplateResult | typeof nothing {
+function notes(s: Seat, n: number): TemplateResult | typeof nothing {
   const g = s.g;
-  const lines = [
-    ...g.announcements.filter((a) => a.seat === n).map(announcement),
-    ...g.pending.filter((p) => p.seat === n).map((p) => html`<li>${p.kind === Pending_Kind.SHOW_CARD
-      ? `must show a card to ${seatLabel(s.v, p.toSeat ?? -1)}` : "must discard a card"}</li>`),
-    ...(n === s.me && g.myPass ? [html`<li>passes ${playing(g.myPass, { small: true })} to the left</li>`] : []),
-    ...(n !== s.me && g.passedSeats.includes(n) ? [html`<li>has chosen a card to pass</li>`] : []),
-    ...(g.specialistUse?.seat === n ? [html`<li>uses the ${named(SPECIALIST, g.specialist)}</li>`] : []),
-  ];
-  return lines.length ? html`<ul class="gang-notes">${lines}</ul>` : nothing;
-}
-
-function seatHead(s: Seat, n: number): TemplateResult {
-  const g = s.g;
-  return html`<div class="gang-seat-head">
-    <span class="gang-seat-name" data-testid="seat-label">${seatLabel(s.v, n)}${n === s.me ? " (you)" : ""}</span>
-    ${s.v.toAct.includes(n) ? html`<span class="gang-badge">to act</span>` : nothing}
-    ${g.confirmedSeats.includes(n) ? html`<span class="gang-badge gang-ok">ready ✓</span>` : nothing}
-    ${g.guessedSeat === n ? html`<span class="gang-badge gang-warn">guessed about</span>` : nothing}
-  </div>`;
+  return notesList([
+    ...g.announcements.filter((a) => a.seat === n).map((a) => announcement(s, a)),
+    ...(n === s.me && g.myPass ? [html`${t("gang.note.youPass", { name: seatLabel(s.v, leftOf(s.v, s.me)) })}
+      ${playing(g.myPass, { small: true })}`] : []),
+    ...seatNotes(s.v, g, n).map((line) => html`${line}`),
+  ]);
 }
 
 /** Another seat: its pocket face down (sizes are public), its chips, its notes. */
 function otherSeat(s: Seat, n: number): TemplateResult {
-  const backs = s.v.outcome ? [] : Array.from({ length: pocketSize(s.g, n) }, () => cardBack());
   return html`<div class="gang-seat${s.v.toAct.includes(n) ? " gang-to-act" : ""}" data-testid="seat" data-seat="${n}">
-    ${seatHead(s, n)}<div class="gang-pocket">${backs}</div>${heldChips(s, n)}${seatNotes(s, n)}
+    ${seatHead(s.v, s.g, n, seatLabel(s.v, n))} ${facedown(s.v.outcome ? 0 : pocketSize(s.g, n))}
+    ${heldChips(s, n)} ${notes(s, n)}
   </div>`;
 }
 
 /** Your own place: your pocket face up (pickable when a card is owed), chips, notes. */
 function mySeat(s: Seat): TemplateResult {
-  return html`<section class="gang-seat gang-me${s.v.toAct.includes(s.me) ? " gang-to-act" : ""}" data-testid="seat" data-seat="${s.me}">
-    ${seatHead(s, s.me)} ${myPocket(s)} ${heldChips(s, s.me)} ${seatNotes(s, s.me)}
+  const name = t("gang.you", { name: seatLabel(s.v, s.me) });
+  return html`<section class="gang-seat gang-me${s.v.toAct.includes(s.me) ? " gang-to-act" : ""}" data-testid="seat"
+    data-seat="${s.me}" aria-label="${name}">
+    ${seatHead(s.v, s.g, s.me, name)} ${myPocket(s)} ${heldChips(s, s.me)} ${notes(s, s.me)}
   </section>`;
-}
-
-/** The chips in the middle, each a button when a listed move takes it. */
-function middle(s: Seat): TemplateResult {
-  const chips = s.g.chips.flatMap((row) => row.chips.filter((c) => c.holder === undefined));
-  return html`<div class="gang-middle" data-testid="middle" title="chips still in the middle">
-    <span class="gang-label">middle</span>${chips.map((c) => seatChip(s, c, "middle"))}
-  </div>`;
 }
 
 /** "Ready: end the round" while the round waits for every seat's confirmation. */
 function confirmRound(s: Seat): TemplateResult | typeof nothing {
   const found = listed(s, "confirmRoundEnd")[0];
   if (!s.g.roundNeedsConfirmation && found === undefined) return nothing;
-  const ready = s.g.confirmedSeats.map((n) => seatLabel(s.v, n));
+  const ready = s.g.confirmedSeats;
   return html`<div class="gang-confirm">
-    ${found ? moveButton(s, found.move, "confirmRoundEnd", "confirm-round-end", "Ready: end the round", "gang-primary") : nothing}
-    <span class="gang-prompt">${ready.length ? `ready: ${ready.join(", ")}` : "the round ends once everyone is ready"}</span>
+    ${found ? moveButton(s, found.move, "confirmRoundEnd", "confirm-round-end", t("gang.do.confirm"), "gang-primary") : nothing}
+    <span class="gang-prompt">${ready.length ? t("gang.readySeats", { names: namesOf(s.v, ready) }) : t("gang.readyNobody")}</span>
   </div>`;
 }
 
@@ -204,10 +213,9 @@ function proposals(s: Seat): TemplateResult | typeof nothing {
       const accept = listed(s, "accept", (m) => m.proposal === p.id)[0];
       const withdraw = listed(s, "withdraw", (m) => m.proposal === p.id)[0];
       return html`<li data-testid="proposal" data-proposal="${p.id}">
-        <span>#${p.id} ${seatLabel(s.v, p.proposer)} proposes ${decisionText(p.decision)} — accepted by
-          ${p.accepted.map((n) => seatLabel(s.v, n)).join(", ")}</span>
-        ${accept ? moveButton(s, accept.move, "accept", "accept", "Accept", "gang-primary") : nothing}
-        ${withdraw ? moveButton(s, withdraw.move, "withdraw", "withdraw", "Withdraw") : nothing}
+        <span>${proposalText(s.v, p)}</span>
+        ${accept ? moveButton(s, accept.move, "accept", "accept", t("gang.do.accept"), "gang-primary") : nothing}
+        ${withdraw ? moveButton(s, withdraw.move, "withdraw", "withdraw", t("gang.do.withdraw")) : nothing}
       </li>`;
     })}
   </ul>`;
@@ -219,12 +227,12 @@ function proposeUse(s: Seat): TemplateResult | typeof nothing {
     move, use: value.decision.case === "useSpecialist" ? value.decision.value : undefined,
   }));
   if (!uses.length) return nothing;
-  const name = named(SPECIALIST, s.g.specialist);
+  const name = specialistName(s.g.specialist);
   const users = [...new Set(uses.map((u) => u.use?.seat ?? -1))];
   const twoSteps = s.g.specialist === SpecialistCard.INFORMANT || s.g.specialist === SpecialistCard.MASTERMIND;
   const user = s.c.picked.get("use-seat") as number | undefined;
   const pick = (n: number): void => { s.c.picked.set("use-seat", n === user ? undefined : n); s.c.redraw(); };
-  const whoLabel = (n: number): string => (n === s.me ? "You" : seatLabel(s.v, n));
+  const whoLabel = (n: number): string => (n === s.me ? t("gang.youShort") : seatLabel(s.v, n));
   const first = users.map((n) => {
     if (!twoSteps) {
       const found = uses.find((u) => u.use?.seat === n);
@@ -238,15 +246,16 @@ function proposeUse(s: Seat): TemplateResult | typeof nothing {
   const second = twoSteps && user !== undefined
     ? uses.filter((u) => u.use?.seat === user).map(({ move, use }) => {
         const viewer = use?.viewer;
-        const label = viewer !== undefined ? `shows ${whoLabel(viewer)}` : `${rankName(use?.rank ?? 0)}s?`;
+        const label = viewer !== undefined ? whoLabel(viewer) : rankLabel(use?.rank ?? 0);
         return html`<button type="button" class="gang-act" data-testid="propose-use" data-move-kind="propose"
           data-decision="useSpecialist" data-seat="${user}" data-viewer="${viewer ?? nothing}" data-rank="${use?.rank ?? nothing}"
-          ?disabled=${s.c.busy} @click=${() => s.c.submit(move)}>${viewer !== undefined ? label : rankText(use?.rank ?? 0)}</button>`;
+          ?disabled=${s.c.busy} @click=${() => s.c.submit(move)}>${label}</button>`;
       })
     : [];
-  const ask = s.g.specialist === SpecialistCard.INFORMANT ? "…shows a pocket card to" : "…tells how many of";
+  const ask = s.g.specialist === SpecialistCard.INFORMANT
+    ? t("gang.ask.viewer", { name: whoLabel(user ?? -1) }) : t("gang.ask.rank", { name: whoLabel(user ?? -1) });
   return html`<div class="gang-propose" data-testid="propose-specialist">
-    <span class="gang-prompt">Propose who uses the ${name}:</span>
+    <span class="gang-prompt">${t("gang.ask.user", { name })}</span>
     <div class="gang-choices">${first}</div>
     ${second.length ? html`<span class="gang-prompt">${ask}</span><div class="gang-choices">${second}</div>` : nothing}
   </div>`;
@@ -258,42 +267,22 @@ function proposeGuess(s: Seat): TemplateResult | typeof nothing {
   const hands = listed(s, "propose", (m) => m.decision.case === "guessHand");
   if (!ranks.length && !hands.length) return nothing;
   const about = seatLabel(s.v, s.g.guessedSeat ?? -1);
-  const choice = (move: Move, decision: string, value: number, label: string): TemplateResult =>
+  const choice = (move: Move, decision: string, value: number, label: string | TemplateResult): TemplateResult =>
     html`<button type="button" class="gang-act" data-testid="propose-guess" data-move-kind="propose"
-      data-decision="${decision}" data-value="${value}" ?disabled=${s.c.busy} @click=${() => s.c.submit(move)}>${label}</button>`;
+      data-decision="${decision}" data-value="${value}" ?disabled=${s.c.busy}
+      @click=${() => s.c.submit(move)}>${label}</button>`;
   return html`<div class="gang-propose" data-testid="propose-guesses">
-    ${ranks.length ? html`<span class="gang-prompt">${named(CHALLENGE, 4)}: propose a rank in ${about}'s pocket</span>
+    ${ranks.length ? html`<span class="gang-prompt">${t("gang.ask.guessRank", { challenge: challengeName(ChallengeCard.RETINA_SCAN), name: about })}</span>
       <div class="gang-choices">${ranks.map(({ move, value }) => {
         const rank = value.decision.case === "guessRank" ? value.decision.value.rank : 0;
-        return choice(move, "guessRank", rank, rankText(rank));
+        return choice(move, "guessRank", rank, rankLabel(rank));
       })}</div>` : nothing}
-    ${hands.length ? html`<span class="gang-prompt">${named(CHALLENGE, 9)}: propose ${about}'s hand</span>
+    ${hands.length ? html`<span class="gang-prompt">${t("gang.ask.guessHand", { challenge: challengeName(ChallengeCard.FINGERPRINT_SCAN), name: about })}</span>
       <div class="gang-choices">${hands.map(({ move, value }) => {
         const hand = value.decision.case === "guessHand" ? value.decision.value.category : 0;
-        return choice(move, "guessHand", hand, named(HAND, hand));
+        return choice(move, "guessHand", hand, handName(hand));
       })}</div>` : nothing}
   </div>`;
-}
-
-/** One hand shown at a showdown: its red chip, pocket, best five and what it makes. */
-function reveal(s: Seat, r: Reveal): TemplateResult {
-  return html`<li class="${r.inOrder ? "" : "gang-out"}" data-testid="reveal" data-seat="${r.seat}">
-    ${chip(ChipColour.RED, r.redStars)} <span class="gang-who">${seatLabel(s.v, r.seat)}</span>
-    <span class="gang-pocket">${r.pocket.map((c) => playing(c, { small: true }))}</span>
-    <span class="gang-hand-line">${handText(r)}${r.inOrder ? "" : " ✗ out of order"}</span>
-    <span class="gang-best" title="the best five">${r.bestFive.map((c) => playing(c, { small: true }))}</span>
-  </li>`;
-}
-
-function heist(s: Seat, h: HeistResult): TemplateResult {
-  return html`<section class="gang-last ${h.success ? "gang-success" : "gang-failure"}" data-testid="heist" data-heist="${h.heist}">
-    <div class="gang-last-head"><h3>Heist ${h.heist}: ${h.success ? "vault cracked" : "alarm!"}</h3>
-      <div class="gang-last-board">${h.board.map((c) => playing(c, { small: true }))}</div></div>
-    <ol class="gang-reveals">${h.reveals.map((r) => reveal(s, r))}</ol>
-    ${h.scans.map((x) => html`<div class="${x.correct ? "" : "gang-out"}">${named(CHALLENGE, x.challenge)} on
-      ${seatLabel(s.v, x.seat)}: guessed ${scanGuessText(x.challenge, x.guess)}, actual
-      ${x.actual.map((a) => scanGuessText(x.challenge, a)).join(", ")} ${x.correct ? "✓" : "✗"}</div>`)}
-  </section>`;
 }
 
 /** The showdown paused for the guesses: the hands shown so far, and the guesses agreed. */
@@ -301,9 +290,11 @@ function shown(s: Seat): TemplateResult | typeof nothing {
   const g = s.g;
   if (!g.awaitingGuesses && !g.guesses.length) return nothing;
   return html`<section class="gang-shown" data-testid="shown">
-    <h3>Showdown: the gang guesses about ${seatLabel(s.v, g.guessedSeat ?? -1)}'s hand</h3>
-    <ol class="gang-reveals">${g.shown.map((r) => reveal(s, r))}</ol>
-    ${g.guesses.map((x) => html`<div>${named(CHALLENGE, x.challenge)} agreed: ${scanGuessText(x.challenge, x.value)}</div>`)}
+    <h3>${t("gang.showdownGuess", { name: seatLabel(s.v, g.guessedSeat ?? -1) })}</h3>
+    <ol class="gang-reveals">${g.shown.map((r) => revealLine(s.v, r, true))}</ol>
+    ${g.guesses.map((x) => html`<div>${t("gang.guessAgreed", {
+      challenge: challengeName(x.challenge), guess: scanGuessText(x.challenge, x.value),
+    })}</div>`)}
   </section>`;
 }
 
@@ -312,21 +303,22 @@ function heists(s: Seat): TemplateResult | typeof nothing {
   const done = s.g.heists;
   const last = done.at(-1);
   if (last === undefined) return nothing;
-  return html`${heist(s, last)}
-    ${done.length > 1 ? html`<details class="gang-earlier"><summary>Earlier heists (${done.length - 1})</summary>
-      ${done.slice(0, -1).map((h) => heist(s, h))}</details>` : nothing}`;
+  return html`${heistResult(s.v, last, "heist", true)}
+    ${done.length > 1 ? html`<details class="gang-earlier"><summary>${t("gang.earlier", { count: done.length - 1 })}</summary>
+      ${done.slice(0, -1).map((h) => heistResult(s.v, h, "heist", true))}</details>` : nothing}`;
 }
 
 /** The seat's table: status, cards in play, felt, your seat and moves, the others, heists. */
 export function seat(v: View, c: SeatControls): TemplateResult {
-  if (v.gameView.case !== "theGang") return html`<div class="gang-table">No view of The Gang.</div>`;
+  if (v.gameView.case !== "theGang") return html`<div class="gang-table">${t("gang.noView")}</div>`;
   const g = v.gameView.value;
   const list = c.legal.flatMap((move) => (move.game.case === "theGang" ? [{ move, action: move.game.value.action }] : []));
   const s: Seat = { v, g, me: c.seat, c, listed: list };
   const others = Array.from({ length: v.seats }, (_, n) => n).filter((n) => n !== c.seat);
+  const inMiddle = g.chips.flatMap((row) => row.chips.filter((chip) => chip.holder === undefined));
   return html`<div class="gang-table gang-at-seat" data-testid="the-gang">
-    ${statusBar(v, g)} ${cardsInPlay(g)}
-    <section class="gang-felt">${board(g)} ${middle(s)} ${feltNotes(g)}</section>
+    ${statusBar(v, g)} ${cardsInPlay(v, g)}
+    <section class="gang-felt">${board(g)} ${middle(g, inMiddle.map((chip) => seatChip(s, chip, "middle")))} ${feltNotes(g)}</section>
     ${mySeat(s)}
     <section class="gang-actions" data-testid="actions">
       ${confirmRound(s)} ${proposals(s)} ${proposeUse(s)} ${proposeGuess(s)}
