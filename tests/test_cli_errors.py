@@ -43,14 +43,22 @@ def free_address() -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-def usage_cases() -> list[Case]:
-    """Bad flags and values, refused before any call (no referee needed)."""
+def usage_cases(busy_port: int) -> list[Case]:
+    """Bad flags and values, refused before any call (no referee needed); ``busy_port`` is
+    a loopback port something listens on."""
     wanted = "the following arguments are required"
     return [
         Case(("--bogus",), USAGE, "required: COMMAND"),
         Case((), USAGE, wanted),
         Case(("serve", "--port", "x"), USAGE, "--port: not a whole number"),
         Case(("serve", "--workers", "-1"), USAGE, "--workers: -1 is below 0"),
+        # serve's own code for "cannot start" (its epilog): a port something listens on.
+        Case(("serve", "--workers", "1", "--port", str(busy_port)), 1, "cannot serve on"),
+        Case(
+            ("serve", "--workers", "1", "--port", "0", "--http-port", str(busy_port)),
+            1,
+            "cannot serve on",
+        ),
         Case(("verify",), USAGE, "needs --game-id or --file"),
         Case(("verify", "--game-id", "g", "--wait", "-1"), USAGE, "--wait must be 0 or more"),
         Case(("verify", "--file", "/nonexistent.json"), USAGE, "cannot read /nonexistent.json"),
@@ -241,13 +249,16 @@ async def test_every_verb_fails_in_one_line_of_words_with_its_exit_code(
     referee_server: Running,
 ) -> None:
     made = await games(referee_server.address)
-    cases = [
-        *usage_cases(),
-        *unreachable_cases(free_address()),
-        *live_cases(referee_server.address, made),
-    ]
-    limit = asyncio.Semaphore(AT_ONCE)
-    results = await asyncio.gather(*(referee(case.args, limit) for case in cases))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        cases = [
+            *usage_cases(busy.getsockname()[1]),
+            *unreachable_cases(free_address()),
+            *live_cases(referee_server.address, made),
+        ]
+        limit = asyncio.Semaphore(AT_ONCE)
+        results = await asyncio.gather(*(referee(case.args, limit) for case in cases))
     problems = [
         f"referee {' '.join(case.args)}: {problem}"
         for case, result in zip(cases, results, strict=True)

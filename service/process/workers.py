@@ -414,6 +414,16 @@ def _reserved(host: str, port: int, stack: contextlib.ExitStack) -> int:
     The check binds without SO_REUSEPORT, which fails while anything listens on the port:
     the workers' own sockets would not fail there, so without it a second `referee serve
     --workers` of the same user on the same port would silently share its connections."""
+    chosen = bindable(host, port)
+    stack.enter_context(reusable_socket(host, chosen))
+    return chosen
+
+
+def bindable(host: str, port: int) -> int:
+    """``port`` (0: a free one) if nothing listens on it now; else exit, in one line.
+
+    The probe binds without SO_REUSEPORT, which fails while anything listens there: the
+    referee's own sockets (grpc, uvicorn) would fail too, with a traceback instead."""
     family, kind, proto, _, address = socket.getaddrinfo(
         host or None, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
     )[0]
@@ -422,9 +432,10 @@ def _reserved(host: str, port: int, stack: contextlib.ExitStack) -> int:
         try:
             probe.bind(address)
         except OSError as error:
-            raise SystemExit(f"cannot serve on {host}:{port}: {error.strerror}") from error
+            raise SystemExit(
+                f"referee serve: cannot serve on {host}:{port}: {error.strerror}"
+            ) from error
         chosen: int = probe.getsockname()[1]
-    stack.enter_context(reusable_socket(host, chosen))
     return chosen
 
 

@@ -34,12 +34,13 @@ from service.process.cli.common import (
     check,
     fail,
 )
+from service.process.stopping import EXIT_FORCED, EXIT_STEP_CUT
 from service.settings import DEFAULTS, Settings, env_name
 
 
 def _serve(args: argparse.Namespace) -> int:
     from service.process.server import serve
-    from service.process.workers import supervise, whole_lines_on_stderr, worker_count
+    from service.process.workers import bindable, supervise, whole_lines_on_stderr, worker_count
 
     settings = Settings.from_env()
     overrides = {
@@ -61,6 +62,9 @@ def _serve(args: argparse.Namespace) -> int:
         whole_lines_on_stderr()
         logs.configure(settings.log_level)
         return supervise(settings, workers)
+    for port in (settings.port, settings.http_port, settings.worker_port):
+        if port:  # a port in use: one line and exit 1, before Redis or anything starts
+            bindable(settings.host, port)
     logs.configure(settings.log_level)
     asyncio.run(serve(dataclasses.replace(settings, workers=1)))
     return 0
@@ -227,6 +231,15 @@ def parser() -> argparse.ArgumentParser:
     return parse
 
 
+# serve runs until stopped, so its codes are its own (service.process.stopping).
+SERVE_EXIT_CODES = (
+    f"exit codes: 0 stopped; 1 cannot start (a port in use, a Redis that would lose "
+    f"moves under REFEREE_REQUIRE_DURABILITY); 2 usage; {EXIT_STEP_CUT} a step of the stop "
+    f"was cut at its deadline; {EXIT_FORCED} the stop was forced (its watchdog, or a second "
+    f"signal). Every failure to start is one line on stderr."
+)
+
+
 def _serve_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = commands.add_parser(
         "serve",
@@ -234,6 +247,7 @@ def _serve_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore
         "/console/ on the HTTP port",
         description="Serve the referee: gRPC on --port, HTTP/JSON (Connect) and the web "
         "console (/console/) on --http-port. Each flag overrides its environment variable.",
+        epilog=SERVE_EXIT_CODES,
     )
     serve.add_argument("--host", help=_setting("host", "address to bind"))
     serve.add_argument("--port", type=at_least(0), help=_setting("port", "gRPC port, 0 = any free"))
