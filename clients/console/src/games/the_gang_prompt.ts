@@ -8,7 +8,7 @@ import { Pending_Kind, type TheGangView, type View } from "@referee/client/web";
 import { t } from "../i18n/index.js";
 import { seatLabel, tableState } from "../table.js";
 import { aChip, colourName, decisionText, namesOf, specialistName } from "./the_gang_parts.js";
-import { leftOf } from "./the_gang_seat.js";
+import { leftOf } from "./the_gang_shared.js";
 import type { SeatControls } from "./types.js";
 
 /** Every seat but `me` that is not in `done`. */

@@ -17,7 +17,7 @@
  * what it hid is in the reveal below the table (`board.ts`).
  */
 import {
-  Announcement_Kind, ChallengeCard, Pending_Kind, SpecialistCard, type Announcement, type Chip, type Move, type PlayingCard,
+  Announcement_Kind, ChallengeCard, SpecialistCard, type Announcement, type Chip, type Move, type PlayingCard,
   type TheGangMove, type TheGangView, type View,
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
@@ -28,7 +28,7 @@ import {
   handName, namesOf, playing, pocketSize, rankName, rankText, scanGuessText, specialistName, statusBar, tableChip,
 } from "./the_gang_parts.js";
 import {
-  facedown, heistResult, middle, notesList, proposalText, revealLine, seatHead, seatNotes,
+  facedown, heistResult, leftOf, middle, notesList, proposalText, revealLine, seatHead, seatNotes, showingTo,
 } from "./the_gang_shared.js";
 import type { SeatControls } from "./types.js";
 import "./the_gang_seat.css";
@@ -111,13 +111,6 @@ function cardMoves(s: Seat): { kind: CardKind; moves: { move: Move; value: { car
 /** A rank as a button shows it ("Q") and as it is heard ("Queen"). */
 const rankLabel = (rank: number): TemplateResult =>
   html`<span aria-hidden="true">${rankText(rank)}</span><span class="sr-only">${capital(rankName(rank))}</span>`;
-
-/** Who sits to the left of `seat` (the Coordinator's passes go there). */
-export const leftOf = (v: View, seat: number): number => (seat + 1) % v.seats;
-
-/** Whom this seat owes a card to show (the Informant), as the view says. */
-export const showingTo = (g: TheGangView, me: number): number =>
-  g.pending.find((p) => p.seat === me && p.kind === Pending_Kind.SHOW_CARD)?.toSeat ?? -1;
 
 /** What the card move does, in words, for the button that makes it. */
 function cardMoveText(s: Seat, kind: CardKind, c: PlayingCard): string {

@@ -1,7 +1,8 @@
 /**
  * The Gang's parts that the spectator's table (`the_gang.ts`) and the seat's own table
  * (`the_gang_seat.ts`) both lay out: a seat's head, its face-down pocket and its notes, a
- * proposal in words, a finished heist's showdown, the chips in the middle.
+ * proposal in words, a finished heist's showdown, the chips in the middle; and who sits to
+ * the left and whom a card is owed, which the seat's prompt also needs.
  */
 import { ChipColour, Pending_Kind, type HeistResult, type TheGangView, type View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
@@ -79,3 +80,9 @@ export function middle(g: TheGangView, chips: TemplateResult[]): TemplateResult 
   </div>`;
 }
 
+/** Who sits to the left of `seat` (the Coordinator's passes go there). */
+export const leftOf = (v: View, seat: number): number => (seat + 1) % v.seats;
+
+/** Whom this seat owes a card to show (the Informant), as the view says. */
+export const showingTo = (g: TheGangView, me: number): number =>
+  g.pending.find((p) => p.seat === me && p.kind === Pending_Kind.SHOW_CARD)?.toSeat ?? -1;
