@@ -11,9 +11,15 @@
  * between the two; where it holds only the announcing form, that is the one played. In
  * the exchange the last hand's loser gives his highest card by himself (the referee does
  * it); the winner picks the card to give back among the listed `GiveBack`s.
+ *
+ * By keyboard: every card is a button (Space or Enter picks it; the arrow keys, Home and
+ * End move along the hand), then Tab reaches "Last card!", "Play", "Pass". When a move
+ * made from the seat's own controls takes the focus with it (the buttons are disabled
+ * while the others play), the focus comes back to the hand at the seat's next turn.
  */
 import { GangOfFourPhase, type GangOfFourCard, type GangOfFourView, type Move, type View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
+import { t } from "../i18n/index.js";
 import {
   backs,
   cardName,
@@ -21,12 +27,14 @@ import {
   classify,
   drawCard,
   identity,
+  kindName,
   playText,
   scores,
   seatBox,
   statusLine,
+  winnersOf,
 } from "./gang_of_four_draw.js";
-import { seatLabel } from "../table.js";
+import { seatLabel, tableState } from "../table.js";
 import type { SeatControls } from "./types.js";
 import "./gang_of_four_seat.css";
 
@@ -123,10 +131,44 @@ function picked(g: GangOfFourView, o: Offer, controls: SeatControls): Picked {
   return { ids, play, forms, announce, giveBack };
 }
 
+/** The seat's own controls held the focus when its last move went: give it back to the hand. */
+let refocus = false;
+
+/** Submit `move`, remembering whether the focus was on the seat's own controls. */
+function send(move: Move, controls: SeatControls): void {
+  refocus = document.activeElement?.closest('[data-testid="gof-own"]') !== null;
+  controls.submit(move);
+}
+
+/** Once drawn: the focus lost with the last move goes to the first card the seat may pick. */
+function giveFocusBack(): void {
+  queueMicrotask(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    const first = document.querySelector<HTMLButtonElement>('[data-testid="own-hand"] button:not(:disabled)');
+    if (!lost || first === null) return;
+    refocus = false;
+    first.focus({ preventScroll: true });
+  });
+}
+
+/** The arrow keys, Home and End move the focus along the hand's enabled cards. */
+function moveAlong(event: KeyboardEvent): void {
+  const steps: Record<string, number> = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+  if (!(event.key in steps) && event.key !== "Home" && event.key !== "End") return;
+  const here = event.currentTarget as HTMLButtonElement;
+  const cards = [...(here.parentElement?.querySelectorAll<HTMLButtonElement>("button:not(:disabled)") ?? [])];
+  const at = cards.indexOf(here);
+  const next = event.key === "Home" ? 0 : event.key === "End" ? cards.length - 1 : at + steps[event.key];
+  if (next < 0 || next >= cards.length) return;
+  event.preventDefault();
+  cards[next].focus();
+}
+
 function ownHand(g: GangOfFourView, o: Offer, controls: SeatControls): TemplateResult {
   const picks = picksOf(controls);
   const acting = controls.legal.length > 0;
-  return html`<div class="gof-own-hand" data-testid="own-hand" data-count="${g.cards.length}">
+  return html`<div class="gof-own-hand" data-testid="own-hand" data-count="${g.cards.length}" role="group"
+    aria-label="${t("gof.hand")}">
     ${g.cards.map((c, i) => {
       const on = picks.includes(i);
       const usable = o.held.has(identity(c));
@@ -136,9 +178,9 @@ function ownHand(g: GangOfFourView, o: Offer, controls: SeatControls): TemplateR
         data-testid="pick"
         data-index="${i}"
         aria-pressed="${on ? "true" : "false"}"
-        aria-label="${cardName(c)}"
         ?disabled=${controls.busy || !(on || usable)}
         @click=${() => toggle(i, g, o, controls)}
+        @keydown=${moveAlong}
       >
         ${drawCard(c)}
       </button>`;
@@ -148,20 +190,19 @@ function ownHand(g: GangOfFourView, o: Offer, controls: SeatControls): TemplateR
 
 function hint(view: View, g: GangOfFourView, o: Offer, p: Picked): string {
   if (o.giveBacks.length) {
-    const to = g.exchange ? seatLabel(view, g.exchange.loser) : "the last hand's loser";
-    if (p.giveBack) return `Give back the ${cardName(p.giveBack.cards[0])} to ${to}.`;
-    return `Pick the card to give back to ${to}.`;
+    const card = p.giveBack ? cardName(p.giveBack.cards[0]) : undefined;
+    if (g.exchange === undefined) return card ? t("gof.hint.ready", { play: card }) : t("gof.hint.pickGiveBackAny");
+    const name = seatLabel(view, g.exchange.loser);
+    return card ? t("gof.hint.giveBack", { card, name }) : t("gof.hint.pickGiveBack", { name });
   }
   if (p.play) {
-    if (p.forms.size === 2 && !p.announce) {
-      return "This play leaves you one card: say “Last card!”, or you are out of the hand.";
-    }
-    return `Ready: ${playText(p.play.cards, classify(p.play.cards))}.`;
+    if (p.forms.size === 2 && !p.announce) return t("gof.hint.announce");
+    return t("gof.hint.ready", { play: playText(p.play.cards, classify(p.play.cards)) });
   }
-  if (p.ids.length) return "Keep picking: these cards are part of a play you can make, not one yet.";
-  if (!o.plays.length) return "You cannot beat the play on the table: pass.";
-  if (g.current.length === 0) return "You lead: pick cards that form a combination.";
-  return `Pick cards that beat the play on the table${o.pass ? ", or pass" : ""}.`;
+  if (p.ids.length) return t("gof.hint.keepPicking");
+  if (!o.plays.length) return t("gof.hint.cannotBeat");
+  if (g.current.length === 0) return t("gof.hint.lead");
+  return t(o.pass ? "gof.hint.beatOrPass" : "gof.hint.beat");
 }
 
 /** The buttons that make moves, each an entry of `controls.legal`. */
@@ -187,26 +228,30 @@ function actions(view: View, g: GangOfFourView, o: Offer, controls: SeatControls
         ? html`${p.forms.has(true)
               ? html`<button type="button" class="gof-announce" data-testid="announce"
                   aria-pressed="${p.announce ? "true" : "false"}" ?disabled=${busy || p.forms.size < 2}
-                  @click=${setAnnounce}>Last card!</button>`
+                  @click=${setAnnounce}>${t("gof.button.lastCard")}</button>`
               : nothing}
             <button type="button" class="gof-primary" data-testid="play" data-move-kind="play"
               data-announce="${play ? String(play.announce) : nothing}" ?disabled=${busy || !play}
-              @click=${() => play && controls.submit(play.move)}>
-              ${play ? `Play ${playText(play.cards, classify(play.cards))}` : "Play"}
+              @click=${() => play && send(play.move, controls)}>
+              ${play
+                ? t("gof.button.playThis", { play: playText(play.cards, classify(play.cards)) })
+                : t("gof.button.play")}
             </button>`
         : nothing}
       ${o.giveBacks.length
         ? html`<button type="button" class="gof-primary" data-testid="give-back" data-move-kind="giveBack"
-            ?disabled=${busy || !giveBack} @click=${() => giveBack && controls.submit(giveBack.move)}>
-            ${giveBack ? `Give back the ${cardName(giveBack.cards[0])}` : "Give back"}
+            ?disabled=${busy || !giveBack} @click=${() => giveBack && send(giveBack.move, controls)}>
+            ${giveBack ? t("gof.button.giveBackThis", { card: cardName(giveBack.cards[0]) }) : t("gof.button.giveBack")}
           </button>`
         : nothing}
       ${pass
         ? html`<button type="button" data-testid="pass" data-move-kind="pass" ?disabled=${busy}
-            @click=${() => controls.submit(pass)}>Pass</button>`
+            @click=${() => send(pass, controls)}>${t("gof.button.pass")}</button>`
         : nothing}
       ${p.ids.length
-        ? html`<button type="button" data-testid="clear-picks" ?disabled=${busy} @click=${clear}>Clear</button>`
+        ? html`<button type="button" data-testid="clear-picks" ?disabled=${busy} @click=${clear}>
+            ${t("gof.button.clear")}
+          </button>`
         : nothing}
     </div>
   </div>`;
@@ -214,16 +259,18 @@ function actions(view: View, g: GangOfFourView, o: Offer, controls: SeatControls
 
 /** The seat's own place: its name and badges, its hand, its moves. */
 function own(view: View, g: GangOfFourView, o: Offer, controls: SeatControls): TemplateResult {
-  return seatBox(view, g, controls.seat, 0, html`${ownHand(g, o, controls)}${actions(view, g, o, controls)}`);
+  const drawn = seatBox(view, g, controls.seat, 0, html`${ownHand(g, o, controls)}${actions(view, g, o, controls)}`);
+  return html`<div class="gof-own" data-testid="gof-own">${drawn}</div>`;
 }
 
 export function seat(view: View, controls: SeatControls): TemplateResult {
-  if (view.gameView.case !== "gangOfFour") return html`<p>Not a Gang of Four view.</p>`;
+  if (view.gameView.case !== "gangOfFour") return html`<p>${t("gof.notThisGame")}</p>`;
   const g = view.gameView.value;
   const o = offer(controls.legal);
   const me = controls.seat;
   const others = Array.from({ length: g.players }, (_, n) => n).filter((n) => n !== me);
   const place = (n: number): number => (n - me + g.players) % g.players;
+  if (refocus && controls.legal.length > 0 && !controls.busy) giveFocusBack();
   return html`<div
     class="gof-table gof-seat-table gof-players-${g.players}"
     data-testid="gof-seat"
@@ -233,10 +280,59 @@ export function seat(view: View, controls: SeatControls): TemplateResult {
   >
     ${statusLine(g)}
     <div class="gof-felt gof-seat-felt">
-      ${others.map((n) => seatBox(view, g, n, place(n), backs(g, n)))}
+      ${others.map((n) => seatBox(view, g, n, place(n), backs(view, g, n)))}
       <div class="gof-middle">${centre(view, g)}</div>
       ${own(view, g, o, controls)}
     </div>
     ${scores(view, g)}
   </div>`;
+}
+
+/**
+ * What the seat may do now, in one line, for every phase: give a card back in the
+ * exchange, lead, beat the play on the table or pass, announce the last card; else on
+ * whom the table waits, or how the game ended.
+ */
+export function prompt(view: View, controls: SeatControls): string {
+  if (view.gameView.case !== "gangOfFour") return t("gof.notThisGame");
+  const g = view.gameView.value;
+  const state = tableState(view);
+  if (g.phase === GangOfFourPhase.OVER || state === "finished") {
+    const winners = winnersOf(view);
+    return winners ? t("gof.prompt.over", { winners }) : t("gof.prompt.overNobody");
+  }
+  if (state === "aborted") return t("gof.prompt.aborted");
+  if (state === "open") return t("gof.prompt.open");
+  const me = controls.seat;
+  const actor = view.toAct[0];
+  if (g.phase === GangOfFourPhase.EXCHANGE) {
+    const loser = seatLabel(view, g.exchange?.loser ?? -1);
+    if (view.toAct.includes(me)) return t("gof.prompt.giveBack", { name: loser });
+    if (actor === undefined) return t("gof.prompt.waitReferee");
+    return t("gof.prompt.waitGiveBack", { winner: seatLabel(view, actor), loser });
+  }
+  if (!view.toAct.includes(me)) {
+    if (g.out.includes(me)) return t("gof.prompt.out");
+    if (actor === undefined) return t("gof.prompt.waitReferee");
+    const name = seatLabel(view, actor);
+    return t(g.current.length === 0 ? "gof.prompt.waitLead" : "gof.prompt.waitPlay", { name });
+  }
+  return yourTurn(view, g, controls);
+}
+
+/** The prompt of a seat to play: lead, or beat or pass; with the last card to announce. */
+function yourTurn(view: View, g: GangOfFourView, controls: SeatControls): string {
+  const o = offer(controls.legal);
+  const p = picked(g, o, controls);
+  if (p.play && p.forms.size === 2 && !p.announce) return t("gof.prompt.announce");
+  let line: string;
+  if (g.current.length === 0) {
+    line = g.mustInclude ? t("gof.prompt.leadMust", { card: cardName(g.mustInclude) }) : t("gof.prompt.lead");
+  } else {
+    const beaten = { name: seatLabel(view, g.currentBy ?? -1), kind: kindName(g.currentKind, g.current.length) };
+    const loaded = controls.legal.length > 0;
+    line = t(loaded && o.plays.length === 0 ? "gof.prompt.cannotBeat" : "gof.prompt.beat", beaten);
+  }
+  const mayAnnounce = !g.autoAnnounceLastCard && o.plays.some((c) => c.announce);
+  return mayAnnounce ? `${line} ${t("gof.prompt.mayAnnounce")}` : line;
 }
