@@ -14,17 +14,27 @@ hearts, and Gordie fetches its cards), and the other seats play the heuristic bo
 - every request the page sent carries this seat's token or none, and no URL a token;
 - at 1280x800 and 390x844 screenshots of the seat page, and at 390 px no horizontal
   scroll, tap targets of at least 40 px and no text under 13 px.
+
+Two small games for people (two seats, named, the default mansions), to their end: one by
+taps on a phone (390 px), one by the keyboard alone (Tab or Shift+Tab to a card or button,
+its focus visible, then Enter or Space). The page's seat plays the heuristic bot's moves,
+the other seat plays through the API. At every step the table, the prompt and the events
+name the burglars (never "seat 0"), the prompt says something, and on the phone the seat's
+own area (its moves, stash and hand) is above the board; axe-core finds nothing serious at
+the start, midway and at the end. At the end the score table's rows are the players'
+names, and in Dutch the page speaks Gekraakt!'s own words.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, ViewportSize, expect
+from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from referee.bots import bot_for
 from referee.client import AsyncRefereeClient, AsyncSeat
@@ -33,6 +43,7 @@ from tests.console.support import (
     DESKTOP,
     PHONE,
     Sent,
+    axe_problems,
     cards_in,
     console_url,
     grpc_channel,
@@ -389,3 +400,187 @@ async def test_a_whole_game_of_pinched_played_by_clicks_on_the_seat_page(
     assert len(with_token) > sum(clicked.values())  # every move and listing went with it
     assert (shots / "seat-pinched.png").exists() and (shots / "seat-pinched-phone.png").exists()
     assert played.phone == [], "\n".join(played.phone)
+
+
+# --- two small games for people: by taps on a phone, by the keyboard alone --------------
+
+PEOPLE = ["Ada", "Bram"]
+# A burglar named by a seat number, as the page must never say it ("Seat 1", "seat 0").
+BY_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
+MAX_TABS = 150
+# Where the focus is against the control ``selector`` names: "here" (with whether its focus
+# ring shows), "forward" (the control comes later in the tab order), "back", or null when
+# the page has no such control.
+FOCUS = """(selector) => {
+  const target = document.querySelector(selector);
+  if (!target) return null;
+  const focused = document.activeElement;
+  if (focused === target) {
+    const style = getComputedStyle(target);
+    const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    return {where: 'here', ring};
+  }
+  if (!focused || focused === document.body) return {where: 'forward'};
+  const after = focused.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING;
+  return {where: after ? 'forward' : 'back'};
+}"""
+# The seat's own area and the board, top to bottom, on the page as drawn now.
+TOPS = """() => {
+  const top = (id) => document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect().top;
+  return {mine: top('pinched-mine'), board: top('pinched-board')};
+}"""
+
+
+@dataclass
+class People:
+    """A two-seat game: the page's seat moves by taps (or keys), the other by the API."""
+
+    page: Page
+    seats: list[AsyncSeat]
+    me: int
+    keys: bool = False
+    rng: random.Random = field(default_factory=lambda: random.Random(30))
+    axe: dict[str, list[str]] = field(default_factory=dict)
+    steps: int = 0
+    pressed: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self.bots = [bot_for("pinched", "heuristic") for _ in self.seats]
+
+    async def check(self, version: int) -> None:
+        """At ``version``: names, not seat numbers, in the table, the prompt and the
+        events; a prompt; on a phone, the seat's own area above the board."""
+        await self.page.wait_for_function(PAGE_VERSION, arg=version, timeout=WAIT)
+        table = await self.page.get_by_test_id("game-view").inner_text()
+        prompt = await self.page.get_by_test_id("prompt").inner_text(timeout=WAIT)
+        events = await self.page.get_by_test_id("event-log").inner_text()
+        for text in (table, prompt, events):
+            assert not BY_NUMBER.search(text), f"a seat by its number at {version}: {text!r}"
+        assert all(name in table for name in PEOPLE), f"names missing at {version}"
+        assert prompt.strip(), f"no prompt at version {version}"
+        assert "#" not in table + events, f"a card by its id at {version}"
+        if not self.keys:
+            tops = await self.page.evaluate(TOPS)
+            assert tops["mine"] < tops["board"], f"the board above the seat's area at {version}"
+        self.steps += 1
+
+    async def press(self, selector: str) -> None:
+        """Tab (or Shift+Tab) to the control ``selector`` names, its focus ring showing,
+        and press Enter on it (Space every other time)."""
+        for _ in range(MAX_TABS):
+            found = await self.page.evaluate(FOCUS, selector)
+            assert found is not None, f"no control {selector}"
+            if found["where"] == "here":
+                assert found["ring"], f"{selector}: focus not visible"
+                key = "Enter" if sum(self.pressed.values()) % 2 == 0 else "Space"
+                await self.page.keyboard.press(key)
+                self.pressed[key] += 1
+                return
+            await self.page.keyboard.press("Tab" if found["where"] == "forward" else "Shift+Tab")
+        raise AssertionError(f"{selector} not reached in {MAX_TABS} tabs")
+
+    async def make(self, move: game_pb2.Move, version: int) -> None:
+        """The page's seat makes ``move`` (by taps or keys); wait until it is applied."""
+        for selector in selectors(move):
+            if self.keys:
+                await self.press(selector)
+            else:
+                await self.page.locator(selector).click(timeout=WAIT)
+        await self.page.wait_for_function(PAGE_MOVED_ON, arg=version, timeout=WAIT)
+
+    async def others_move(self, view: game_pb2.View) -> None:
+        for number in view.to_act:
+            if number == self.me:
+                continue
+            seat = self.seats[number]
+            seen, legal = await seat.view(), (await seat.legal_moves()).moves
+            move = self.bots[number].choose(seen, legal, self.rng)
+            if move is not None:
+                await seat.submit(move)
+                return
+        raise AssertionError(f"nobody else moves at version {view.version}")
+
+    async def axe_clean(self, when: str) -> None:
+        self.axe[when] = await axe_problems(self.page)
+
+    async def play(self) -> game_pb2.View:
+        """The whole game, checked at every step; axe-core at the start, midway, the end."""
+        me = self.seats[self.me]
+        await self.axe_clean("at the start")
+        while True:
+            view = await me.view()
+            await self.check(view.version)
+            if view.HasField("outcome"):
+                await self.axe_clean("at the end")
+                return view
+            if "midway" not in self.axe and view.pinched.day >= 3:
+                await self.axe_clean("midway")
+            legal = (await me.legal_moves()).moves if self.me in view.to_act else []
+            if not legal:
+                await self.others_move(view)
+                continue
+            move = self.bots[self.me].choose(view, legal, self.rng)
+            assert move is not None
+            await self.make(move, view.version)
+
+
+async def _people(
+    browser: Browser, served: Served, client: AsyncRefereeClient, viewport: ViewportSize
+) -> tuple[People, BrowserContext]:
+    created = await client.create_game("pinched", len(PEOPLE), names=PEOPLE)
+    seats = client.seats(created)
+    me = 0
+    context = await browser.new_context(viewport=viewport)
+    page = await context.new_page()
+    await page.goto(
+        f"{console_url(served)}#/play/{created.game_id}/{created.seat_tokens[me].token}"
+    )
+    await expect(page.get_by_test_id("game-view")).to_have_attribute(
+        "data-seat", str(me), timeout=WAIT
+    )
+    return People(page, seats, me), context
+
+
+async def _the_end(people: People, view: game_pb2.View) -> None:
+    """The outcome, the prompt and the score table name the players; nothing serious for axe."""
+    page = people.page
+    await expect(page.get_by_test_id("outcome")).to_be_visible(timeout=WAIT)
+    winners = [PEOPLE[seat] for seat in view.outcome.winners]
+    await expect(page.get_by_test_id("prompt")).to_contain_text("The game is over")
+    for name in winners:
+        await expect(page.get_by_test_id("prompt")).to_contain_text(name)
+    rows = await page.get_by_test_id("score-row").all_inner_texts()
+    assert sorted(row.split()[0] for row in rows) == sorted(PEOPLE), rows
+    assert people.axe == {"at the start": [], "midway": [], "at the end": []}, people.axe
+
+
+async def test_a_two_seat_game_of_pinched_by_taps_on_a_phone(
+    served: Served, browser: Browser, tmp_path: Path
+) -> None:
+    async with AsyncRefereeClient(served.grpc) as client:
+        people, context = await _people(browser, served, client, PHONE_SIZE)
+        await expect(people.page.get_by_test_id("pinched-actions")).to_be_visible(timeout=WAIT)
+        shot = screenshot_dir(tmp_path) / "seat-pinched-phone-start.png"
+        await people.page.screenshot(path=str(shot))
+        view = await people.play()
+        await _the_end(people, view)
+        # In Dutch: Gekraakt!'s own words, and no key the catalogue lacks.
+        await people.page.get_by_test_id("language").select_option("nl")
+        await expect(people.page.get_by_test_id("prompt")).to_contain_text("Het spel is voorbij")
+        await expect(people.page.get_by_test_id("scores")).to_contain_text("Inbreker")
+        assert "⟦" not in await people.page.locator("body").inner_text()
+        await people.page.screenshot(path=str(shot.with_name("seat-pinched-phone-nl.png")))
+        await context.close()
+    assert people.steps > 20
+
+
+async def test_a_two_seat_game_of_pinched_by_the_keyboard_alone(
+    served: Served, browser: Browser
+) -> None:
+    async with AsyncRefereeClient(served.grpc) as client:
+        people, context = await _people(browser, served, client, DESKTOP_SIZE)
+        people.keys = True
+        view = await people.play()
+        await _the_end(people, view)
+        await context.close()
+    assert people.pressed["Enter"] and people.pressed["Space"], people.pressed

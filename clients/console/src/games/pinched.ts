@@ -4,128 +4,159 @@
  * the vault, the dogs, the secret passage), the river, deck and discard pile, and every
  * burglar's stash ("voorraad") face up with its hand and sold cards as backs and its
  * tokens. Sealed location cards show only that a seat has chosen, never what. A seat's own
- * table, with its moves on it, is `pinched_seat.ts`.
+ * table, with its moves on it, and its prompt are `pinched_seat.ts`.
+ *
+ * Events and moves read as a player says them, burglars by name and cards by kind ("Ada
+ * discards 2 paintings"); ids never show.
  */
-import { Location, type Event, type Move, type Valuable, type View } from "@referee/client/web";
+import { DrawReason, Location, Treasure, type Event, type Move, type PinchedEvent, type Valuable, type View } from "@referee/client/web";
 import { html, type TemplateResult } from "lit-html";
+import { num, t } from "../i18n/index.js";
 import {
   cap,
   cardName,
-  DOGS,
-  DRAWS,
+  cardsN,
+  cardsNamed,
+  dogName,
   field,
-  kindLabel,
+  kindCount,
   kindsOf,
   locationTile,
+  middle,
   pile,
   place,
-  PLACES,
-  plural,
+  placeAt,
+  placeFrom,
+  pointsN,
   progress,
   salesTable,
   scores,
-  seatName,
-  seats,
   stash,
   statusBar,
-  TREASURES,
+  suitOf,
   valuable,
+  weeksN,
+  who,
+  whom,
   type Kinds,
 } from "./pinched_parts.js";
-import { seat } from "./pinched_seat.js";
+import { prompt, seat } from "./pinched_seat.js";
 import type { GameRenderer, MoreReveal, Reveal } from "./types.js";
 
 function table(view: View): TemplateResult {
-  if (view.gameView.case !== "pinched") return html`<p>Not a Pinched! view.</p>`;
+  if (view.gameView.case !== "pinched") return html`<p>${t("pinched.notPinched")}</p>`;
   const v = view.gameView.value;
   const top = v.discard.at(-1);
+  const piles = html`<section class="pinched-piles">
+    <div class="pinched-deck">${v.deckSize ? pile(v.deckSize, t("pinched.deck", { cards: cardsN(v.deckSize) })) : t("pinched.deckEmpty")}</div>
+    <div class="pinched-discard" title="${t("pinched.discardHint")}">
+      ${top ? valuable(top, true) : html`<div class="pinched-bare">—</div>`}
+      <span class="pinched-pile-label">${t("pinched.discarded", { count: num(v.discard.length) })}</span>
+    </div>
+  </section>`;
   return html`<div class="pinched-table">
     ${statusBar(view, v)}
-    ${progress(v)}
-    <div class="pinched-locations">${v.locations.map((l) => locationTile(v, l))}</div>
-    <div class="pinched-middle">
-      <section class="pinched-river" data-testid="river">
-        <header>The river</header>
-        <div class="pinched-fields">${v.river.map(field)}</div>
-      </section>
-      <section class="pinched-piles">
-        <div class="pinched-deck">${v.deckSize ? pile(v.deckSize, "the deck", "in the deck") : "the deck is empty"}</div>
-        <div class="pinched-discard" title="the discard pile, face up">
-          ${top ? valuable(top, true) : html`<div class="pinched-bare">—</div>`}
-          <span class="pinched-pile-label">${v.discard.length} discarded</span>
-        </div>
-      </section>
-      ${salesTable(v)}
-    </div>
-    <div class="pinched-stashes">${Array.from({ length: v.players }, (_, seat) => stash(view, v, seat))}</div>
+    ${progress(view, v)}
+    <div class="pinched-locations">${v.locations.map((l) => locationTile(view, v, l))}</div>
+    ${middle(html`${v.river.map(field)}`, piles, salesTable(v))}
+    <div class="pinched-stashes">${Array.from({ length: v.players }, (_, s) => stash(view, v, s))}</div>
     ${scores(view, v)}
   </div>`;
 }
 
 const fieldRef = (f: { location: Location; field: number } | undefined): string =>
-  f ? `field ${f.field} of ${place(f.location)}` : "an open card";
+  f ? t("pinched.fieldAt", { field: num(f.field + 1), at: placeAt(f.location) }) : t("pinched.anOpenCard");
 
 function move(m: Move | undefined, view?: View): string {
-  if (!m) return "(secret)";
+  if (!m) return t("pinched.move.secret");
   if (m.game.case !== "pinched") return "";
   const a = m.game.value.action;
   switch (a.case) {
     case "chooseLocation":
-      return a.value.location ? `chooses ${place(a.value.location)}` : "chooses a location (sealed)";
-    case "takeCard": return `takes the card on field ${a.value.field}`;
-    case "usePassage": return `uses the secret passage: ${a.value.cards.map(fieldRef).join(" and ")}`;
-    case "skipPassage": return "leaves the secret passage alone";
-    case "takeDog": return `takes ${DOGS[a.value.dog]}`;
-    case "passCurse": return `passes a curse to ${seatName(a.value.toSeat)}`;
-    case "keepCurses": return "passes no curse";
-    case "takeWithGordie": return `sends Gordie for ${fieldRef(a.value.card)}`;
-    case "store": return `stores ${cardName(a.value.card, kindsOf(view))} on slot ${a.value.slot}`;
-    case "sell": return `sells the set on slot ${a.value.slot}`;
-    case "endSelling": return "stops selling";
-    case "takeFromRiver": return `takes the river card on field ${a.value.field}`;
+      return a.value.location ? t("pinched.move.choose", { place: place(a.value.location) }) : t("pinched.move.chooseSealed");
+    case "takeCard": return t("pinched.move.take", { field: num(a.value.field + 1) });
+    case "usePassage": return t("pinched.move.passage", { cards: a.value.cards.map(fieldRef).join(", ") });
+    case "skipPassage": return t("pinched.move.skipPassage");
+    case "takeDog": return t("pinched.move.dog", { dog: dogName(a.value.dog) });
+    case "passCurse": return t("pinched.move.passCurse", { name: who(view, a.value.toSeat) });
+    case "keepCurses": return t("pinched.move.keepCurses");
+    case "takeWithGordie": return t("pinched.move.gordie", { card: fieldRef(a.value.card) });
+    case "store": return t("pinched.move.store", { card: cardName(a.value.card, kindsOf(view)), slot: num(a.value.slot + 1) });
+    case "sell": return t("pinched.move.sell", { slot: num(a.value.slot + 1) });
+    case "endSelling": return t("pinched.move.endSelling");
+    case "takeFromRiver": return t("pinched.move.river", { field: num(a.value.field + 1) });
     default:
       return "";
   }
 }
 
-function eventText(e: Event, kinds: Kinds): string {
+type Kind = NonNullable<PinchedEvent["kind"]["case"]>;
+type ValueOf<K extends Kind> = Extract<PinchedEvent["kind"], { case: K }>["value"];
+
+function drawn(view: View | undefined, e: ValueOf<"cardsDrawn">): string {
+  const params = { name: who(view, e.seat), cards: cardsN(e.count) };
+  switch (e.reason) {
+    case DrawReason.START: return t("pinched.ev.drawnStart", params);
+    case DrawReason.LAST_TAKE: return t("pinched.ev.drawnLastTake", params);
+    case DrawReason.VAULT: return t("pinched.ev.drawnVault", params);
+    case DrawReason.BANK: return t("pinched.ev.drawnBank", params);
+    default: return t("pinched.ev.drawn", params);
+  }
+}
+
+function treasure(view: View | undefined, e: ValueOf<"treasureTaken">): string {
+  const params = { name: who(view, e.seat), points: pointsN(e.points) };
+  switch (e.treasure) {
+    case Treasure.LISA_MONA: return t("pinched.ev.lisaTaken", params);
+    case Treasure.DIAMOND: return t("pinched.ev.diamondTaken", params);
+    case Treasure.CLUE: return t("pinched.ev.clueTaken", params);
+    default: return t("pinched.ev.treasureTaken", params);
+  }
+}
+
+function eventText(e: Event, view: View | undefined, kinds: Kinds): string {
   if (e.game.case !== "pinched") return "";
   const k = e.game.value.kind;
   switch (k.case) {
     case "dayStarted":
-      return `Day ${k.value.day} (${plural(k.value.watch, "week")} left): ${seatName(k.value.mastermind)} is the mastermind`;
-    case "cardsDrawn":
-      return `${seatName(k.value.seat)} draws ${plural(k.value.count, "card")} face down${DRAWS[k.value.reason]}`;
+      return t("pinched.ev.day", { day: num(k.value.day), weeks: weeksN(k.value.watch), name: who(view, k.value.mastermind) });
+    case "cardsDrawn": return drawn(view, k.value);
     case "cardTaken":
-      return `${seatName(k.value.seat)} takes ${cardName(k.value.card, kinds)} from ${place(k.value.location)}`;
-    case "deckReshuffled": return `the discard pile is shuffled into a new deck of ${k.value.cards} cards`;
-    case "locationChosen": return `${seatName(k.value.seat)} chooses a location (sealed)`;
+      return t("pinched.ev.taken", { name: who(view, k.value.seat), card: cardName(k.value.card, kinds), from: placeFrom(k.value.location) });
+    case "deckReshuffled": return t("pinched.ev.reshuffled", { cards: cardsN(k.value.cards) });
+    case "locationChosen": return t("pinched.ev.chosen", { name: who(view, k.value.seat) });
     case "locationsRevealed":
-      return `location cards turned: ${k.value.choices.map((c, s) => `${seatName(s)} ${PLACES[c].suit}`).join(", ")}; ` +
-        `the heist is at ${place(k.value.heist)}`;
-    case "passageUsed": return `${seatName(k.value.seat)} uses the secret passage`;
-    case "curseDrawn": return `${seatName(k.value.seat)} draws a curse`;
-    case "cursePassed": return `${seatName(k.value.fromSeat)} passes a curse to ${seatName(k.value.toSeat)}`;
-    case "vaultMoved": return `the vault moves up: it now holds ${plural(k.value.value, "card")}`;
+      return t("pinched.ev.revealed", {
+        choices: k.value.choices.map((c, s) => `${who(view, s)} ${suitOf(c)}`).join(", "),
+        at: placeAt(k.value.heist),
+      });
+    case "passageUsed": return t("pinched.ev.passage", { name: who(view, k.value.seat) });
+    case "curseDrawn": return t("pinched.ev.curseDrawn", { name: who(view, k.value.seat) });
+    case "cursePassed": return t("pinched.ev.cursePassed", { name: who(view, k.value.fromSeat), to: who(view, k.value.toSeat) });
+    case "vaultMoved": return t("pinched.ev.vault", { cards: cardsN(k.value.value) });
     case "dogTaken":
-      return `${seatName(k.value.seat)} takes ${DOGS[k.value.dog]}` +
-        (k.value.fromSeat === undefined ? "" : ` from ${seatName(k.value.fromSeat)}`);
-    case "dogUsed": return `${seatName(k.value.seat)} uses ${DOGS[k.value.dog]}`;
-    case "treasureTaken":
-      return `${seatName(k.value.seat)} takes ${TREASURES[k.value.treasure]} (${plural(k.value.points, "point")})`;
-    case "letterRead": return `${seatName(k.value.seat)} reads the sealed letter`;
-    case "letterOpened": return `the letter is opened: the Lisa Mona hid at ${place(k.value.location)}`;
-    case "bankFailed": return "every burglar went to the bank: nobody gets anything";
+      return k.value.fromSeat === undefined
+        ? t("pinched.ev.dog", { name: who(view, k.value.seat), dog: dogName(k.value.dog) })
+        : t("pinched.ev.dogFrom", { name: who(view, k.value.seat), dog: dogName(k.value.dog), from: who(view, k.value.fromSeat) });
+    case "dogUsed": return t("pinched.ev.dogUsed", { name: who(view, k.value.seat), dog: dogName(k.value.dog) });
+    case "treasureTaken": return treasure(view, k.value);
+    case "letterRead": return t("pinched.ev.letterRead", { name: who(view, k.value.seat) });
+    case "letterOpened": return t("pinched.ev.letterOpened", { at: placeAt(k.value.location) });
+    case "bankFailed": return t("pinched.ev.bankFailed");
     case "sold": {
       const kind = kinds.names[k.value.kindIndex];
-      return `${seatName(k.value.seat)} sells ${k.value.count} ${kind ? kindLabel(kind) : "cards"} ` +
-        `from slot ${k.value.slot}: ${plural(k.value.points, "point")}`;
+      return t("pinched.ev.sold", {
+        name: who(view, k.value.seat),
+        cards: kind ? kindCount(kind, k.value.count) : cardsN(k.value.count),
+        points: pointsN(k.value.points),
+      });
     }
-    case "discarded":
-      return `${seatName(k.value.seat)} discards ${k.value.cards.map((c) => cardName(c, kinds)).join(", ")}`;
+    case "discarded": return t("pinched.ev.discarded", { name: who(view, k.value.seat), cards: cardsNamed(k.value.cards, kinds) });
     case "gameEnded":
-      return `game over: ${seats(k.value.winners)} ${k.value.winners.length > 1 ? "win" : "wins"} ` +
-        `(${k.value.scores.map((s) => `${seatName(s.seat)} ${s.total}`).join(", ")})`;
+      return t(k.value.winners.length > 1 ? "pinched.ev.endedTie" : "pinched.ev.ended", {
+        names: whom(view, k.value.winners),
+        scores: k.value.scores.map((s) => `${who(view, s.seat)} ${num(s.total)}`).join(", "),
+      });
     default:
       // Refills, storing, kept curses and the day's end are routine; the table shows them.
       return "";
@@ -144,24 +175,27 @@ function revealed(view: View): Reveal | undefined {
     const curses = p.revealedCurses[seat]?.curses ?? [];
     const choice = p.revealedChoices[seat];
     const notes = [
-      sold.length ? `sold (last ${sold.length})` : "",
-      curses.length ? `curses ${curseText(curses)}` : "",
-      choice ? `location card: ${place(choice)}` : "",
+      sold.length ? t("pinched.reveal.sold", { count: num(sold.length) }) : "",
+      curses.length ? t("pinched.reveal.curses", { curses: curseText(curses) }) : "",
+      choice ? t("pinched.reveal.choice", { place: place(choice) }) : "",
     ].filter(Boolean);
     return { seat, cards: [...hand.cards, ...sold].map(draw), notes };
   });
-  const more: MoreReveal[] = [{ label: "the draw pile, top first", cards: p.revealedDeck.map(draw) }];
-  if (p.revealedLetter !== Location.UNSPECIFIED) more.push({ label: "the sealed letter", cards: [], text: place(p.revealedLetter) });
-  if (p.revealedCursePile.length) more.push({ label: "the curse pile", cards: [], text: curseText(p.revealedCursePile) });
+  const more: MoreReveal[] = [{ label: t("pinched.reveal.deck"), cards: p.revealedDeck.map(draw) }];
+  if (p.revealedLetter !== Location.UNSPECIFIED) more.push({ label: t("pinched.reveal.letter"), cards: [], text: place(p.revealedLetter) });
+  if (p.revealedCursePile.length) more.push({ label: t("pinched.reveal.cursePile"), cards: [], text: curseText(p.revealedCursePile) });
   return { seats, more };
 }
 
 export const pinched: GameRenderer = {
   game: "pinched",
-  title: "Pinched!",
+  get title(): string {
+    return t("pinched.title");
+  },
   table,
   move,
-  event: (e: Event, view?: View): string => cap(eventText(e, kindsOf(view))),
+  event: (e: Event, view?: View): string => cap(eventText(e, view, kindsOf(view))),
   seat,
+  prompt,
   revealed,
 };

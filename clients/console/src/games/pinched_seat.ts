@@ -1,10 +1,14 @@
 /**
- * Pinched!: a seat's own table with its legal moves on it, in the game's terms. The
- * location card is laid from the location's tile, a take is the open card itself, the
- * passage's cards are picked one by one on the other mansions, Gordie's card likewise, a
- * river card is taken from the river, a card is stored by picking it in the hand and then
- * its slot, a set is sold from its slot; the dog, the curses, the passage and the end of a
- * sale are buttons of the prompt.
+ * Pinched!: a seat's own table with its legal moves on it, in the game's terms, and the
+ * one-line prompt saying what the seat may do now. The seat's own area comes first (its
+ * moves, its stash and hand; on a phone the board is one tap further down): the location
+ * card is a button of the area, and the part of the board a move is made on (the
+ * mansions for a take, the passage or Gordie; the river) moves up into it while that move
+ * is due. A take is the open card itself, the passage's cards are picked one by one on the
+ * other mansions, Gordie's card likewise, a river card is taken from the river, a card is
+ * stored by picking it in the hand and then its slot, a set is sold from its slot; the
+ * dog, the curses, the passage and the end of a sale are buttons of the area. Every
+ * control is a button named in words (a card's button says what taking it does).
  *
  * Every control stands for entries of `controls.legal` and nothing else: the drawing never
  * works out a move. A pick in steps (the passage's cards, a card to store) is kept in
@@ -26,21 +30,32 @@ import {
   type View,
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
-import { seatLabel } from "../table.js";
+import { num, t } from "../i18n/index.js";
+import { tableState } from "../table.js";
 import {
-  DOGS,
-  kindLabel,
+  bare,
+  cardsN,
+  dogName,
+  kindName,
   locationTile,
-  PLACES,
+  middle,
   place,
+  placeAt,
+  placeFrom,
+  placeTitle,
+  pointsN,
   progress,
   salesTable,
   saleValue,
   scores,
   stash,
   statusBar,
+  suitOf,
   token,
   valuable,
+  valuableName,
+  who,
+  whom,
   type Maybe,
 } from "./pinched_parts.js";
 import type { SeatControls } from "./types.js";
@@ -98,6 +113,10 @@ class Legal {
   }
 }
 
+
+/** A button's look: a labelled control, or a card that is itself the button. */
+type Look = "control" | "pick";
+
 class SeatDrawing {
   private readonly legal: Legal;
   private readonly me: number;
@@ -111,32 +130,53 @@ class SeatDrawing {
     this.me = c.seat;
   }
 
+  /** True while a move on the mansions' open cards is listed (a take, the passage, Gordie). */
+  private get onMansions(): boolean {
+    return this.legal.has("takeCard") || this.legal.has("usePassage") || this.legal.has("takeWithGordie");
+  }
+
+  private get onRiver(): boolean {
+    return this.legal.has("takeFromRiver");
+  }
+
   draw(): TemplateResult {
     const v = this.v;
+    const over = this.view.outcome !== undefined;
     const others = Array.from({ length: v.players }, (_, s) => s).filter((s) => s !== this.me);
     return html`<div class="pinched-table pinched-seat" data-testid="pinched-seat">
-      ${statusBar(this.view, v)} ${this.prompt()} ${progress(v)}
-      <div class="pinched-locations">
-        ${v.locations.map((l) =>
-          locationTile(v, l, {
-            field: (location, f) => this.mansionField(location, f),
-            controls: (location) => this.chooseButton(location),
-          }),
-        )}
-      </div>
-      <div class="pinched-middle">
-        <section class="pinched-river" data-testid="river">
-          <header>The river</header>
-          <div class="pinched-fields">${v.river.map((f) => this.riverField(f))}</div>
-        </section>
-        ${this.piles()} ${salesTable(v)}
-      </div>
-      <div class="pinched-mine">
+      <section class="pinched-mine" data-testid="pinched-mine" aria-label="${t("pinched.yourArea")}">
+        ${statusBar(this.view, v)} ${over ? scores(this.view, v) : nothing} ${this.actions()}
+        ${this.onMansions ? this.mansions() : nothing} ${this.onRiver ? this.river() : nothing}
         ${stash(this.view, v, this.me, { slot: (i) => this.slotControls(i), own: this.ownCards() })}
-      </div>
-      <div class="pinched-stashes">${others.map((s) => stash(this.view, v, s))}</div>
-      ${scores(this.view, v)}
+        <button type="button" class="pinched-control pinched-jump" data-testid="to-board" @click=${toBoard}>
+          ${t("pinched.toBoard")} <span aria-hidden="true">↓</span>
+        </button>
+      </section>
+      <section class="pinched-board" id="pinched-board" data-testid="pinched-board" tabindex="-1" aria-labelledby="pinched-board-title">
+        <h2 id="pinched-board-title" class="pinched-board-title">${t("pinched.board")}</h2>
+        ${progress(this.view, v)} ${this.onMansions ? nothing : this.mansions()}
+        ${middle(this.onRiver ? undefined : html`${v.river.map((f) => (f.card ? valuable(f.card) : bare()))}`, this.piles(), salesTable(v))}
+        <div class="pinched-stashes">${others.map((s) => stash(this.view, v, s))}</div>
+      </section>
     </div>`;
+  }
+
+  private mansions(): TemplateResult {
+    return html`<div class="pinched-locations" data-testid="locations">
+      ${this.v.locations.map((l) =>
+        locationTile(this.view, this.v, l, {
+          field: (location, f) => this.mansionField(location, f),
+          controls: (location) => this.sealedMark(location),
+        }),
+      )}
+    </div>`;
+  }
+
+  private river(): TemplateResult {
+    return html`<section class="pinched-river" data-testid="river" aria-label="${t("pinched.river")}">
+      <header>${t("pinched.river")}</header>
+      <div class="pinched-fields">${this.v.river.map((f) => this.riverField(f))}</div>
+    </section>`;
   }
 
   // --- picks ------------------------------------------------------------------------
@@ -186,7 +226,7 @@ class SeatDrawing {
 
   // --- controls ---------------------------------------------------------------------
 
-  /** A control making (or picking towards) a listed move of `kind`; `inner` is its label or card. */
+  /** A button making (or picking towards) a listed move of `kind`; `inner` is its words or card. */
   private control(
     kind: Kind,
     testid: string,
@@ -194,11 +234,11 @@ class SeatDrawing {
     onClick: () => void,
     where: Where = {},
     picked = false,
+    look: Look = typeof inner === "string" ? "control" : "pick",
   ): TemplateResult {
-    const cls = typeof inner === "string" ? "pinched-control" : "pinched-pick";
     return html`<button
       type="button"
-      class="${cls} ${picked ? "pinched-picked" : ""}"
+      class="pinched-${look} ${picked ? "pinched-picked" : ""}"
       data-testid="${testid}"
       data-move-kind="${kind}"
       data-location="${where.location === undefined ? nothing : locationName(where.location)}"
@@ -217,20 +257,27 @@ class SeatDrawing {
     </button>`;
   }
 
-  /** A card that is also a control: the card itself inside the button. */
+  /** A card that is also a button, named by what pressing it does (`label`). */
   private cardButton(kind: Kind, testid: string, card: Valuable, onClick: () => void, where: Where, picked = false): TemplateResult {
-    return this.control(kind, testid, valuable(card), onClick, { ...where, label: kindLabel(card.kind) }, picked);
+    return this.control(kind, testid, valuable(card), onClick, where, picked, "pick");
   }
 
   /** An open mansion card: a take, a passage pick or Gordie's card when one is listed. */
   private mansionField(location: Location, f: OpenField): TemplateResult {
     const card = f.card;
-    if (!card) return html`<div class="pinched-bare" title="bare field">—</div>`;
+    if (!card) return bare();
+    const name = valuableName(card);
+    const from = placeFrom(location);
     const where = { location, field: f.field };
     const take = this.legal.of("takeCard").find((e) => this.v.heist === location && e.value.field === f.field);
-    if (take) return this.cardButton("takeCard", "field-card", card, () => this.c.submit(take.move), where);
+    if (take) {
+      return this.cardButton("takeCard", "field-card", card, () => this.c.submit(take.move), { ...where, label: t("pinched.do.take", { card: name, from }) });
+    }
     const gordie = this.legal.of("takeWithGordie").find((e) => e.value.card?.location === location && e.value.card.field === f.field);
-    if (gordie) return this.cardButton("takeWithGordie", "field-card", card, () => this.c.submit(gordie.move), where);
+    if (gordie) {
+      const label = t("pinched.do.gordie", { card: name, from });
+      return this.cardButton("takeWithGordie", "field-card", card, () => this.c.submit(gordie.move), { ...where, label });
+    }
     const key = refKey(location, f.field);
     const picks = this.passagePicks;
     const reachable = this.passageEntries().some((e) => {
@@ -238,26 +285,25 @@ class SeatDrawing {
       return ref !== undefined && refKey(ref.location, ref.field) === key;
     });
     if (reachable || picks.includes(key)) {
-      return this.cardButton("usePassage", "field-card", card, () => this.pickPassage(key), where, picks.includes(key));
+      const label = t("pinched.do.passage", { card: name, from });
+      return this.cardButton("usePassage", "field-card", card, () => this.pickPassage(key), { ...where, label }, picks.includes(key));
     }
     return valuable(card);
   }
 
   private riverField(f: OpenField): TemplateResult {
     const card = f.card;
-    if (!card) return html`<div class="pinched-bare" title="bare field">—</div>`;
+    if (!card) return bare();
     const take = this.legal.of("takeFromRiver").find((e) => e.value.field === f.field);
     if (!take) return valuable(card);
-    return this.cardButton("takeFromRiver", "river-card", card, () => this.c.submit(take.move), { field: f.field });
+    const label = t("pinched.do.take", { card: valuableName(card), from: placeFrom(Location.UNSPECIFIED) });
+    return this.cardButton("takeFromRiver", "river-card", card, () => this.c.submit(take.move), { field: f.field, label });
   }
 
-  /** The location card laid face down from its tile. */
-  private chooseButton(location: Location): Maybe {
-    const choose = this.legal.of("chooseLocation").find((e) => e.value.location === location);
+  /** The seat's own location card on its tile, while it lies sealed. */
+  private sealedMark(location: Location): Maybe {
     const sealed = this.v.phase === PinchedPhase.PLAN && this.v.myChoice === location;
-    if (!choose) return sealed ? token("your card (sealed)", "choice") : nothing;
-    const label = `${PLACES[location].suit} Go here`;
-    return this.control("chooseLocation", "choose-location", label, () => this.c.submit(choose.move), { location });
+    return sealed ? token(t("pinched.yourSealedCard"), "choice") : nothing;
   }
 
   /** A slot's sale, and the slot a picked hand card may be stored on. */
@@ -266,9 +312,13 @@ class SeatDrawing {
     const picked = this.storePick;
     const store = this.legal.of("store").find((e) => picked !== undefined && e.value.card === picked && e.value.slot === slot);
     const set = this.v.stashes[this.me]?.slots[slot];
-    return html`${sell && set
-      ? this.control("sell", "sell-slot", `Sell: ${saleValue(this.v, set)} pts`, () => this.c.submit(sell.move), { slot })
-      : nothing}${store ? this.control("store", "store-slot", "Store here", () => this.c.submit(store.move), { slot }) : nothing}`;
+    const worth = set ? t("pinched.do.sell", { kind: kindName(set.kind), points: pointsN(saleValue(this.v, set)) }) : "";
+    return html`${sell && set ? this.control("sell", "sell-slot", worth, () => this.c.submit(sell.move), { slot }) : nothing}${store
+      ? this.control("store", "store-slot", t("pinched.do.storeHere"), () => this.c.submit(store.move), {
+          slot,
+          label: t("pinched.do.storeOn", { slot: num(slot + 1) }),
+        })
+      : nothing}`;
   }
 
   /** The seat's own hand (a card to store is picked here), sold cards, curses and letter. */
@@ -278,117 +328,160 @@ class SeatDrawing {
     const stores = this.legal.of("store");
     const hand = v.hand.map((card) =>
       stores.some((e) => e.value.card === card.id)
-        ? this.cardButton("store", "hand-card", card, () => this.repick(STORE, picked === card.id ? undefined : card.id), { cardId: card.id }, picked === card.id)
+        ? this.cardButton(
+            "store",
+            "hand-card",
+            card,
+            () => this.repick(STORE, picked === card.id ? undefined : card.id),
+            { cardId: card.id, label: t("pinched.do.pickStore", { card: valuableName(card) }) },
+            picked === card.id,
+          )
         : valuable(card),
     );
     return html`<div class="pinched-own">
       <div class="pinched-hand" data-testid="hand">
-        <span class="pinched-own-label">Your hand</span>
-        ${hand.length ? hand : html`<span class="muted">empty</span>`}
+        <span class="pinched-own-label">${t("pinched.yourHand")}</span>
+        ${hand.length ? hand : html`<span class="muted">${t("pinched.empty")}</span>`}
       </div>
       ${v.sold.length
-        ? html`<div class="pinched-sold" data-testid="sold" title="sold, face down: only you see them">
-            <span class="pinched-own-label">Sold (${v.sold.length} pts)</span>
+        ? html`<div class="pinched-sold" data-testid="sold" title="${t("pinched.soldHint")}">
+            <span class="pinched-own-label">${t("pinched.yourSold", { points: pointsN(v.sold.length) })}</span>
             ${v.sold.map((card) => valuable(card, true))}
           </div>`
         : nothing}
       ${v.curses.length
         ? html`<div class="pinched-curses" data-testid="curses">
-            <span class="pinched-own-label">Your curses</span>
-            ${v.curses.map((curse) => token(`−${curse.points}`, "curse", `curse #${curse.id}: −${curse.points}`))}
+            <span class="pinched-own-label">${t("pinched.yourCurses")}</span>
+            ${v.curses.map((curse) => token(`−${curse.points}`, "curse", t("pinched.curseWorth", { points: pointsN(curse.points) })))}
           </div>`
         : nothing}
-      ${v.letter && !v.letterOpened ? token(`the letter says: ${place(v.letter)}`, "letter") : nothing}
+      ${v.letter && !v.letterOpened ? token(t("pinched.letterSays", { at: placeAt(v.letter) }), "letter") : nothing}
     </div>`;
   }
 
-  // --- the prompt -------------------------------------------------------------------
+  // --- the prompt and the buttons of the area ---------------------------------------
 
-  /** What the seat may do now, in words, with the controls that are not a card. */
-  private prompt(): Maybe {
+  /** What the seat may do now, in one line. */
+  prompt(): string {
+    const view = this.view;
+    const v = this.v;
+    if (view.outcome !== undefined) {
+      const winners = view.outcome.winners;
+      return t(winners.length > 1 ? "pinched.prompt.overTie" : "pinched.prompt.over", { names: whom(view, winners) });
+    }
+    const state = tableState(view);
+    if (state === "open") return t("pinched.prompt.open");
+    if (state !== "live") return t("pinched.prompt.stopped");
     const lines = this.promptLines();
-    const buttons = this.promptButtons();
-    if (!lines.length && !buttons.length) return nothing;
-    return html`<section class="pinched-prompt" data-testid="prompt">
-      ${lines.map((line) => html`<p>${line}</p>`)}
-      ${buttons.length ? html`<div class="pinched-buttons">${buttons}</div>` : nothing}
-    </section>`;
+    if (lines.length) return lines.join(" ");
+    if (view.toAct.includes(this.me)) return t("pinched.prompt.loading");
+    const sealed = v.phase === PinchedPhase.PLAN && v.myChoice ? `${t("pinched.prompt.sealed", { place: place(v.myChoice) })} ` : "";
+    return sealed + this.waiting(view.toAct.filter((s) => s !== this.me));
+  }
+
+  /** "Waiting for Ada and Bo to choose a location in secret." */
+  private waiting(seats: readonly number[]): string {
+    if (!seats.length) return t("pinched.prompt.nothing");
+    const names = whom(this.view, seats);
+    const v = this.v;
+    switch (v.phase) {
+      case PinchedPhase.PLAN: return t("pinched.wait.plan", { names });
+      case PinchedPhase.DOGS:
+      case PinchedPhase.FINAL_DOGS: return t("pinched.wait.dogs", { names });
+      case PinchedPhase.NIGHT: return t("pinched.wait.night", { names, at: placeAt(v.heist) });
+      case PinchedPhase.AFTER: return t(v.riverTurns.length ? "pinched.wait.river" : "pinched.wait.after", { names });
+      case PinchedPhase.FINAL_SALE: return t("pinched.wait.finalSale", { names });
+      default: return t("pinched.wait", { names });
+    }
   }
 
   private promptLines(): string[] {
     const has = (kind: Kind) => this.legal.has(kind);
     const v = this.v;
     const lines: string[] = [];
-    if (has("store")) {
-      lines.push(this.storePick === undefined ? "Store a card: pick it in your hand, then its slot." : "Now pick the slot to store it on.");
-    }
-    if (has("takeWithGordie")) lines.push("Gordie fetches a card: pick an open card of any mansion.");
-    if (has("chooseLocation")) lines.push("Lay your location card: pick where you go tonight (sealed until every seat has chosen).");
-    if (v.phase === PinchedPhase.PLAN && v.myChoice && !has("chooseLocation")) {
-      lines.push(`Your location card: ${place(v.myChoice)} (sealed).`);
-    }
-    if (has("takeCard") && v.heist) lines.push(`Your take: pick an open card of ${place(v.heist)}.`);
+    if (has("store")) lines.push(t(this.storePick === undefined ? "pinched.prompt.store" : "pinched.prompt.storeSlot"));
+    if (has("takeWithGordie")) lines.push(t("pinched.prompt.gordie"));
+    if (has("chooseLocation")) lines.push(t(v.mastermind === this.me ? "pinched.prompt.chooseMastermind" : "pinched.prompt.choose"));
+    if (has("takeCard") && v.heist) lines.push(t("pinched.prompt.take", { at: placeAt(v.heist) }));
     if (has("usePassage")) {
       const most = Math.max(...this.legal.of("usePassage").map((e) => e.value.cards.length));
       const left = most - this.passagePicks.length;
-      lines.push(`Or through the secret passage: pick ${left} more open card${left === 1 ? "" : "s"} of other mansions.`);
+      lines.push(t(left === 1 ? "pinched.prompt.passageOne" : "pinched.prompt.passageMany", { count: num(left) }));
     }
-    if (has("takeDog")) lines.push("Take a dog.");
-    if (has("passCurse") || has("keepCurses")) lines.push("Pass one of your curses to a burglar at this heist, or keep them.");
-    if (has("sell") || has("endSelling")) {
-      const after = v.phase === PinchedPhase.AFTER ? " (stopping discards what is left in your hand)" : "";
-      lines.push(`Sell a set from its slot, or stop selling${after}.`);
-    }
-    if (has("takeFromRiver")) lines.push("Take a card from the river.");
+    if (has("skipPassage") && !has("usePassage")) lines.push(t("pinched.prompt.skipPassage"));
+    if (has("takeDog")) lines.push(t("pinched.prompt.dog"));
+    if (has("passCurse") || has("keepCurses")) lines.push(t("pinched.prompt.curses"));
+    if (has("sell") || has("endSelling")) lines.push(t(v.phase === PinchedPhase.AFTER ? "pinched.prompt.sellAfter" : "pinched.prompt.sell"));
+    if (has("takeFromRiver")) lines.push(t("pinched.prompt.river"));
     return lines;
   }
 
-  private promptButtons(): TemplateResult[] {
+  /** The moves that are not a card: the location cards, dogs, passage, curses, the end of a sale. */
+  private actions(): Maybe {
     const buttons: TemplateResult[] = [];
+    for (const e of this.legal.of("chooseLocation")) {
+      const location = e.value.location;
+      const label = html`<span class="pinched-suit" aria-hidden="true">${suitOf(location)}</span> ${placeTitle(location)}`;
+      buttons.push(this.control("chooseLocation", "choose-location", label, () => this.c.submit(e.move), { location }, false, "control"));
+    }
     for (const e of this.legal.of("takeDog")) {
       const dog = e.value.dog;
-      buttons.push(this.control("takeDog", "take-dog", `Take ${DOGS[dog]}`, () => this.c.submit(e.move), { dog: Dog[dog].toLowerCase() }));
+      buttons.push(this.control("takeDog", "take-dog", t("pinched.do.dog", { dog: dogName(dog) }), () => this.c.submit(e.move), { dog: Dog[dog].toLowerCase() }));
     }
     for (const e of this.legal.of("skipPassage")) {
-      buttons.push(this.control("skipPassage", "skip-passage", "Leave the secret passage", () => this.c.submit(e.move)));
+      buttons.push(this.control("skipPassage", "skip-passage", t("pinched.do.skipPassage"), () => this.c.submit(e.move)));
     }
     for (const e of this.legal.of("passCurse")) {
-      const points = this.v.curses.find((curse) => curse.id === e.value.curse)?.points;
-      const label = `Give curse −${points ?? "?"} to ${seatLabel(this.view, e.value.toSeat)}`;
+      const points = this.v.curses.find((curse) => curse.id === e.value.curse)?.points ?? 0;
+      const label = t("pinched.do.passCurse", { points: num(points), name: who(this.view, e.value.toSeat) });
       const where = { curse: e.value.curse, toSeat: e.value.toSeat };
       buttons.push(this.control("passCurse", "pass-curse", label, () => this.c.submit(e.move), where));
     }
     for (const e of this.legal.of("keepCurses")) {
-      buttons.push(this.control("keepCurses", "keep-curses", "Keep my curses", () => this.c.submit(e.move)));
+      buttons.push(this.control("keepCurses", "keep-curses", t("pinched.do.keepCurses"), () => this.c.submit(e.move)));
     }
     for (const e of this.legal.of("endSelling")) {
-      buttons.push(this.control("endSelling", "end-selling", "Stop selling", () => this.c.submit(e.move)));
+      buttons.push(this.control("endSelling", "end-selling", t("pinched.do.endSelling"), () => this.c.submit(e.move)));
     }
     if (this.passagePicks.length || this.storePick !== undefined) {
       buttons.push(html`<button type="button" class="pinched-control" data-testid="cancel-pick" ?disabled=${this.c.busy}
-        @click=${() => { this.c.picked.clear(); this.c.redraw(); }}>Cancel the pick</button>`);
+        @click=${() => { this.c.picked.clear(); this.c.redraw(); }}>${t("pinched.do.cancel")}</button>`);
     }
-    return buttons;
+    if (!buttons.length) return nothing;
+    return html`<div class="pinched-buttons" data-testid="pinched-actions" role="group" aria-label="${t("pinched.yourMoves")}">${buttons}</div>`;
   }
 
-  // --- piles and the end --------------------------------------------------------------
+  // --- piles --------------------------------------------------------------------------
 
   /** The deck, and the whole discard pile: its top card in view, the rest folded away. */
   private piles(): TemplateResult {
     const v = this.v;
     const top = v.discard.at(-1);
     return html`<section class="pinched-piles">
-      <div class="pinched-deck">${v.deckSize ? html`${v.deckSize} in the deck` : "the deck is empty"}</div>
+      <div class="pinched-deck">${v.deckSize ? t("pinched.deck", { cards: cardsN(v.deckSize) }) : t("pinched.deckEmpty")}</div>
       <details class="pinched-discards" data-testid="discard-pile">
-        <summary>${top ? valuable(top, true) : nothing}<span>${v.discard.length} discarded</span></summary>
+        <summary>${top ? valuable(top, true) : nothing}<span>${t("pinched.discarded", { count: num(v.discard.length) })}</span></summary>
         <div class="pinched-discard-cards">${v.discard.slice(0, -1).reverse().map((card) => valuable(card, true))}</div>
       </details>
     </section>`;
   }
 }
 
+/** Scrolls to the board and moves the focus there (a phone's way down past the seat's own area). */
+function toBoard(): void {
+  const board = document.getElementById("pinched-board");
+  board?.scrollIntoView({ block: "start" });
+  board?.focus({ preventScroll: true });
+}
+
 /** The seat drawing of the Pinched! renderer. */
 export function seat(view: View, controls: SeatControls): TemplateResult {
-  if (view.gameView.case !== "pinched") return html`<p>Not a Pinched! view.</p>`;
+  if (view.gameView.case !== "pinched") return html`<p>${t("pinched.notPinched")}</p>`;
   return new SeatDrawing(view, view.gameView.value, controls).draw();
+}
+
+/** The Pinched! renderer's prompt: what the seat may do now, or whom the table waits for. */
+export function prompt(view: View, controls: SeatControls): string {
+  if (view.gameView.case !== "pinched") return "";
+  return new SeatDrawing(view, view.gameView.value, controls).prompt();
 }
