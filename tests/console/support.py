@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import shutil
+import subprocess
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from playwright.async_api import BrowserContext, Page, Request, ViewportSize
+from playwright.async_api import BrowserContext, Locator, Page, Request, ViewportSize
 
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 from service.domain.auth import TokenSigner
@@ -62,6 +63,31 @@ def screenshot_dir(tmp_path: Path) -> Path:
     where = (ROOT / chosen) if chosen else tmp_path
     where.mkdir(parents=True, exist_ok=True)
     return where
+
+
+async def save_screenshot(target: Page | Locator, path: Path, full_page: bool = False) -> None:
+    """A screenshot of ``target`` at ``path``, kept small: pngquant (Debian's package) turns
+    it into a 256-colour palette PNG when it is installed; without it the PNG stays as taken."""
+    if isinstance(target, Page):
+        await target.screenshot(path=str(path), full_page=full_page)
+    else:
+        await target.screenshot(path=str(path))
+    quantizer = shutil.which("pngquant")
+    if quantizer is not None:
+        subprocess.run(
+            [
+                quantizer,
+                "--force",
+                "--skip-if-larger",
+                "--strip",
+                "--output",
+                str(path),
+                "256",
+                str(path),
+            ],
+            check=False,
+            timeout=60,
+        )
 
 
 def card_key(card: Message) -> str:

@@ -9,7 +9,8 @@ For each game:
 - a finished tournament table's history steps move by move, shows the revealed seed and
   verifies with every view it showed;
 - the page never sends a token and calls nothing but the referee.
-A history altered in transit fails at the altered move. Screenshots: REFEREE_SCREENSHOTS.
+A history altered in transit fails at the altered move. Its screenshots stay in the test's
+tmp_path (docs/console's come from test_console_languages.py).
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from tests.console.support import (
     console_url,
     grpc_channel,
     hidden_cards,
-    screenshot_dir,
     view_at,
 )
 from tests.servers import Served
@@ -219,7 +219,7 @@ async def test_a_bot_tournament_and_a_played_table_in_the_console(
     served: Served, browser: Browser, game: str, tmp_path: Path
 ) -> None:
     setup = SETUPS[game]
-    shots = screenshot_dir(tmp_path)
+    shots = tmp_path  # docs/console's set: test_console_languages.py
     tournament_id = await _tournament(served, setup)
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
     sent = Sent()

@@ -10,7 +10,8 @@
   admin's Forfeit, Replace by a bot and Reissue each work by a click, and each refusal (not
   started, already a bot, no player to reissue for, already forfeited, game over) shows in
   words; the lobby's pages have no horizontal scroll at 390 px and pass phone_problems.
-Screenshots: lobby.png, new-table.png, join.png, table-admin.png, lobby-phone.png.
+Screenshots (in the test's tmp_path): lobby.png, new-table.png, join.png, table-admin.png,
+lobby-phone.png.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from tests.console.support import (
     console_url,
     grpc_channel,
     phone_problems,
-    screenshot_dir,
 )
 from tests.servers import Served
 
@@ -179,7 +179,7 @@ async def _play(pages: list[Page]) -> dict[int, int]:
 async def test_a_lobby_flow_across_two_browsers(
     served: Served, browser: Browser, tmp_path: Path
 ) -> None:
-    shots = screenshot_dir(tmp_path)
+    shots = tmp_path  # docs/console's set: test_console_languages.py
     a_context = await browser.new_context(viewport=ON_DESKTOP)
     b_context = await browser.new_context(viewport=ON_DESKTOP)
     a_sent, b_sent = Sent().follow(a_context), Sent().follow(b_context)
@@ -212,7 +212,7 @@ async def test_a_lobby_flow_across_two_browsers(
     await b.screenshot(path=str(shots / "join.png"))
     await b.get_by_test_id("join-code").fill("WRONG-CODE")
     await b.get_by_test_id("join").click()
-    await _refused(b, "JOIN_CODE_INVALID", "join code is not good")
+    await _refused(b, "JOIN_CODE_INVALID", "join code does not work")
     await b.get_by_test_id("join-code").fill(code)
     await b.get_by_test_id("join").click()
     await expect(b.get_by_test_id("game-view")).to_have_attribute("data-seat", "1", timeout=WAIT)
@@ -292,7 +292,7 @@ async def test_the_admin_controls_and_their_refusals_on_a_phone(
     await _admin_seat(page, 2).get_by_test_id("seat-replace").click()
     await _refused(page, "SEAT_ALREADY_BOT", "already plays")
     await _admin_seat(page, 1).get_by_test_id("seat-reissue").click()
-    await _refused(page, "SEAT_NOT_HELD", "no token to reissue")
+    await _refused(page, "SEAT_NOT_HELD", "no link to reissue")
 
     # Reissue: the new link is shown once, this tab plays with it, the old token is spent.
     await _admin_seat(page, 0).get_by_test_id("seat-reissue").click()

@@ -6,7 +6,7 @@ clock). The front page, the tournaments list, each tournament page, each live ta
 the history of a finished one are opened at 390x844 and 1280x800; at 390 px
 `phone_problems` must find nothing anywhere on the page, the games' felts included (no
 horizontal scroll, tap targets of 40 px, text of 13 px).
-Screenshots: phone-<page>.png and desktop-<page>.png (REFEREE_SCREENSHOTS).
+Screenshots: phone-<page>.png and desktop-<page>.png, in the test's tmp_path.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from tests.console.support import (
     console_url,
     grpc_channel,
     phone_problems,
-    screenshot_dir,
 )
 from tests.servers import Served
 
@@ -155,7 +154,7 @@ async def _finished_game(page: Page, served: Served, tournament_id: str) -> str:
 async def test_every_spectator_page_fits_a_phone(
     served: Served, browser: Browser, tmp_path: Path
 ) -> None:
-    shots = screenshot_dir(tmp_path)
+    shots = tmp_path  # docs/console's set: test_console_languages.py
     tournaments = {game: await _tournament(served, game) for game in SEATS}
     async with AsyncRefereeClient(served.grpc) as client:
         live = {game: await _live_table(client, game) for game in SEATS}

@@ -26,6 +26,7 @@ from tests.console.support import (
     cards_in,
     console_url,
     grpc_channel,
+    save_screenshot,
     screenshot_dir,
 )
 from tests.servers import Served
@@ -171,7 +172,7 @@ async def test_a_finished_history_shows_every_hand_at_an_early_step(
         assert shown == cards, f"seat {seat}"
     assert await _keys(page, '[data-testid="revealed"]') == _every_revealed_card(early)
     if game == SHOWN_FOR:
-        await page.screenshot(path=str(screenshot_dir(tmp_path) / "history-revealed.png"))
+        await save_screenshot(page, screenshot_dir(tmp_path) / "history-revealed.png")
     # The views the page received are the reveal's: VerifyHistory checks every one.
     await page.get_by_test_id("verify").click()
     result = page.get_by_test_id("verify-result")
@@ -196,7 +197,7 @@ async def test_the_reveal_is_usable_on_a_phone(
     fit = await panel.evaluate(PANEL_ON_A_PHONE, [SMALLEST_TAP_PX, SMALLEST_TEXT_PX])
     assert fit["width"] <= PHONE["width"] and fit["scroll"] <= fit["client"], fit
     assert fit["problems"] == [], fit["problems"]
-    await panel.screenshot(path=str(screenshot_dir(tmp_path) / "history-revealed-phone.png"))
+    await save_screenshot(panel, screenshot_dir(tmp_path) / "history-revealed-phone.png")
     await context.close()
 
 

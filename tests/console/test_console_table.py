@@ -3,9 +3,9 @@
 Against the referee: a Gang of Four table created with names and a turn clock, whose seat 0
 never moves: the other seats play until it is seat 0's turn, one of them holding a WatchGame
 stream. The page shows every name (on the board and in the seats panel), seat 0's countdown
-going down, "waiting on Ann for ..." instead of "to act: seat 0", and the seat with a stream
-present while seat 0 is away. Everything comes from the view's `table`. Screenshot:
-table.png (REFEREE_SCREENSHOTS).
+going down, "waiting for Ann · 09:58 left" (counting down) instead of "to act: seat 0", and
+the seat with a stream present while seat 0 is away. Everything comes from the view's
+`table`. Screenshot: table.png (REFEREE_SCREENSHOTS).
 
 Drawn from the table alone: WatchGame answered by the test with a view whose `table` it
 wrote (a bot, a forfeited seat, a clock running low, then an aborted table), so each mark
@@ -27,7 +27,7 @@ from playwright.async_api import Browser, Route, expect
 from referee.bots import bot_for
 from referee.client import AsyncRefereeClient, AsyncSeat
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc, table_pb2
-from tests.console.support import console_url, grpc_channel, screenshot_dir
+from tests.console.support import console_url, grpc_channel, save_screenshot, screenshot_dir
 from tests.servers import Served
 
 GAME = "gang_of_four"
@@ -45,6 +45,11 @@ def _seconds(clock: str) -> int:
     for part in clock.strip().split(":"):
         total = total * 60 + int(part)
     return total
+
+
+def _left(line: str) -> str:
+    """The time left in a waiting line: "waiting for Ann · 09:58 left" -> "09:58"."""
+    return line.rsplit("·", 1)[1].removesuffix("left").strip()
 
 
 async def _create(client: AsyncRefereeClient) -> referee_pb2.CreateGameResponse:
@@ -125,10 +130,13 @@ async def _watch_the_stalled_table(
         await expect(page.get_by_test_id("seat-label")).to_have_text(NAMES)
         await expect(panel.get_by_test_id("seat-name")).to_have_text(NAMES)
 
-        # The status line names the stalled seat and how long it has kept the table.
+        # The status line names the stalled seat and counts her time down.
         line = page.get_by_test_id("to-act")
-        await expect(line).to_have_text(re.compile(r"^waiting on Ann for \d+ (s|min)$"))
+        await expect(line).to_have_text(re.compile(r"^waiting for Ann · \d\d:\d\d left$"))
         await expect(line).not_to_contain_text("seat 0")
+        waited = await line.inner_text()
+        await expect(line).not_to_have_text(waited, timeout=5_000)
+        assert _seconds(_left(await line.inner_text())) < _seconds(_left(waited))
 
         # Seat 0's clock counts down, every second, without a new view.
         version = await page.get_by_test_id("game-view").get_attribute("data-version")
@@ -152,7 +160,7 @@ async def _watch_the_stalled_table(
         await expect(seat_0.get_by_test_id("seat-presence")).to_have_text("away")
         await expect(panel.get_by_test_id("seat-bot")).to_have_count(0)
 
-        await page.screenshot(path=str(screenshot_dir(tmp_path) / "table.png"))
+        await save_screenshot(page, screenshot_dir(tmp_path) / "table.png")
     finally:
         await page.close()
 
@@ -236,7 +244,9 @@ async def test_the_table_page_draws_bots_forfeits_clocks_and_an_abort_from_the_t
         in_seat_order = sorted(ROLES, key=lambda name: seat_of[name])
         await expect(panel.get_by_test_id("seat-name")).to_have_text(in_seat_order, timeout=WAIT)
         await expect(page.get_by_test_id("seat-label")).to_have_text(in_seat_order)
-        await expect(page.get_by_test_id("to-act")).to_have_text("waiting on Ann for 3 min")
+        await expect(page.get_by_test_id("to-act")).to_have_text(
+            re.compile(r"^waiting for Ann · 00:[0-2]\d left$")
+        )
         ann, bot, cleo, dirk = (
             panel.locator(f'[data-testid="table-seat"][data-seat="{seat_of[name]}"]')
             for name in ROLES
@@ -252,11 +262,11 @@ async def test_the_table_page_draws_bots_forfeits_clocks_and_an_abort_from_the_t
         # Ann's bank runs while she is to act; the others' stand still.
         await expect(ann.get_by_test_id("seat-bank")).to_have_text(re.compile(r"^bank 0[12]:\d\d$"))
         await expect(dirk.get_by_test_id("seat-bank")).to_have_text("bank 01:00")
-        await page.screenshot(path=str(screenshot_dir(tmp_path) / "table_marks.png"))
+        await save_screenshot(page, screenshot_dir(tmp_path) / "table_marks.png")
         # The stream ends and is called again: the table was aborted meanwhile.
         feed.message = referee_pb2.WatchGameResponse(version=0, view=aborted, snapshot=True)
         await expect(page.get_by_test_id("to-act")).to_have_text(
-            "aborted by the table admin: no more moves", timeout=WAIT
+            "aborted by the host: no more moves", timeout=WAIT
         )
         await expect(page.get_by_test_id("table-status")).to_have_text("aborted")
         await expect(panel.get_by_test_id("seat-clock")).to_have_count(0)

@@ -9,7 +9,8 @@
 - On a phone (390 px), the admin page of a tournament whose people never move hands one
   seat to a bot and forfeits the other by clicks, and shows a refusal in words; the three
   pages have no horizontal scroll, small tap targets or small text.
-Screenshots: tournament-new.png, tournament-admin.png (1280x800), tournament-admin-phone.png.
+Screenshots: tournament-new.png, tournament-admin.png (1280x800; the test's tmp_path),
+tournament-admin-phone.png (REFEREE_SCREENSHOTS).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.console.support import (
     Sent,
     console_url,
     phone_problems,
+    save_screenshot,
     screenshot_dir,
 )
 from tests.servers import Served
@@ -79,7 +81,7 @@ async def _play_by_clicks(page: Page, rng: random.Random) -> int:
 async def test_a_tournament_made_on_the_page_with_a_person_playing_by_clicks_finishes(
     served: Served, browser: Browser, tmp_path: Path
 ) -> None:
-    shots = screenshot_dir(tmp_path)
+    shots = tmp_path  # docs/console's set: test_console_languages.py
     base = console_url(served)
     admin_context = await browser.new_context(viewport=DESKTOP)
     human_context = await browser.new_context(viewport=DESKTOP)
@@ -183,7 +185,7 @@ async def test_on_a_phone_the_admin_hands_a_seat_to_a_bot_and_forfeits_another(
     pim = page.locator('[data-testid="admin-seat"][data-participant="1"]')
     await expect(ola.get_by_test_id("bot-seat")).to_be_visible(timeout=LONG)
     assert await phone_problems(page) == []
-    await page.screenshot(path=str(shots / "tournament-admin-phone.png"), full_page=True)
+    await save_screenshot(page, shots / "tournament-admin-phone.png")
 
     await ola.get_by_test_id("bot-seat").click()
     await expect(page.get_by_test_id("admin-done")).to_have_text("A bot plays for Ola now.")

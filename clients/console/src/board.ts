@@ -8,8 +8,8 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { rendererFor } from "./games/index.js";
 import { revealPanel } from "./games/reveal.js";
 import type { SeatControls } from "./games/types.js";
-import { seatNames } from "./table.js";
-import { seatName } from "./ui.js";
+import { lang, num, t } from "./i18n/index.js";
+import { seatLabel, whom } from "./table.js";
 
 /**
  * The renderer's drawing of `view`. A renderer that throws (a view it did not expect)
@@ -17,13 +17,18 @@ import { seatName } from "./ui.js";
  */
 function table(view: View): TemplateResult {
   const renderer = rendererFor(view.game);
-  if (renderer === undefined) return html`<p class="muted">No drawing for the game “${view.game}”.</p>`;
+  if (renderer === undefined) return html`<p class="muted">${t("page.board.unknownGame", { game: view.game })}</p>`;
   try {
     return renderer.table(view);
   } catch (error) {
     console.error("renderer failed", error);
-    return html`<p class="problem">The ${renderer.title} drawing failed: ${String(error)}</p>`;
+    return drawingFailed(error);
   }
+}
+
+/** A drawing that threw: said in words, the error behind the details toggle. */
+function drawingFailed(error: unknown): TemplateResult {
+  return html`<p class="problem">${t("page.board.failed")} <small class="dev-detail">${String(error)}</small></p>`;
 }
 
 /** The table at `view`, on the felt. */
@@ -52,7 +57,7 @@ export function seatBoard(view: View, controls: SeatControls): TemplateResult {
     drawn = renderer?.seat ? renderer.seat(view, controls) : table(view);
   } catch (error) {
     console.error("renderer failed", error);
-    drawn = html`<p class="problem">The drawing failed: ${String(error)}</p>`;
+    drawn = drawingFailed(error);
     own = false;
   }
   return html`<section
@@ -80,7 +85,7 @@ function allMoves(view: View, controls: SeatControls): TemplateResult {
     allMovesOpen = (event.target as HTMLDetailsElement).open;
   };
   return html`<details class="all-moves" data-testid="all-moves" ?open=${allMovesOpen} @toggle=${toggled}>
-    <summary>All legal moves (${controls.legal.length})</summary>
+    <summary>${t("page.board.allMoves", { count: controls.legal.length })}</summary>
     ${moveButtons(view, controls)}
   </details>`;
 }
@@ -111,7 +116,7 @@ export function eventLine(game: string, event: Event, view?: View): string {
     return rendererFor(game)?.event(event, view) ?? "";
   } catch (error) {
     console.error("renderer failed", error);
-    return `(unreadable event: ${String(error)})`;
+    return t("page.board.unreadableEvent");
   }
 }
 
@@ -122,22 +127,59 @@ export function moveLine(game: string, move: Move | undefined, view?: View): str
     if (renderer !== undefined) return renderer.move(move, view);
   } catch (error) {
     console.error("renderer failed", error);
-    return `(unreadable move: ${String(error)})`;
+    return t("page.board.unreadableMove");
   }
-  return move === undefined ? "a secret move" : (move.game.case ?? "a move");
+  return move === undefined ? t("page.board.secretMove") : t("page.board.aMove");
 }
 
-/** The outcome block: summary and winners. */
+/** Who won, in words: the winners by name, the team's result, or nobody. */
+function winnersLine(view: View): string {
+  const outcome = view.outcome;
+  if (outcome === undefined) return "";
+  if (outcome.team) return t(outcome.winners.length ? "page.outcome.teamWon" : "page.outcome.teamLost");
+  if (outcome.winners.length === 0) return t("page.outcome.noWinner");
+  return t("page.outcome.won", { names: whom(view, outcome.winners) });
+}
+
+/** Every seat's place and score, best place first (a table for a team: the shared score). */
+function scoresTable(view: View): TemplateResult | typeof nothing {
+  const outcome = view.outcome;
+  if (outcome === undefined || outcome.scores.length === 0) return nothing;
+  const seats = outcome.scores.map((_, seat) => seat);
+  const place = (seat: number) => outcome.placings[seat] ?? 0;
+  seats.sort((a, b) => place(a) - place(b) || a - b);
+  return html`<table class="scores" data-testid="outcome-scores">
+    <thead>
+      <tr>
+        <th class="num" scope="col">${t("page.outcome.place")}</th>
+        <th scope="col">${t("page.outcome.player")}</th>
+        <th class="num" scope="col">${t("page.outcome.score")}</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${seats.map(
+        (seat) => html`<tr data-testid="outcome-row" data-seat="${seat}">
+          <td class="num">${place(seat) || "–"}</td>
+          <th scope="row">${seatLabel(view, seat)}</th>
+          <td class="num">${num(outcome.scores[seat] ?? 0)}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/**
+ * The outcome block: who won and every seat's score, then the referee's own sentence (in
+ * English, so behind the details toggle in the other languages).
+ */
 export function outcomeBlock(view: View, extra: TemplateResult | typeof nothing = nothing): TemplateResult | typeof nothing {
   const outcome = view.outcome;
   if (outcome === undefined) return nothing;
-  const winners = outcome.winners.length
-    ? `won by ${outcome.winners.map((seat) => seatName(seat, seatNames(view))).join(", ")}`
-    : "no winner";
-  return html`<div class="outcome" data-testid="outcome">
-    <h3>Game over</h3>
-    <p class="summary">${outcome.summary}</p>
-    <p class="winners" data-testid="winners">${winners}</p>
+  return html`<section class="outcome" data-testid="outcome" aria-label="${t("page.outcome.title")}">
+    <h2>${t("page.outcome.title")}</h2>
+    <p class="winners" data-testid="winners">${winnersLine(view)}</p>
+    ${scoresTable(view)}
+    <p class="summary ${lang() === "en" ? "" : "dev-detail"}">${outcome.summary}</p>
     ${extra}
-  </div>`;
+  </section>`;
 }

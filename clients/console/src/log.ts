@@ -5,6 +5,7 @@ import type { Event, View } from "@referee/client/web";
 import { html, type TemplateResult } from "lit-html";
 
 import { eventLine } from "./board.js";
+import { t } from "./i18n/index.js";
 
 /**
  * Events by version; a version added twice (history, then the stream) keeps its first.
@@ -37,12 +38,13 @@ export class EventLog {
       for (const line of lines.reverse()) {
         if (rows.length >= this.limit) break;
         rows.push(html`<li data-testid="log-line" data-version="${String(version)}">
-          <span class="v">${String(version)}</span>${line}
+          <span class="v dev-detail">${String(version)}</span>${line}
         </li>`);
       }
     }
-    return html`<ol class="log" data-testid="event-log">
-      ${rows.length ? rows : html`<li class="muted">No moves seen yet.</li>`}
+    // Scrolls on its own: focusable and named, so a keyboard can scroll it too.
+    return html`<ol class="log" data-testid="event-log" tabindex="0" aria-label="${t("page.log.title")}">
+      ${rows.length ? rows : html`<li class="muted">${t("page.log.empty")}</li>`}
     </ol>`;
   }
 }

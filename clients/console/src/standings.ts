@@ -4,6 +4,7 @@
 import { create, StandingSchema, type Standing, type Tournament } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
+import { t } from "./i18n/index.js";
 import { botName, points, rating } from "./ui.js";
 
 /** The standings to show and what they are. */
@@ -24,13 +25,13 @@ export interface CurrentStandings {
 export function currentStandings(tournament: Tournament): CurrentStandings {
   if (tournament.finalRanking.length > 0) {
     const afterRound = tournament.roundResults.at(-1)?.number ?? 0;
-    return { standings: tournament.finalRanking, caption: "final ranking", provisional: false, afterRound };
+    return { standings: tournament.finalRanking, caption: t("page.standings.final"), provisional: false, afterRound };
   }
   const last = [...tournament.roundResults].reverse().find((round) => round.standings.length > 0);
   if (last !== undefined) {
     return {
       standings: last.standings,
-      caption: `after round ${last.number}`,
+      caption: t("page.standings.afterRound", { round: last.number }),
       provisional: false,
       afterRound: last.number,
     };
@@ -43,7 +44,7 @@ export function currentStandings(tournament: Tournament): CurrentStandings {
       rating: tournament.ratings.find((entry) => entry.participant === participant.index),
     }),
   );
-  return { standings, caption: "no round complete yet", provisional: true, afterRound: 0 };
+  return { standings, caption: t("page.standings.none"), provisional: true, afterRound: 0 };
 }
 
 /** The full standings table of the tournament page. */
@@ -57,17 +58,17 @@ export function standingsTable(tournament: Tournament): TemplateResult {
     data-after-round="${afterRound}"
   >
     <caption>
-      Standings · ${caption}
+      ${t("page.standings.caption", { caption })}
     </caption>
     <thead>
       <tr>
-        <th class="num">#</th>
-        <th>Name</th>
-        <th class="num">Points</th>
-        ${gang ? html`<th class="num" title="alarms set off (fewer is better)">Alarms</th>` : nothing}
-        <th>Rating <span class="muted">(ordinal)</span></th>
-        <th class="num">Tables</th>
-        <th class="num">Byes</th>
+        <th class="num" scope="col">#</th>
+        <th scope="col">${t("page.standings.name")}</th>
+        <th class="num" scope="col">${t("page.standings.points")}</th>
+        ${gang ? html`<th class="num" scope="col" title="${t("page.standings.alarmsHint")}">${t("page.standings.alarms")}</th>` : nothing}
+        <th scope="col">${t("page.standings.rating")}</th>
+        <th class="num" scope="col">${t("page.standings.tables")}</th>
+        <th class="num" scope="col">${t("page.standings.byes")}</th>
       </tr>
     </thead>
     <tbody>
@@ -98,14 +99,14 @@ export function standingsSummary(tournament: Tournament, top = 5): TemplateResul
   const shown = standings.slice(0, top);
   return html`<div class="table-scroll"><table class="standings compact">
     <caption>
-      Standings · ${caption}
+      ${t("page.standings.caption", { caption })}
     </caption>
     <thead>
       <tr>
-        <th class="num">#</th>
-        <th>Name</th>
-        <th class="num">Pts</th>
-        <th>Rating</th>
+        <th class="num" scope="col">#</th>
+        <th scope="col">${t("page.standings.name")}</th>
+        <th class="num" scope="col">${t("page.standings.pointsShort")}</th>
+        <th scope="col">${t("page.standings.ratingShort")}</th>
       </tr>
     </thead>
     <tbody>
@@ -120,7 +121,7 @@ export function standingsSummary(tournament: Tournament, top = 5): TemplateResul
       ${standings.length > top
         ? html`<tr>
             <td></td>
-            <td colspan="3" class="muted">and ${standings.length - top} more</td>
+            <td colspan="3" class="muted">${t("page.standings.more", { count: standings.length - top })}</td>
           </tr>`
         : nothing}
     </tbody>

@@ -7,29 +7,30 @@
 import { SeatHolder, TableStatus, type Table, type TableSeat, type View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
-import { seatName } from "./ui.js";
+import { t } from "./i18n/index.js";
 
 /** The seat's row of the table, when the view has one. */
 function seatOf(table: Table | undefined, seat: number): TableSeat | undefined {
   return table?.seats.find((entry) => entry.seat === seat);
 }
 
-/** The name of who holds `seat` ("Ann", a bot's name), or "Seat N" without one. */
+/**
+ * The name of who holds `seat` ("Ann", a bot's name); without one, words a person reads:
+ * "Bot" for a seat a bot holds, else "Player 2" (players count from 1 in words).
+ */
 export function seatLabel(view: View | undefined, seat: number): string {
-  return seatOf(view?.table, seat)?.name || `Seat ${seat}`;
-}
-
-/** Every seat's name, in seat order ("" where none), for `seatName` in ui.ts. */
-export function seatNames(view: View | undefined): string[] {
-  return Array.from({ length: view?.seats ?? 0 }, (_, seat) => seatOf(view?.table, seat)?.name ?? "");
+  const held = seatOf(view?.table, seat);
+  if (held?.name) return held.name;
+  if (held?.holder === SeatHolder.BOT) return t("page.seat.bot", { number: seat + 1 });
+  return t("page.seat.player", { number: seat + 1 });
 }
 
 /** Whose turn it is, as a line (a view without a table). */
 function toActLine(view: View): string {
-  if (view.outcome !== undefined) return "game over";
-  if (view.toAct.length === 0) return "nobody to act";
-  if (view.toAct.length === view.seats) return "all seats to act";
-  return `to act: ${view.toAct.map((seat) => seatName(seat)).join(", ")}`;
+  if (view.outcome !== undefined) return t("page.wait.over");
+  if (view.toAct.length === 0) return t("page.wait.nobody");
+  if (view.toAct.length === view.seats) return t("page.wait.everyone");
+  return t("page.wait.on", { names: whom(view, view.toAct) });
 }
 
 const two = (value: number) => String(value).padStart(2, "0");
@@ -52,15 +53,20 @@ export function duration(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours} h${minutes % 60 ? ` ${minutes % 60} min` : ""}`;
   const days = Math.floor(hours / 24);
-  return `${days} d${hours % 24 ? ` ${hours % 24} h` : ""}`;
+  return `${days} ${t("page.unit.days")}${hours % 24 ? ` ${hours % 24} h` : ""}`;
 }
 
-/** "Ann", "Ann and Bo", "Ann, Bo and Cy"; "4 seats" past three. */
-function whom(view: View, seats: readonly number[]): string {
+/** "Ann", "Ann and Bo", "Ann, Bo and Cy"; "4 players" past three. */
+export function whom(view: View | undefined, seats: readonly number[]): string {
   const names = seats.map((seat) => seatLabel(view, seat));
-  if (names.length > 3) return `${names.length} seats`;
+  if (names.length > 3) return t("page.wait.many", { count: names.length });
   if (names.length < 2) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return t("page.wait.and", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] ?? "" });
+}
+
+/** A table state's word, as its badge shows it. */
+export function stateWord(state: "open" | "live" | "finished" | "aborted"): string {
+  return t(`page.state.${state}`);
 }
 
 /** The table's state as its badge says it: open, live, finished or aborted. */
@@ -78,25 +84,36 @@ export function tableState(view: View): "open" | "live" | "finished" | "aborted"
   }
 }
 
+/** The earliest deadline of the seats to act (Unix ms), 0 when none runs. */
+export function nextDeadline(view: View): number {
+  const deadlines = view.toAct
+    .map((seat) => Number(seatOf(view.table, seat)?.deadlineUnixMs ?? 0))
+    .filter((deadline) => deadline > 0);
+  return deadlines.length ? Math.min(...deadlines) : 0;
+}
+
 /**
- * The status line: on whom the table waits and for how long ("waiting on Ann for 3 min"),
- * or why it waits on nobody. A view without a table (a referee from before tables) gets
- * the plain "to act" line.
+ * The status line: on whom the table waits, with the time they have left counting down
+ * ("Waiting for Ann · 04:37 left"), or, without a clock, how long they have kept it
+ * ("Waiting for Ann (3 min so far)"); or why it waits on nobody. A view without a table
+ * (a referee from before tables) gets the plain "to act" line.
  */
 export function waitingLine(view: View, now: number): string {
   const table = view.table;
   if (table === undefined) return toActLine(view);
   const state = tableState(view);
-  if (state === "finished") return "game over";
-  if (state === "aborted") return "aborted by the table admin: no more moves";
+  if (state === "finished") return t("page.wait.over");
+  if (state === "aborted") return t("page.wait.aborted");
   if (state === "open") {
     const taken = table.seats.filter((seat) => seat.holder !== SeatHolder.UNSPECIFIED).length;
-    return `waiting for players: ${taken} of ${view.seats} seats taken`;
+    return t("page.wait.players", { taken, seats: view.seats });
   }
-  if (view.toAct.length === 0) return "nobody to act";
-  const since = Number(table.waitingSinceUnixMs);
+  if (view.toAct.length === 0) return t("page.wait.nobody");
   const names = whom(view, view.toAct);
-  return since > 0 ? `waiting on ${names} for ${duration(now - since)}` : `waiting on ${names}`;
+  const deadline = nextDeadline(view);
+  if (deadline > 0) return t("page.wait.left", { names, left: countdown(deadline - now) });
+  const since = Number(table.waitingSinceUnixMs);
+  return since > 0 ? t("page.wait.since", { names, time: duration(now - since) }) : t("page.wait.on", { names });
 }
 
 /** True while something on the page counts: a live table waiting on a seat. */
@@ -108,9 +125,9 @@ export function counting(view: View | undefined): boolean {
 function presence(seat: TableSeat): TemplateResult | typeof nothing {
   if (seat.holder !== SeatHolder.PLAYER) return nothing;
   const word = seat.present ? "present" : "away";
-  const title = seat.present ? "present: a Play or Watch stream of this seat is open" : "away: no stream of this seat is open";
-  return html`<span class="presence ${word}" data-testid="seat-presence" title="${title}"
-    ><span class="sr-only">${word}</span></span
+  const title = seat.present ? t("page.seats.presentHint") : t("page.seats.awayHint");
+  return html`<span class="presence ${word}" data-testid="seat-presence" data-present="${word}" title="${title}"
+    ><span class="sr-only">${t(`page.seats.${word}`)}</span></span
   >`;
 }
 
@@ -131,13 +148,14 @@ function clocks(table: Table, seat: TableSeat, acting: boolean, now: number): Te
       data-testid="seat-clock"
       data-deadline="${String(deadline)}"
       role="timer"
-      title="time left for this move; the referee moves for the seat when it runs out"
+      title="${t("page.seats.clockHint")}"
+      aria-label="${t("page.seats.clockLabel", { left: countdown(left) })}"
       >${countdown(left)}</span
     >`);
   }
   if ((table.clock?.bankSeconds ?? 0) > 0) {
-    shown.push(html`<span class="bank muted" data-testid="seat-bank" title="time bank left"
-      >bank ${countdown(bankLeft(table, seat, acting, now))}</span
+    shown.push(html`<span class="bank muted" data-testid="seat-bank" title="${t("page.seats.bankHint")}"
+      >${t("page.seats.bank", { left: countdown(bankLeft(table, seat, acting, now)) })}</span
     >`);
   }
   return shown;
@@ -155,15 +173,15 @@ function seatRow(view: View, table: Table, seat: TableSeat, now: number): Templa
     data-present="${seat.present ? "true" : "false"}"
   >
     ${presence(seat)}
-    <span class="seat-no">${seat.seat}</span>
-    <span class="name" data-testid="seat-name">${holder === "open" ? html`<em class="muted">open seat</em>` : seatLabel(view, seat.seat)}</span>
-    ${holder === "bot" ? html`<span class="tag" data-testid="seat-bot" title="played by the referee's bot">bot</span>` : nothing}
+    <span class="name" data-testid="seat-name">${holder === "open" ? html`<em class="muted">${t("page.seats.open")}</em>` : seatLabel(view, seat.seat)}</span>
+    ${acting ? html`<span class="tag acting-tag" data-testid="seat-acting">${t("page.seats.toAct")}</span>` : nothing}
+    ${holder === "bot" ? html`<span class="tag" data-testid="seat-bot" title="${t("page.seats.botHint")}">${t("page.seats.botTag")}</span>` : nothing}
     ${seat.forfeited
-      ? html`<span class="tag forfeited" data-testid="seat-forfeited" title="forfeited: placed last, played by the clock">forfeited</span>`
+      ? html`<span class="tag forfeited" data-testid="seat-forfeited" title="${t("page.seats.forfeitedHint")}">${t("page.seats.forfeited")}</span>`
       : nothing}
     ${seat.clockMoves > 0
-      ? html`<span class="tag" data-testid="seat-clock-moves" title="moves in a row the clock made for this seat"
-          >${seat.clockMoves} by clock</span
+      ? html`<span class="tag" data-testid="seat-clock-moves" title="${t("page.seats.clockMovesHint")}"
+          >${t("page.seats.clockMoves", { count: seat.clockMoves })}</span
         >`
       : nothing}
     <span class="clocks">${clocks(table, seat, acting, now)}</span>
@@ -174,8 +192,8 @@ function seatRow(view: View, table: Table, seat: TableSeat, now: number): Templa
 export function seatsPanel(view: View, now: number): TemplateResult | typeof nothing {
   const table = view.table;
   if (table === undefined || table.seats.length === 0) return nothing;
-  return html`<section class="seats-panel" data-testid="table-seats" aria-label="seats">
-    <h3>Seats</h3>
+  return html`<section class="seats-panel" data-testid="table-seats" aria-label="${t("page.seats.title")}">
+    <h3>${t("page.seats.title")}</h3>
     <ol>
       ${table.seats.map((seat) => seatRow(view, table, seat, now))}
     </ol>

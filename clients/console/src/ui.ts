@@ -5,30 +5,37 @@ import { BotStrategy, TournamentFormat, TournamentStatus, type Rating } from "@r
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import type { ApiProblem } from "./api.js";
+import { num, t } from "./i18n/index.js";
+import { problemWords } from "./pages/refusals.js";
 
-/** An API failure as a readable block: code, reason, message. */
+/**
+ * An API failure as a readable block: what happened and what to do next, in words (one
+ * table of sentences, pages/refusals.ts); the status code, the reason and the referee's
+ * own message only behind the details toggle. `note` says what the page does about it
+ * ("Retrying…").
+ */
 export function problemBox(problem: ApiProblem | undefined, note = ""): TemplateResult | typeof nothing {
   if (problem === undefined) return nothing;
-  return html`<div class="problem" data-testid="problem" role="alert">
-    <strong>${problem.code}${problem.reason ? html` · <code>${problem.reason}</code>` : nothing}</strong>
-    <span>${problem.message}</span>
-    ${note ? html`<em>${note}</em>` : nothing}
+  return html`<div class="problem" data-testid="problem" data-reason="${problem.reason}" data-code="${problem.code}" role="alert">
+    <strong>${problemWords(problem)}</strong>
+    ${note ? html`<em>${note}</em>` : nothing} ${problemDetail(problem)}
   </div>`;
 }
 
-/** The note under a stream problem: whether we are reconnecting. */
-export function retryNote(retrying: boolean): string {
-  return retrying ? "reconnecting…" : "";
+/** The code, reason and message of `problem`, for developers (hidden unless Details is on). */
+export function problemDetail(problem: ApiProblem): TemplateResult {
+  return html`<small class="dev-detail muted"
+    ><code>${problem.code}${problem.reason ? ` · ${problem.reason}` : ""}</code> ${problem.message}</small
+  >`;
 }
 
-/**
- * The note under a game call's problem: a game without spectators refuses a caller with
- * no token, and the console never has one.
- */
-export function gameProblemNote(problem: ApiProblem | undefined, retrying = false): string {
-  if (problem?.code === "permission_denied" || problem?.code === "unauthenticated") {
-    return "This game does not admit spectators, and the console only ever watches as one.";
-  }
+/** The note under a stream problem: whether we are trying again. */
+export function retryNote(retrying: boolean): string {
+  return retrying ? t("error.retrying") : "";
+}
+
+/** The note under a game call's problem (the sentence already says what there is to say). */
+export function gameProblemNote(_problem: ApiProblem | undefined, retrying = false): string {
   return retryNote(retrying);
 }
 
@@ -55,19 +62,20 @@ export const links = {
 
 /** Points as standings show them: whole numbers plain, halves with one decimal. */
 export function points(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return Number.isInteger(value) ? num(value) : num(Number(value.toFixed(1)));
 }
 
 /** A rating's ordinal, with mu and sigma beside it. */
 export function rating(value: Rating | undefined): TemplateResult {
   if (value === undefined) return html`<span class="muted">–</span>`;
-  return html`<span class="rating" title="ordinal = mu − 3·sigma"
+  return html`<span class="rating" title="${t("page.rating.hint")}"
     ><strong>${value.ordinal.toFixed(2)}</strong>
     <span class="muted">μ ${value.mu.toFixed(2)} · σ ${value.sigma.toFixed(2)}</span></span
   >`;
 }
 
-export function statusName(status: TournamentStatus): string {
+/** A tournament status as a word; the badge's class uses `statusName`. */
+export function statusName(status: TournamentStatus): "created" | "running" | "finished" | "unknown" {
   switch (status) {
     case TournamentStatus.CREATED:
       return "created";
@@ -83,19 +91,19 @@ export function statusName(status: TournamentStatus): string {
 export function formatName(format: TournamentFormat): string {
   switch (format) {
     case TournamentFormat.ROUND_ROBIN:
-      return "round robin";
+      return t("page.format.roundRobin");
     case TournamentFormat.SWISS:
-      return "Swiss";
+      return t("page.format.swiss");
     default:
-      return "unspecified format";
+      return t("page.format.unspecified");
   }
 }
 
 /** "running, round 2 of 3", "created, 3 rounds", "finished, 3 rounds". */
 export function statusLine(status: TournamentStatus, currentRound: number, rounds: number): string {
-  const name = statusName(status);
-  if (status === TournamentStatus.RUNNING) return `${name}, round ${currentRound} of ${rounds}`;
-  return `${name}, ${rounds} round${rounds === 1 ? "" : "s"}`;
+  const name = t(`page.status.${statusName(status)}`);
+  if (status === TournamentStatus.RUNNING) return t("page.status.roundOf", { status: name, round: currentRound, rounds });
+  return t(rounds === 1 ? "page.status.oneRound" : "page.status.rounds", { status: name, rounds });
 }
 
 /** Bytes as lowercase hex. */
@@ -103,19 +111,13 @@ export function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** "seat 2", or the name of who sits there when we know it. */
-export function seatName(seat: number, names?: readonly string[]): string {
-  const name = names?.[seat];
-  return name ? `${name} (seat ${seat})` : `seat ${seat}`;
-}
-
 /** "random bot", "heuristic bot", or "" for an external participant. */
 export function botName(bot: BotStrategy): string {
   switch (bot) {
     case BotStrategy.RANDOM:
-      return "random bot";
+      return t("page.bot.random");
     case BotStrategy.HEURISTIC:
-      return "heuristic bot";
+      return t("page.bot.heuristic");
     default:
       return "";
   }

@@ -6,6 +6,7 @@ import type { GetHistoryResponse, VerifyHistoryResponse, View } from "@referee/c
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import { bulkReferee, isAbort, problemOf, type ApiProblem } from "./api.js";
+import { t } from "./i18n/index.js";
 import { hex, problemBox } from "./ui.js";
 
 export type VerifyState =
@@ -41,7 +42,7 @@ export function verifyResult(verifying: VerifyState): TemplateResult | typeof no
       return nothing;
     case "running":
       return html`<p class="verify-result running" data-testid="verify-result" data-status="running">
-        Replaying every move from the seed…
+        ${t("page.verify.running")}
       </p>`;
     case "error":
       return html`<div data-testid="verify-result" data-status="error">${problemBox(verifying.problem)}</div>`;
@@ -49,12 +50,14 @@ export function verifyResult(verifying: VerifyState): TemplateResult | typeof no
       const { result } = verifying;
       if (result.verified) {
         return html`<p class="verify-result passed" data-testid="verify-result" data-status="passed">
-          ✔ verified: ${result.movesReplayed} moves replayed from the seed, ${result.viewsChecked} views checked
+          ✔ ${t("page.verify.passed", { moves: result.movesReplayed, views: result.viewsChecked })}
         </p>`;
       }
-      const first = result.problems[0] ?? "the replay disagrees";
+      const first = result.problems[0] ?? t("page.verify.disagrees");
       const text =
-        result.firstDifferingVersion > 0n ? `differs at move ${result.firstDifferingVersion}: ${first}` : first;
+        result.firstDifferingVersion > 0n
+          ? t("page.verify.differs", { number: String(result.firstDifferingVersion), first })
+          : first;
       return html`<div class="verify-result failed" data-testid="verify-result" data-status="failed">
         <p>✘ ${text}</p>
         ${result.problems.length > 1
@@ -62,7 +65,7 @@ export function verifyResult(verifying: VerifyState): TemplateResult | typeof no
               ${result.problems.slice(1).map((line) => html`<li>${line}</li>`)}
             </ul>`
           : nothing}
-        <p class="muted">${result.movesReplayed} moves replayed, ${result.viewsChecked} views checked</p>
+        <p class="muted">${t("page.verify.counts", { moves: result.movesReplayed, views: result.viewsChecked })}</p>
       </div>`;
     }
   }

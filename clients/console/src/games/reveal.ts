@@ -13,8 +13,8 @@
 import type { View } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
-import { seatNames } from "../table.js";
-import { seatName } from "../ui.js";
+import { t } from "../i18n/index.js";
+import { seatLabel } from "../table.js";
 import { rendererFor } from "./index.js";
 import type { MoreReveal, Reveal, SeatReveal } from "./types.js";
 import "./reveal.css";
@@ -29,10 +29,10 @@ function revealOf(view: View): Reveal | undefined {
   }
 }
 
-function seatRow(names: string[], row: SeatReveal): TemplateResult {
+function seatRow(view: View, row: SeatReveal): TemplateResult {
   return html`<div class="reveal-seat" data-testid="revealed-hand" data-seat="${row.seat}">
-    <span class="reveal-name">${seatName(row.seat, names)}</span>
-    <div class="reveal-cards">${row.cards.length ? row.cards : html`<span class="muted">no cards</span>`}</div>
+    <span class="reveal-name">${seatLabel(view, row.seat)}</span>
+    <div class="reveal-cards">${row.cards.length ? row.cards : html`<span class="muted">${t("page.reveal.noCards")}</span>`}</div>
     ${row.notes.length ? html`<span class="reveal-notes">${row.notes.join(" · ")}</span>` : nothing}
   </div>`;
 }
@@ -41,7 +41,7 @@ function moreBlock(more: MoreReveal[]): TemplateResult | typeof nothing {
   const shown = more.filter((item) => item.cards.length || item.text);
   if (!shown.length) return nothing;
   return html`<details class="reveal-more" data-testid="revealed-more">
-    <summary>What else lay face down</summary>
+    <summary>${t("page.reveal.more")}</summary>
     ${shown.map(
       (item) => html`<div class="reveal-item" data-testid="${item.testid ?? nothing}">
         <span class="reveal-name">${item.label}</span>
@@ -61,9 +61,8 @@ export function revealPanel(view: View | undefined): TemplateResult | typeof not
   if (view === undefined || reveal === undefined) return nothing;
   const more = moreBlock(reveal.more);
   if (!reveal.seats.length && more === nothing) return nothing;
-  const names = seatNames(view);
   return html`<section class="reveal" data-testid="revealed" data-version="${String(view.version)}">
-    <h3>${view.revealed ? "Every hand at this step" : "Every hand at the end"}</h3>
-    ${reveal.seats.map((row) => seatRow(names, row))} ${more}
+    <h3>${t(view.revealed ? "page.reveal.atStep" : "page.reveal.atEnd")}</h3>
+    ${reveal.seats.map((row) => seatRow(view, row))} ${more}
   </section>`;
 }

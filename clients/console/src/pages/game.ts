@@ -12,7 +12,8 @@ import { Retry } from "../retry.js";
 import { gameTitle } from "../games/index.js";
 import { revealPanel } from "../games/reveal.js";
 import { EventLog } from "../log.js";
-import { counting, redrawWhileCounting, seatsPanel, tableState, waitingLine } from "../table.js";
+import { t } from "../i18n/index.js";
+import { counting, redrawWhileCounting, seatsPanel, stateWord, tableState, waitingLine } from "../table.js";
 import { gameProblemNote, links, problemBox } from "../ui.js";
 
 export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): void {
@@ -24,33 +25,33 @@ export function mountGame(root: HTMLElement, signal: AbortSignal, id: string): v
   const draw = () => {
     const now = Date.now();
     const head = html`<div class="page-head">
-      <h1>${view ? gameTitle(view.game) : "Game"}</h1>
-      <code class="muted">${id}</code>
+      <h1>${view ? gameTitle(view.game) : t("page.game.fallback")}</h1>
+      <code class="muted dev-detail">${id}</code>
       ${view
-        ? html`<span class="badge ${tableState(view)}" data-testid="table-status">${tableState(view)}</span>
-            <span class="muted">version <span data-testid="game-version">${String(view.version)}</span></span>
+        ? html`<span class="badge ${tableState(view)}" data-testid="table-status">${stateWord(tableState(view))}</span>
+            <span class="muted dev-detail"
+              >${t("common.version", { version: "" })}<span data-testid="game-version">${String(view.version)}</span></span
+            >
             <span class="to-act" data-testid="to-act">${waitingLine(view, now)}</span>`
         : nothing}
-      <a class="history-nav" href="${links.history(id)}">history</a>
+      <a class="history-nav" href="${links.history(id)}">${t("page.game.historyShort")}</a>
     </div>`;
-    const history = html`<a data-testid="history-link" href="${links.history(id)}"
-      >Step through the history and verify it →</a
-    >`;
+    const history = html`<a data-testid="history-link" href="${links.history(id)}">${t("page.game.historyLink")}</a>`;
     render(
       html`${head} ${problemBox(problem, gameProblemNote(problem, retrying))}
         ${view
-          ? html`<div class="game-layout">
-              ${board(view)}
-              <aside class="side">
-                ${outcomeBlock(view, history)} ${view.outcome ? revealPanel(view) : nothing}
-                ${seatsPanel(view, now)}
-                <h3>Events</h3>
-                ${log.render()}
-              </aside>
-            </div>`
+          ? html`${outcomeBlock(view, history)}
+              <div class="game-layout">
+                ${board(view)}
+                <aside class="side">
+                  ${view.outcome ? revealPanel(view) : nothing} ${seatsPanel(view, now)}
+                  <h3>${t("page.log.title")}</h3>
+                  ${log.render()}
+                </aside>
+              </div>`
           : problem
             ? nothing
-            : html`<p class="muted">Loading…</p>`}`,
+            : html`<p class="muted">${t("page.loading")}</p>`}`,
       root,
     );
   };

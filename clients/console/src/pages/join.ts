@@ -9,7 +9,8 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { lobby, problemOf, referee, type ApiProblem } from "../api.js";
 import { gameTitle } from "../games/index.js";
-import { tableState } from "../table.js";
+import { t } from "../i18n/index.js";
+import { seatLabel, stateWord, tableState } from "../table.js";
 import { tokenOf } from "../tokens.js";
 import { links } from "../ui.js";
 import { Action, clockWords, keepSeat, refusalBox, submitted } from "./lobby_parts.js";
@@ -24,13 +25,13 @@ export function mountJoin(root: HTMLElement, signal: AbortSignal, id: string, co
     render(
       html`<div class="lobby-page">
         <div class="page-head">
-          <h1>Join ${view ? gameTitle(view.game) : "a table"}</h1>
-          <a href="${links.home()}">← tables</a>
+          <h1>${view ? t("page.join.titleGame", { game: gameTitle(view.game) }) : t("page.join.title")}</h1>
+          <a href="${links.home()}">← ${t("common.tables")}</a>
         </div>
         ${summary(id, view, unseen)}
         ${held
           ? html`<p class="lobby-card" data-testid="already-seated">
-              This tab already holds a seat at this table: <a href="${links.play(id)}">play it</a>.
+              ${t("page.join.already")} <a href="${links.play(id)}">${t("page.join.playIt")}</a>
             </p>`
           : nothing}
         ${joinForm(code, action, submit)}
@@ -65,21 +66,23 @@ export function mountJoin(root: HTMLElement, signal: AbortSignal, id: string, co
 function summary(id: string, view: View | undefined, unseen: ApiProblem | undefined): TemplateResult {
   if (view === undefined) {
     return html`<p class="muted" data-testid="join-summary">
-      Table <code>${id}</code>${unseen ? html` (its seats are not public: ${unseen.message})` : "…"}
+      ${unseen ? t("page.join.private") : t("page.loading")} <code class="dev-detail">${id}</code>
     </p>`;
   }
   const seats = view.table?.seats ?? [];
   const taken = seats.filter((seat) => seat.holder !== SeatHolder.UNSPECIFIED);
   return html`<section class="lobby-card" data-testid="join-summary" data-state="${tableState(view)}">
     <p>
-      <strong>${gameTitle(view.game)}</strong> · <span data-testid="join-taken">${taken.length} of ${view.seats} seats taken</span> ·
-      ${clockWords(view.table?.clock)} · <span class="badge ${tableState(view)}">${tableState(view)}</span>
+      <strong>${gameTitle(view.game)}</strong> ·
+      <span data-testid="join-taken">${t("page.seats.taken", { taken: taken.length, seats: view.seats })}</span> ·
+      ${clockWords(view.table?.clock)} · <span class="badge ${tableState(view)}">${stateWord(tableState(view))}</span>
     </p>
     <ol class="join-seats">
       ${seats.map(
         (seat) => html`<li data-testid="join-seat">
-          <span class="seat-no">${seat.seat}</span>
-          ${seat.holder === SeatHolder.UNSPECIFIED ? html`<em class="muted">open</em>` : seat.name || `Seat ${seat.seat}`}
+          ${seat.holder === SeatHolder.UNSPECIFIED
+            ? html`<em class="muted">${t("page.seats.openNumbered", { number: seat.seat + 1 })}</em>`
+            : seatLabel(view, seat.seat)}
         </li>`,
       )}
     </ol>
@@ -89,18 +92,18 @@ function summary(id: string, view: View | undefined, unseen: ApiProblem | undefi
 function joinForm(code: string, action: Action, submit: (event: SubmitEvent) => Promise<void>): TemplateResult {
   return html`<form class="lobby-form" data-testid="join-form" @submit=${(e: SubmitEvent) => void submit(e)}>
     <fieldset>
-      <legend>Take a seat</legend>
+      <legend>${t("page.join.legend")}</legend>
       <label class="field"
-        ><span>Your name</span>
-        <input name="name" data-testid="join-name" required maxlength="64" autocomplete="nickname" placeholder="how others see you"
+        ><span>${t("page.new.name")}</span>
+        <input name="name" data-testid="join-name" required maxlength="64" autocomplete="nickname" placeholder="${t("page.new.namePlaceholder")}"
       /></label>
       <label class="field"
-        ><span>Join code <small class="muted">from the link; empty for a listed table</small></span>
+        ><span>${t("page.join.code")} <small class="muted">${t("page.join.codeHint")}</small></span>
         <input name="code" data-testid="join-code" .value=${code} autocomplete="off" autocapitalize="characters"
       /></label>
     </fieldset>
     <div class="form-actions">
-      <button class="primary" type="submit" data-testid="join" ?disabled=${action.busy}>${action.busy ? "Joining…" : "Join"}</button>
+      <button class="primary" type="submit" data-testid="join" ?disabled=${action.busy}>${t(action.busy ? "page.join.joining" : "page.lobby.join")}</button>
     </div>
     ${refusalBox(action.refused)}
   </form>`;

@@ -10,6 +10,8 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { isAbort, lobby, problemOf, type ApiProblem } from "../api.js";
 import { gameTitle, renderers } from "../games/index.js";
+import { t } from "../i18n/index.js";
+import { stateWord } from "../table.js";
 import { tokenOf } from "../tokens.js";
 import { links, problemBox } from "../ui.js";
 import { clockWords } from "./lobby_parts.js";
@@ -129,13 +131,13 @@ function front(game: string, listings: Listing[], pick: (game: string) => void, 
   const games = ["", ...Object.keys(renderers)];
   return html`<div class="lobby-page" data-testid="lobby">
     <div class="page-head">
-      <h1>Tables</h1>
+      <h1>${t("common.tables")}</h1>
       <span class="lobby-links">
-        <a class="button primary" data-testid="new-table-link" href="${links.newTable()}">Create a table</a>
-        <a class="button" data-testid="new-tournament-link" href="${links.newTournament()}">New tournament</a>
+        <a class="button primary" data-testid="new-table-link" href="${links.newTable()}">${t("page.lobby.newTable")}</a>
+        <a class="button" data-testid="new-tournament-link" href="${links.newTournament()}">${t("page.lobby.newTournament")}</a>
       </span>
     </div>
-    <div class="game-filter" role="group" aria-label="game" data-testid="game-filter">
+    <div class="game-filter" role="group" aria-label="${t("page.lobby.filter")}" data-testid="game-filter">
       ${games.map(
         (name) => html`<button
           type="button"
@@ -144,31 +146,53 @@ function front(game: string, listings: Listing[], pick: (game: string) => void, 
           data-game="${name}"
           @click=${() => pick(name)}
         >
-          ${name ? gameTitle(name) : "All games"}
+          ${name ? gameTitle(name) : t("page.lobby.allGames")}
         </button>`,
       )}
     </div>
     <div class="lobby-sections">${listings.map((listing) => section(listing, page))}</div>
+    ${openGameForm()}
   </div>`;
+}
+
+/** Open any table by its id (one seen elsewhere: a tournament's, a shared id). */
+function openGameForm(): TemplateResult {
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const id = new FormData(form).get("game-id")?.toString().trim();
+    if (id) location.hash = links.game(id);
+  };
+  return html`<form class="open-game" data-testid="open-game" @submit=${submit}>
+    <label for="game-id">${t("page.lobby.openById")}</label>
+    <input id="game-id" name="game-id" data-testid="open-game-id" placeholder="${t("page.lobby.gameId")}" autocomplete="off" />
+    <button type="submit">${t("page.lobby.open")}</button>
+  </form>`;
 }
 
 function section(listing: Listing, page: Pager): TemplateResult {
   const open = listing.name === "open";
   const list = listing.games;
   return html`<section class="lobby-section" data-testid="lobby-${listing.name}">
-    <h2>${open ? "Open tables: take a seat" : "Live tables: watch"}</h2>
-    ${problemBox(listing.problem, listing.problem && !listing.problem.permanent ? "asking again…" : "")}
+    <h2>${t(open ? "page.lobby.openTables" : "page.lobby.liveTables")}</h2>
+    ${problemBox(listing.problem, listing.problem && !listing.problem.permanent ? t("error.retrying") : "")}
     <ul class="lobby-tables">
       ${list === undefined
-        ? html`<li class="muted">${listing.problem ? nothing : "Loading…"}</li>`
+        ? html`<li class="muted">${listing.problem ? nothing : t("page.loading")}</li>`
         : list.length === 0
-          ? html`<li class="muted empty">${open ? html`No open table. <a href="${links.newTable()}">Create one</a>.` : "No live table."}</li>`
+          ? html`<li class="muted empty">
+              ${open
+                ? html`${t("page.lobby.noOpen")} <a href="${links.newTable()}">${t("page.lobby.createOne")}</a>`
+                : t("page.lobby.noLive")}
+            </li>`
           : list.map(row)}
     </ul>
     ${listing.paged || listing.next
       ? html`<div class="pager">
-          <button type="button" ?disabled=${!listing.paged} @click=${() => page(listing, "newer")}>← Newer</button>
-          <button type="button" data-testid="older" ?disabled=${!listing.next} @click=${() => page(listing, "older")}>Older →</button>
+          <button type="button" ?disabled=${!listing.paged} @click=${() => page(listing, "newer")}>← ${t("page.lobby.newer")}</button>
+          <button type="button" data-testid="older" ?disabled=${!listing.next} @click=${() => page(listing, "older")}>
+            ${t("page.lobby.older")} →
+          </button>
         </div>`
       : nothing}
   </section>`;
@@ -183,18 +207,22 @@ function row(table: ListedGame): TemplateResult {
   return html`<li class="lobby-table ${state}" data-testid="lobby-table" data-game-id="${id}" data-state="${state}">
     <div class="headline">
       <h3>${gameTitle(table.game)}</h3>
-      <span class="badge ${state}">${state}</span>
+      <span class="badge ${state}">${stateWord(state)}</span>
     </div>
     <p class="facts">
-      <span data-testid="lobby-taken">${table.seatsTaken} of ${table.seats} seats taken</span> · ${clockWords(table.clock)}
-      ${table.allowSpectators ? nothing : html` · no spectators`}
+      <span data-testid="lobby-taken">${t("page.seats.taken", { taken: table.seatsTaken, seats: table.seats })}</span> ·
+      ${clockWords(table.clock)} ${table.allowSpectators ? nothing : html` · ${t("page.lobby.noSpectators")}`}
     </p>
-    <p class="names">${names.length ? names.join(", ") : html`<span class="muted">nobody yet</span>`}</p>
+    <p class="names">${names.length ? names.join(", ") : html`<span class="muted">${t("page.lobby.nobody")}</span>`}</p>
     <p class="table-links">
-      ${state === "open" && !seated ? html`<a class="button primary" data-testid="lobby-join" href="${links.join(id)}">Join</a>` : nothing}
-      ${seated ? html`<a class="button primary" href="${links.play(id)}">Play my seat</a>` : nothing}
-      ${table.allowSpectators ? html`<a class="button" data-testid="lobby-watch" href="${links.game(id)}">Watch</a>` : nothing}
-      ${admin ? html`<a class="button" href="${links.tableAdmin(id)}">Admin</a>` : nothing}
+      ${state === "open" && !seated
+        ? html`<a class="button primary" data-testid="lobby-join" href="${links.join(id)}">${t("page.lobby.join")}</a>`
+        : nothing}
+      ${seated ? html`<a class="button primary" href="${links.play(id)}">${t("page.lobby.playMySeat")}</a>` : nothing}
+      ${table.allowSpectators
+        ? html`<a class="button" data-testid="lobby-watch" href="${links.game(id)}">${t("page.lobby.watch")}</a>`
+        : nothing}
+      ${admin ? html`<a class="button" href="${links.tableAdmin(id)}">${t("page.lobby.admin")}</a>` : nothing}
     </p>
   </li>`;
 }

@@ -6,57 +6,21 @@ import { NoShow, type Clock } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
 import { problemOf, type ApiProblem } from "../api.js";
+import { t } from "../i18n/index.js";
 import { keepToken } from "../tokens.js";
+import { problemDetail } from "../ui.js";
+import { problemWords } from "./refusals.js";
 
-/** The lobby's refusals, said so a person knows what to do next. */
-const WORDS: Record<string, string> = {
-  JOIN_CODE_INVALID: "That join code is not good: it is wrong, expired, or the table has started or filled up.",
-  JOIN_CODE_ATTEMPTS_EXCEEDED: "Too many wrong join codes from here: wait a minute and try again.",
-  SEAT_CODE_ATTEMPTS_EXCEEDED: "Too many wrong codes from here: wait a minute and try again.",
-  JOIN_RATE_EXCEEDED: "Too many joins from here in a minute: wait a little and try again.",
-  JOIN_TARGET_INVALID: "Give the table's join code (or open a listed table's link).",
-  TABLE_FULL: "Every seat of this table is taken.",
-  TABLE_NOT_LISTED: "This table is not listed: join it with its join code.",
-  NAME_INVALID: "Names are 1 to 64 printable characters.",
-  PLAYER_ID_INVALID: "The player id is at most 128 printable characters.",
-  GAME_ALREADY_STARTED: "The game has already started.",
-  GAME_NOT_STARTED: "The game has not started yet: start it first.",
-  GAME_NOT_FOUND: "There is no such table (or it expired).",
-  GAME_ABORTED: "The game was aborted: nothing more happens at this table.",
-  GAME_OVER: "The game is over.",
-  OPEN_SEATS_INVALID: "Leave between none and all of the seats open.",
-  CLOCK_INVALID: "That clock does not work: a limit of 1 s to 24 h, an increment up to 1 h and only with a bank.",
-  MOVE_LIMIT_INVALID: "The move limit is 1 to 16000 moves.",
-  SETUP_NOT_FOR_PLAYERS: "That setup is for another number of players.",
-  CREATE_RATE_EXCEEDED: "Too many tables created from here in a minute: wait a little.",
-  LIVE_GAMES_EXCEEDED: "Too many running tables from here: finish or abort one first.",
-  OPERATOR_KEY_REQUIRED: "This referee lets only its operators create tables.",
-  SEAT_ALREADY_BOT: "A bot already plays that seat.",
-  SEAT_NOT_HELD: "Nobody holds that seat as a player, so it has no token to reissue.",
-  SEAT_FORFEITED: "That seat has already forfeited.",
-  SEAT_NOT_AT_TABLE: "This table has no such seat.",
-  FORFEIT_NOT_IN_GAME: "The Gang is cooperative: nobody forfeits alone; hand the seat to a bot or abort.",
-  ADMIN_TOKEN_REQUIRED: "Only the table admin may do that.",
-  TOKEN_REVOKED: "That token was replaced: it no longer works.",
-  TABLE_ACTIONS_EXCEEDED: "This table has had too many changes.",
-  LIST_RATE_EXCEEDED: "The list was asked for too often: it comes back in a moment.",
-  LIVE_BOTS_EXCEEDED: "The referee runs too many bots right now.",
-};
-
-/** A refusal of a lobby call in words: ours for the reason, then the referee's message. */
+/** A refusal of a lobby call in words (the one table of sentences, refusals.ts). */
 export function lobbyWords(problem: ApiProblem): string {
-  const known = WORDS[problem.reason];
-  const said = problem.message.trim();
-  if (known === undefined) return said || `Refused (${problem.code}).`;
-  return said ? `${known} (${said})` : known;
+  return problemWords(problem);
 }
 
-/** A refused call, in words, with its reason for tests and the curious. */
+/** A refused call, in words; its code and reason for developers, behind the details toggle. */
 export function refusalBox(problem: ApiProblem | undefined): TemplateResult | typeof nothing {
   if (problem === undefined) return nothing;
   return html`<div class="problem lobby-refusal" data-testid="lobby-refusal" data-reason="${problem.reason}" role="alert">
-    <strong>${lobbyWords(problem)}</strong>
-    <code>${problem.reason || problem.code}</code>
+    <strong>${lobbyWords(problem)}</strong> ${problemDetail(problem)}
   </div>`;
 }
 
@@ -152,7 +116,7 @@ export function copyField(label: string, value: string, testid: string): Templat
     const button = event.currentTarget as HTMLButtonElement;
     try {
       await navigator.clipboard.writeText(value);
-      button.textContent = "Copied";
+      button.textContent = t("page.copy.done");
     } catch {
       (button.previousElementSibling as HTMLInputElement | null)?.select();
     }
@@ -161,7 +125,7 @@ export function copyField(label: string, value: string, testid: string): Templat
     <span>${label}</span>
     <span class="copy-row">
       <input readonly data-testid="${testid}" .value=${value} @focus=${select} />
-      <button type="button" @click=${copy}>Copy</button>
+      <button type="button" aria-label="${t("page.copy.what", { what: label })}" @click=${copy}>${t("page.copy.button")}</button>
     </span>
   </label>`;
 }
@@ -171,15 +135,16 @@ const seconds = (value: number): string =>
 
 /** "2 min a move · bank 10 min + 5 s" or "no clock". */
 export function clockWords(clock: Clock | undefined): string {
-  if (clock === undefined || (clock.moveSeconds === 0 && clock.bankSeconds === 0)) return "no clock";
+  if (clock === undefined || (clock.moveSeconds === 0 && clock.bankSeconds === 0)) return t("page.clock.none");
   const parts: string[] = [];
-  if (clock.moveSeconds) parts.push(`${seconds(clock.moveSeconds)} a move`);
+  if (clock.moveSeconds) parts.push(t("page.clock.perMove", { time: seconds(clock.moveSeconds) }));
   if (clock.bankSeconds) {
-    parts.push(`bank ${seconds(clock.bankSeconds)}${clock.incrementSeconds ? ` + ${seconds(clock.incrementSeconds)}` : ""}`);
+    const bank = `${seconds(clock.bankSeconds)}${clock.incrementSeconds ? ` + ${seconds(clock.incrementSeconds)}` : ""}`;
+    parts.push(t("page.clock.bank", { time: bank }));
   }
   if (clock.noShowAfter && clock.noShow !== NoShow.UNSPECIFIED) {
-    const then = clock.noShow === NoShow.BOT ? "a bot takes over" : "the seat forfeits";
-    parts.push(`after ${clock.noShowAfter} missed, ${then}`);
+    const then = t(clock.noShow === NoShow.BOT ? "page.clock.thenBot" : "page.clock.thenForfeit");
+    parts.push(t("page.clock.noShow", { count: clock.noShowAfter, then }));
   }
   return parts.join(" · ");
 }

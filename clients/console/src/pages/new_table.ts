@@ -10,6 +10,7 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { referee } from "../api.js";
 import { gameTitle, renderers } from "../games/index.js";
+import { t } from "../i18n/index.js";
 import { keepToken } from "../tokens.js";
 import { links } from "../ui.js";
 import { absolute, Action, copyField, keepJoinCode, keepSeat, refusalBox, submitted } from "./lobby_parts.js";
@@ -36,7 +37,7 @@ export function mountNewTable(root: HTMLElement, signal: AbortSignal): void {
     if (signal.aborted) return;
     render(
       html`<div class="lobby-page">
-        <div class="page-head"><h1>Create a table</h1><a href="${links.home()}">← tables</a></div>
+        <div class="page-head"><h1>${t("page.lobby.newTable")}</h1><a href="${links.home()}">← ${t("common.tables")}</a></div>
         ${created ? createdPanel(created) : form(choice, action, draw, submit)}
       </div>`,
       root,
@@ -93,17 +94,17 @@ function form(
   return html`<form class="lobby-form" data-testid="new-table" @submit=${(e: SubmitEvent) => void submit(e)}>
     ${tableFields(choice, pickGame, pickSeats)}
     <fieldset>
-      <legend>${gameTitle(choice.game)} options</legend>
+      <legend>${t("page.new.options", { game: gameTitle(choice.game) })}</legend>
       ${gameFields(choice.game, choice.seats, choice.custom, pickSetup)}
       <label class="field"
-        ><span>Move limit <small class="muted">empty: the game's default</small></span>
+        ><span>${t("page.new.moveLimit")} <small class="muted">${t("page.new.moveLimitHint")}</small></span>
         <input type="number" name="move_limit" data-testid="new-move-limit" min="1" max="16000" inputmode="numeric"
       /></label>
     </fieldset>
     ${clockFields()}
     <div class="form-actions">
       <button class="primary" type="submit" data-testid="create-table" ?disabled=${action.busy}>
-        ${action.busy ? "Creating…" : "Create the table"}
+        ${t(action.busy ? "page.new.creating" : "page.new.create")}
       </button>
     </div>
     ${refusalBox(action.refused)}
@@ -114,36 +115,36 @@ function form(
 function tableFields(choice: Choice, pickGame: (event: Event) => void, pickSeats: (event: Event) => void): TemplateResult {
   const opens = Array.from({ length: choice.seats + 1 }, (_, open) => open);
   return html`<fieldset>
-    <legend>The table</legend>
+    <legend>${t("page.new.table")}</legend>
     <label class="field"
-      ><span>Game</span>
+      ><span>${t("page.new.game")}</span>
       <select name="game" data-testid="new-game" @change=${pickGame}>
         ${GAMES.map((game) => html`<option value="${game}" ?selected=${game === choice.game}>${gameTitle(game)}</option>`)}
       </select></label
     >
     <label class="field"
-      ><span>Seats</span>
+      ><span>${t("page.new.seats")}</span>
       <select name="seats" data-testid="new-seats" @change=${pickSeats}>
         ${range(choice.game).map((seats) => html`<option value="${seats}" ?selected=${seats === choice.seats}>${seats}</option>`)}
       </select></label
     >
     <label class="field"
-      ><span>Seats left open for others <small class="muted">the rest are yours</small></span>
+      ><span>${t("page.new.openSeats")} <small class="muted">${t("page.new.openSeatsHint")}</small></span>
       <select name="open_seats" data-testid="new-open-seats">
         ${opens.map(
           (open) => html`<option value="${open}" ?selected=${open === choice.seats - 1}>
-            ${open === choice.seats ? `${open}: all (you only host)` : open === 0 ? "0: every seat is yours" : open}
+            ${open === choice.seats ? t("page.new.openAll", { count: open }) : open === 0 ? t("page.new.openNone") : open}
           </option>`,
         )}
       </select></label
     >
     <label class="field"
-      ><span>Your name</span>
-      <input name="name" data-testid="new-name" maxlength="64" autocomplete="nickname" placeholder="how others see you"
+      ><span>${t("page.new.name")}</span>
+      <input name="name" data-testid="new-name" maxlength="64" autocomplete="nickname" placeholder="${t("page.new.namePlaceholder")}"
     /></label>
-    <label class="check"><input type="checkbox" name="listed" data-testid="new-listed" checked /><span>Listed on the front page</span></label>
+    <label class="check"><input type="checkbox" name="listed" data-testid="new-listed" checked /><span>${t("page.new.listed")}</span></label>
     <label class="check"
-      ><input type="checkbox" name="spectators" data-testid="new-spectators" checked /><span>Spectators may watch</span></label
+      ><input type="checkbox" name="spectators" data-testid="new-spectators" checked /><span>${t("page.new.spectators")}</span></label
     >
   </fieldset>`;
 }
@@ -152,21 +153,23 @@ function createdPanel(created: CreateGameResponse): TemplateResult {
   const id = created.gameId;
   const others = created.seatTokens.slice(1);
   return html`<section class="lobby-card created" data-testid="table-created" data-game-id="${id}">
-    <h2>Your table is ready</h2>
+    <h2>${t("page.new.ready")}</h2>
     ${created.joinCode
-      ? html`<p>Send this link to the players you want at the table, or give them the code.</p>
-          ${copyField("Join link", absolute(links.join(id, created.joinCode)), "join-link")}
-          ${copyField("Join code", created.joinCode, "join-code")}`
-      : html`<p class="muted">No seat is open: the game is on.</p>`}
+      ? html`<p>${t("page.new.share")}</p>
+          ${copyField(t("page.new.joinLink"), absolute(links.join(id, created.joinCode)), "join-link")}
+          ${copyField(t("page.new.joinCode"), created.joinCode, "join-code")}`
+      : html`<p class="muted">${t("page.new.noneOpen")}</p>`}
     ${others.length
       ? html`<details class="seat-links">
-          <summary>Links of your other seats</summary>
-          <p class="muted">Each plays one seat: hand each to one player only.</p>
-          ${others.map((seat) => copyField(`Seat ${seat.seat}`, absolute(links.seatLink(id, seat.token)), "seat-link"))}
+          <summary>${t("page.new.otherSeats")}</summary>
+          <p class="muted">${t("page.new.otherSeatsHint")}</p>
+          ${others.map((seat) =>
+            copyField(t("page.new.seatLinkOf", { number: seat.seat + 1 }), absolute(links.seatLink(id, seat.token)), "seat-link"),
+          )}
         </details>`
       : nothing}
     <p class="next">
-      <a class="button primary" data-testid="go-admin" href="${links.tableAdmin(id)}">Go on to the table admin page →</a>
+      <a class="button primary" data-testid="go-admin" href="${links.tableAdmin(id)}">${t("page.new.goAdmin")} →</a>
     </p>
   </section>`;
 }

@@ -1,22 +1,34 @@
 /**
- * A refused call in words. The referee's message already says what was wrong in the
- * game's terms ("that chip is already held"); for the refusals of the table rather than
- * the rules, a sentence says what the player can do about it.
+ * Every error a page can meet, in words, with what to do next: ONE table of sentences
+ * (the catalogue's errors part, i18n/parts/errors.ts), keyed by the referee's stable reason
+ * and else by the status code. Pages show the sentence; the code, the reason and the
+ * referee's own message go behind the details toggle (ui.ts, problemDetail).
+ *
+ * A move the rules refuse has a reason of its game's own ("that chip is already held"):
+ * its referee's message says it in the game's terms, so the seat page shows that message.
  */
 import type { ApiProblem } from "../api.js";
+import { t, type Key } from "../i18n/index.js";
+import { CATALOGUE } from "../i18n/catalogue.js";
 
-const WORDS: Record<string, string> = {
-  NOT_YOUR_TURN: "It is not your turn.",
-  NOT_TO_ACT: "The table is not waiting on you.",
-  GAME_OVER: "The game is over.",
-  GAME_ABORTED: "The table admin aborted this game: no more moves.",
-  GAME_NOT_STARTED: "The game has not started yet: it starts when every seat is taken and the admin starts it.",
-  SEAT_FORFEITED: "This seat was forfeited: the clock plays it now.",
-  SEAT_NOT_YOURS: "This seat is not yours any more.",
-  TOKEN_REVOKED: "This seat's token was reissued or handed to a bot: this page no longer plays it.",
-  MOVE_LIMIT_REACHED: "The table reached its move limit.",
-  VERSION_CONFLICT: "The table moved on before your move arrived: look again.",
-};
+/** The catalogue's sentence for `key`, when it has one. */
+function known(key: string): string | undefined {
+  return Object.hasOwn(CATALOGUE.en, key) ? t(key as Key) : undefined;
+}
+
+/** What to tell a person about `problem`: the reason's sentence, else the code's. */
+export function problemWords(problem: ApiProblem): string {
+  return (
+    (problem.reason ? known(`error.reason.${problem.reason}`) : undefined) ??
+    known(`error.code.${problem.code}`) ??
+    t("error.code.unknown")
+  );
+}
+
+/** True when the table has a sentence of its own for the reason (not the code's). */
+function reasonKnown(problem: ApiProblem): boolean {
+  return problem.reason !== "" && known(`error.reason.${problem.reason}`) !== undefined;
+}
 
 function sentence(text: string): string {
   const trimmed = text.trim();
@@ -26,10 +38,25 @@ function sentence(text: string): string {
   return /[.!?]$/.test(trimmed) ? first + rest : `${first}${rest}.`;
 }
 
-/** What to tell the player about `problem`. */
+/**
+ * A refused move in words: the table's sentence for the reason, else (a rule of the game)
+ * the referee's own message, which says what was wrong in the game's terms.
+ */
 export function refusalWords(problem: ApiProblem): string {
-  const known = WORDS[problem.reason];
+  if (reasonKnown(problem)) return problemWords(problem);
   const said = sentence(problem.message);
-  if (known === undefined) return said || `Refused (${problem.code}).`;
-  return said && !said.toLowerCase().startsWith(known.toLowerCase().slice(0, 12)) ? `${known} ${said}` : known;
+  return said ? t("error.refusedMove", { said }) : problemWords(problem);
+}
+
+/**
+ * True when `problem` means this page's token no longer plays its seat (reissued, the
+ * seat handed to a bot or left, a token of another game): the page stops offering moves.
+ */
+export function seatLost(problem: ApiProblem): boolean {
+  return (
+    problem.code === "unauthenticated" ||
+    problem.reason === "TOKEN_REVOKED" ||
+    problem.reason === "SEAT_NOT_YOURS" ||
+    problem.reason === "TOKEN_FOR_OTHER_GAME"
+  );
 }

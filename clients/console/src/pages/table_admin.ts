@@ -14,7 +14,8 @@ import { board, outcomeBlock } from "../board.js";
 import { followGame } from "../follow.js";
 import { gameTitle } from "../games/index.js";
 import { EventLog } from "../log.js";
-import { counting, redrawWhileCounting, seatLabel, seatsPanel, tableState, waitingLine } from "../table.js";
+import { t } from "../i18n/index.js";
+import { counting, redrawWhileCounting, seatLabel, seatsPanel, stateWord, tableState, waitingLine } from "../table.js";
 import { forgetToken, keepToken, tokenOf } from "../tokens.js";
 import { links, problemBox, retryNote } from "../ui.js";
 import { absolute, Action, clockWords, copyField, joinCodeOf, mySeatOf, refusalBox } from "./lobby_parts.js";
@@ -25,11 +26,9 @@ export function mountTableAdmin(root: HTMLElement, signal: AbortSignal, id: stri
   if (token === undefined) {
     render(
       html`<div class="lobby-page">
-        <div class="page-head"><h1>Not the admin here</h1></div>
-        <p data-testid="no-admin">
-          This tab holds no admin token for table <code>${id}</code>: only the tab that created it does.
-        </p>
-        <p><a href="${links.game(id)}">Watch the table</a> · <a href="${links.join(id)}">Join it</a></p>
+        <div class="page-head"><h1>${t("page.admin.noTokenTitle")}</h1></div>
+        <p data-testid="no-admin">${t("page.admin.noToken")} <code class="dev-detail">${id}</code></p>
+        <p><a href="${links.game(id)}">${t("page.admin.watch")}</a> · <a href="${links.join(id)}">${t("page.admin.join")}</a></p>
       </div>`,
       root,
     );
@@ -96,23 +95,23 @@ class AdminPage {
   }
 
   private startGame(): void {
-    void this.act("Started: bots took the open seats.", () =>
+    void this.act(t("page.admin.started"), () =>
       this.clients.lobby.startGame({ gameId: this.id, bot: this.bot }, { signal: this.signal }),
     );
   }
 
   private abort(): void {
-    void this.act("Aborted.", () => this.clients.lobby.abortGame({ gameId: this.id }, { signal: this.signal }));
+    void this.act(t("page.admin.aborted"), () => this.clients.lobby.abortGame({ gameId: this.id }, { signal: this.signal }));
   }
 
   private forfeit(seat: number): void {
-    void this.act(`Seat ${seat} forfeited.`, () =>
+    void this.act(t("page.admin.seatForfeited", { name: seatLabel(this.view, seat) }), () =>
       this.clients.lobby.forfeitSeat({ gameId: this.id, seat }, { signal: this.signal }),
     );
   }
 
   private replace(seat: number): void {
-    void this.act(`A bot plays seat ${seat} now.`, async () => {
+    void this.act(t("page.admin.botNow", { name: seatLabel(this.view, seat) }), async () => {
       const answer = await this.clients.lobby.replaceSeatByBot(
         { gameId: this.id, seat, bot: this.bot },
         { signal: this.signal },
@@ -123,7 +122,7 @@ class AdminPage {
   }
 
   private reissue(seat: number): void {
-    void this.act(`Seat ${seat} has a new token; the old one no longer works.`, async () => {
+    void this.act(t("page.admin.reissuedDone", { name: seatLabel(this.view, seat) }), async () => {
       const answer = await this.clients.lobby.reissueSeatToken({ gameId: this.id, seat }, { signal: this.signal });
       if (seat === mySeatOf(this.id)) keepToken("seat", this.id, answer.seatToken);
       this.reissued = { seat, link: absolute(links.seatLink(this.id, answer.seatToken)) };
@@ -139,13 +138,13 @@ class AdminPage {
         ${this.head(view)} ${problemBox(this.problem, retryNote(this.retrying))}
         <div class="admin-layout">
           <div class="admin-main">
-            ${this.share()} ${this.controls(view)} ${view ? board(view) : this.problem ? nothing : html`<p class="muted">Loading…</p>`}
+            ${view ? outcomeBlock(view, html`<a href="${links.history(this.id)}">${t("page.play.history")}</a>`) : nothing}
+            ${this.share()} ${this.controls(view)} ${this.table(view)}
           </div>
           ${view
             ? html`<aside class="side">
-                ${outcomeBlock(view, html`<a href="${links.history(this.id)}">Step through the history →</a>`)}
                 ${seatsPanel(view, Date.now())}
-                <h3>Events</h3>
+                <h3>${t("page.log.title")}</h3>
                 ${this.log.render()}
               </aside>`
             : nothing}
@@ -155,16 +154,25 @@ class AdminPage {
     );
   }
 
+  /** The board once the game is on; before the start the deal is nobody's business yet. */
+  private table(view: View | undefined): TemplateResult | typeof nothing {
+    if (view === undefined) return this.problem ? nothing : html`<p class="muted">${t("page.loading")}</p>`;
+    if (tableState(view) === "open") return html`<p class="muted" data-testid="admin-no-board">${t("page.admin.notDealt")}</p>`;
+    return board(view);
+  }
+
   private head(view: View | undefined): TemplateResult {
     const mine = tokenOf("seat", this.id) !== undefined;
     return html`<div class="page-head">
-      <h1>${view ? gameTitle(view.game) : "Table"} · admin</h1>
+      <h1>${t("page.admin.title", { game: view ? gameTitle(view.game) : t("page.admin.table") })}</h1>
       ${view
-        ? html`<span class="badge ${tableState(view)}" data-testid="table-status">${tableState(view)}</span>
+        ? html`<span class="badge ${tableState(view)}" data-testid="table-status">${stateWord(tableState(view))}</span>
             <span class="to-act" data-testid="to-act">${waitingLine(view, Date.now())}</span>
             <span class="muted">${clockWords(view.table?.clock)}</span>`
         : nothing}
-      ${mine ? html`<a class="button primary" data-testid="play-my-seat" href="${links.play(this.id)}">Play my seat</a>` : nothing}
+      ${mine
+        ? html`<a class="button primary" data-testid="play-my-seat" href="${links.play(this.id)}">${t("page.lobby.playMySeat")}</a>`
+        : nothing}
     </div>`;
   }
 
@@ -173,9 +181,9 @@ class AdminPage {
     const listed = this.view?.table?.listed ?? false;
     if (!code && !listed) return html``;
     return html`<section class="lobby-card share" data-testid="share">
-      <h2>Invite players</h2>
-      ${copyField("Join link", absolute(links.join(this.id, code || undefined)), "admin-join-link")}
-      ${code ? copyField("Join code", code, "admin-join-code") : nothing}
+      <h2>${t("page.admin.invite")}</h2>
+      ${copyField(t("page.new.joinLink"), absolute(links.join(this.id, code || undefined)), "admin-join-link")}
+      ${code ? copyField(t("page.new.joinCode"), code, "admin-join-code") : nothing}
     </section>`;
   }
 
@@ -187,16 +195,18 @@ class AdminPage {
     return html`<section class="lobby-card admin-controls" data-testid="admin-controls">
       <div class="admin-row">
         <label class="field inline"
-          ><span>Bots</span>
+          ><span>${t("page.admin.bots")}</span>
           <select data-testid="admin-bot" @change=${pick}>
-            <option value="${BotStrategy.RANDOM}">random</option>
-            <option value="${BotStrategy.HEURISTIC}">heuristic</option>
+            <option value="${BotStrategy.RANDOM}">${t("page.bot.random")}</option>
+            <option value="${BotStrategy.HEURISTIC}">${t("page.bot.heuristic")}</option>
           </select></label
         >
         <button class="primary" data-testid="admin-start" ?disabled=${busy} @click=${() => this.startGame()}>
-          Start, bots in the open seats
+          ${t("page.admin.start")}
         </button>
-        <button class="danger" data-testid="admin-abort" ?disabled=${busy} @click=${() => this.abort()}>Abort the game</button>
+        <button class="danger" data-testid="admin-abort" ?disabled=${busy} @click=${() => this.abort()}>
+          ${t("page.admin.abort")}
+        </button>
       </div>
       <ol class="admin-seats">
         ${(view?.table?.seats ?? []).map((seat) => this.seatRow(view, seat, busy))}
@@ -204,8 +214,8 @@ class AdminPage {
       ${this.done ? html`<p class="ok" data-testid="admin-done" role="status">${this.done}</p>` : nothing}
       ${this.reissued
         ? html`<div class="reissued" data-testid="reissued">
-            <p>Seat ${this.reissued.seat}'s new link: it is shown only now, hand it to that player alone.</p>
-            ${copyField("New seat link", this.reissued.link, "reissued-link")}
+            <p>${t("page.admin.reissued", { name: seatLabel(view, this.reissued.seat) })}</p>
+            ${copyField(t("page.admin.newLink"), this.reissued.link, "reissued-link")}
           </div>`
         : nothing}
       ${refusalBox(this.action.refused)}
@@ -215,16 +225,22 @@ class AdminPage {
   private seatRow(view: View | undefined, seat: TableSeat, busy: boolean): TemplateResult {
     const holder = seat.holder === SeatHolder.BOT ? "bot" : seat.holder === SeatHolder.PLAYER ? "player" : "open";
     const n = seat.seat;
+    const name = holder === "open" ? t("page.seats.openNumbered", { number: n + 1 }) : seatLabel(view, n);
     return html`<li class="admin-seat" data-testid="admin-seat" data-seat="${n}" data-holder="${holder}">
-      <span class="seat-no">${n}</span>
-      <span class="name" data-testid="admin-seat-name">${holder === "open" ? html`<em class="muted">open</em>` : seatLabel(view, n)}</span>
-      ${holder === "bot" ? html`<span class="tag">bot</span>` : nothing}
-      ${seat.forfeited ? html`<span class="tag forfeited">forfeited</span>` : nothing}
-      ${n === mySeatOf(this.id) ? html`<span class="tag">you</span>` : nothing}
+      <span class="name" data-testid="admin-seat-name">${holder === "open" ? html`<em class="muted">${name}</em>` : name}</span>
+      ${holder === "bot" ? html`<span class="tag">${t("page.seats.botTag")}</span>` : nothing}
+      ${seat.forfeited ? html`<span class="tag forfeited">${t("page.seats.forfeited")}</span>` : nothing}
+      ${n === mySeatOf(this.id) ? html`<span class="tag">${t("page.admin.you")}</span>` : nothing}
       <span class="seat-actions">
-        <button data-testid="seat-forfeit" ?disabled=${busy} @click=${() => this.forfeit(n)}>Forfeit</button>
-        <button data-testid="seat-replace" ?disabled=${busy} @click=${() => this.replace(n)}>Bot plays it</button>
-        <button data-testid="seat-reissue" ?disabled=${busy} @click=${() => this.reissue(n)}>New token</button>
+        <button data-testid="seat-forfeit" aria-label="${t("page.admin.forfeitWho", { name })}" ?disabled=${busy} @click=${() => this.forfeit(n)}>
+          ${t("page.admin.forfeit")}
+        </button>
+        <button data-testid="seat-replace" aria-label="${t("page.admin.botWho", { name })}" ?disabled=${busy} @click=${() => this.replace(n)}>
+          ${t("page.admin.botPlays")}
+        </button>
+        <button data-testid="seat-reissue" aria-label="${t("page.admin.reissueWho", { name })}" ?disabled=${busy} @click=${() => this.reissue(n)}>
+          ${t("page.admin.reissue")}
+        </button>
       </span>
     </li>`;
   }

@@ -15,6 +15,8 @@ import {
 } from "@referee/client/web";
 import { html, nothing, type TemplateResult } from "lit-html";
 
+import { t, type Key } from "../i18n/index.js";
+
 /** Seats each game takes (CreateGameRequest.seats). */
 export const SEAT_RANGE: Record<string, [number, number]> = {
   the_gang: [3, 6],
@@ -23,26 +25,26 @@ export const SEAT_RANGE: Record<string, [number, number]> = {
 };
 
 /** Pinched!'s recommended setups and the player count each is for (PinchedOptions.setup). */
-const PINCHED_SETUPS: [string, number, string][] = [
-  ["paranoid_owner", 2, "Paranoid owner"],
-  ["search_for_lisa_mona", 3, "Search for Lisa Mona"],
-  ["cursed_secrets", 4, "Cursed secrets"],
-  ["the_whole_package", 5, "The whole package"],
+const PINCHED_SETUPS: [string, number, Key][] = [
+  ["paranoid_owner", 2, "page.setup.paranoid_owner"],
+  ["search_for_lisa_mona", 3, "page.setup.search_for_lisa_mona"],
+  ["cursed_secrets", 4, "page.setup.cursed_secrets"],
+  ["the_whole_package", 5, "page.setup.the_whole_package"],
 ];
 
-const LOCATIONS: [Location, string][] = [
-  [Location.DIAMONDS, "Diamonds mansion"],
-  [Location.CLUBS, "Clubs mansion"],
-  [Location.SPADES, "Spades mansion"],
-  [Location.HEARTS, "Hearts mansion"],
-  [Location.BANK, "Stonewall Bank"],
+const LOCATIONS: [Location, Key][] = [
+  [Location.DIAMONDS, "page.location.diamonds"],
+  [Location.CLUBS, "page.location.clubs"],
+  [Location.SPADES, "page.location.spades"],
+  [Location.HEARTS, "page.location.hearts"],
+  [Location.BANK, "page.location.bank"],
 ];
 
-const MODES: [TheGangMode, string][] = [
-  [TheGangMode.BASIC, "Basic"],
-  [TheGangMode.ADVANCED, "Advanced (challenges and specialists)"],
-  [TheGangMode.PROFESSIONAL, "Professional"],
-  [TheGangMode.MASTER_THIEF, "Master Thief"],
+const MODES: [TheGangMode, Key][] = [
+  [TheGangMode.BASIC, "page.mode.basic"],
+  [TheGangMode.ADVANCED, "page.mode.advanced"],
+  [TheGangMode.PROFESSIONAL, "page.mode.professional"],
+  [TheGangMode.MASTER_THIEF, "page.mode.masterThief"],
 ];
 
 export type TableOptionsInit = MessageInitShape<typeof TableOptionsSchema>;
@@ -54,36 +56,36 @@ function check(name: string, label: string, hint = ""): TemplateResult {
 
 function theGangFields(): TemplateResult {
   return html`<label class="field"
-      ><span>Mode</span>
+      ><span>${t("page.opt.mode")}</span>
       <select name="mode" data-testid="opt-mode">
-        ${MODES.map(([mode, label]) => html`<option value="${mode}">${label}</option>`)}
+        ${MODES.map(([mode, label]) => html`<option value="${mode}">${t(label)}</option>`)}
       </select></label
     >
-    ${check("confirm_round_end", "Confirm each round's end", "every seat confirms before the round ends")}
-    ${check("shuffle_piles", "Shuffle the challenge and specialist piles")}
-    ${check("ordered_challenges", "Challenges in order", "Professional and Master Thief only, for teaching")}`;
+    ${check("confirm_round_end", t("page.opt.confirmRoundEnd"), t("page.opt.confirmRoundEndHint"))}
+    ${check("shuffle_piles", t("page.opt.shufflePiles"))}
+    ${check("ordered_challenges", t("page.opt.orderedChallenges"), t("page.opt.orderedChallengesHint"))}`;
 }
 
 function pinchedFields(seats: number, custom: boolean, onSetup: (event: Event) => void): TemplateResult {
   const fitting = PINCHED_SETUPS.filter(([, players]) => players === seats);
   return html`<label class="field"
-      ><span>Setup</span>
+      ><span>${t("page.opt.setup")}</span>
       <select name="setup" data-testid="opt-setup" @change=${onSetup}>
-        <option value="basic">Basic setup for ${seats} players</option>
-        ${fitting.map(([name, , label]) => html`<option value="${name}">${label} (recommended)</option>`)}
-        <option value="custom" ?selected=${custom}>Choose the locations…</option>
+        <option value="basic">${t("page.opt.basicFor", { seats })}</option>
+        ${fitting.map(([name, , label]) => html`<option value="${name}">${t("page.opt.recommended", { name: t(label) })}</option>`)}
+        <option value="custom" ?selected=${custom}>${t("page.opt.custom")}</option>
       </select></label
     >
     ${custom
       ? html`<fieldset class="locations">
-          <legend>Locations in play</legend>
+          <legend>${t("page.opt.locations")}</legend>
           ${LOCATIONS.map(
             ([location, label]) => html`<label class="field inline"
-              ><span>${label}</span>
+              ><span>${t(label)}</span>
               <select name="location-${location}" data-testid="opt-location-${location}">
-                <option value="">not in play</option>
-                <option value="${Side.STANDARD}">standard side</option>
-                <option value="${Side.CROWN}">crown side</option>
+                <option value="">${t("page.opt.notInPlay")}</option>
+                <option value="${Side.STANDARD}">${t("page.opt.standardSide")}</option>
+                <option value="${Side.CROWN}">${t("page.opt.crownSide")}</option>
               </select></label
             >`,
           )}
@@ -97,7 +99,7 @@ export function gameFields(game: string, seats: number, custom: boolean, onSetup
     case "the_gang":
       return theGangFields();
     case "gang_of_four":
-      return check("auto_announce_last_card", "The referee announces a player's last card", "else forgetting costs the hand");
+      return check("auto_announce_last_card", t("page.opt.autoAnnounce"), t("page.opt.autoAnnounceHint"));
     case "pinched":
       return pinchedFields(seats, custom, onSetup);
     default:
@@ -115,17 +117,17 @@ function number(name: string, label: string, hint: string, max: number): Templat
 /** The clock's fields (Clock): a limit per move and/or a bank with an increment, and the no-show policy. */
 export function clockFields(): TemplateResult {
   return html`<fieldset class="clock-fields">
-    <legend>Clock <small class="muted">0 everywhere: no clock</small></legend>
-    ${number("move_seconds", "Seconds per move", "0: no limit", 86400)}
-    ${number("bank_seconds", "Time bank, seconds", "0: no bank", 86400)}
-    ${number("increment_seconds", "Added after each move, seconds", "with a bank", 3600)}
-    ${number("no_show_after", "Missed moves before a no-show", "0: never", 1000)}
+    <legend>${t("page.clock.legend")} <small class="muted">${t("page.clock.legendHint")}</small></legend>
+    ${number("move_seconds", t("page.clock.moveSeconds"), t("page.clock.moveSecondsHint"), 86400)}
+    ${number("bank_seconds", t("page.clock.bankSeconds"), t("page.clock.bankSecondsHint"), 86400)}
+    ${number("increment_seconds", t("page.clock.increment"), t("page.clock.incrementHint"), 3600)}
+    ${number("no_show_after", t("page.clock.noShowAfter"), t("page.clock.noShowAfterHint"), 1000)}
     <label class="field"
-      ><span>Then</span>
+      ><span>${t("page.clock.then")}</span>
       <select name="no_show" data-testid="clock-no_show">
-        <option value="${NoShow.UNSPECIFIED}">the clock keeps playing for the seat</option>
-        <option value="${NoShow.BOT}">a bot takes the seat over</option>
-        <option value="${NoShow.FORFEIT}">the seat forfeits</option>
+        <option value="${NoShow.UNSPECIFIED}">${t("page.clock.noShowClock")}</option>
+        <option value="${NoShow.BOT}">${t("page.clock.noShowBot")}</option>
+        <option value="${NoShow.FORFEIT}">${t("page.clock.noShowForfeit")}</option>
       </select></label
     >
   </fieldset>`;

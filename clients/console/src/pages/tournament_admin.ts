@@ -21,28 +21,13 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 import { isAbort, problemOf, referee, withToken, type ApiProblem, type TokenClients } from "../api.js";
 import { followTournament } from "../follow.js";
 import { tokenOf } from "../tokens.js";
-import { botName, links, problemBox } from "../ui.js";
-import { refusalWords } from "./refusals.js";
+import { lang, t } from "../i18n/index.js";
+import { botName, links, problemBox, problemDetail } from "../ui.js";
+import { problemWords } from "./refusals.js";
 import { tournamentFrame } from "./tournament_frame.js";
 
 export { mountNewTournament } from "./tournament_new.js";
 export { mountClaim } from "./tournament_claim.js";
-
-/** The admin's actions, with the sentence a refusal of them gets. */
-const WORDS: Record<string, string> = {
-  SEAT_PLAYED_BY_BOT: "That seat is a bot participant's: the tournament's bot plays it.",
-  SEAT_ALREADY_BOT: "A bot already plays that seat.",
-  SEAT_FORFEITED: "That seat has already forfeited.",
-  FORFEIT_NOT_IN_GAME: "The Gang is cooperative: nobody loses alone. Hand the seat to a bot instead.",
-  TABLE_NOT_IN_TOURNAMENT: "That table is not one of this tournament's.",
-  ADMIN_TOKEN_REQUIRED: "Only the tournament's admin token may do that.",
-  GAME_OVER: "That table's game is over.",
-  TABLE_ACTIONS_EXCEEDED: "That table has had all the table actions it may have.",
-};
-
-function words(problem: ApiProblem): string {
-  return WORDS[problem.reason] ?? refusalWords(problem);
-}
 
 type Action = "forfeit" | "bot";
 
@@ -56,11 +41,9 @@ export function mountTournamentAdmin(root: HTMLElement, signal: AbortSignal, id:
   if (token === undefined) {
     render(
       html`<div class="tadmin">
-        <div class="page-head"><h1>No admin token here</h1></div>
-        <p data-testid="no-admin-token">
-          This tab holds no admin token for tournament <code>${id}</code>: only the tab that created it does.
-        </p>
-        <p><a href=${links.tournament(id)}>Watch the tournament</a></p>
+        <div class="page-head"><h1>${t("page.tadmin.noTokenTitle")}</h1></div>
+        <p data-testid="no-admin-token">${t("page.tadmin.noToken")} <code class="dev-detail">${id}</code></p>
+        <p><a href=${links.tournament(id)}>${t("page.tadmin.watch")}</a></p>
       </div>`,
       root,
     );
@@ -156,7 +139,7 @@ class AdminPage {
           ? await this.clients.tournaments.forfeitTableSeat(request, { signal: this.signal })
           : await this.clients.tournaments.replaceTableSeatByBot(request, { signal: this.signal });
       if (answer.table) this.tables.set(gameId, answer.table);
-      this.done = action === "forfeit" ? `${who} forfeited.` : `A bot plays for ${who} now.`;
+      this.done = t(action === "forfeit" ? "page.tadmin.forfeited" : "page.tadmin.botPlays", { name: who });
     } catch (error) {
       if (isAbort(error, this.signal)) return;
       this.refusal = { where: `${gameId}/${seat}`, problem: problemOf(error) };
@@ -168,12 +151,12 @@ class AdminPage {
   private draw(): void {
     if (this.signal.aborted) return;
     const { id, tournament, problem, retrying } = this;
-    const frame = { id, tournament, problem, retrying, heading: "admin", statusId: "admin-status" };
-    render(tournamentFrame(frame, (t) => this.body(t)), this.root);
+    const frame = { id, tournament, problem, retrying, heading: t("page.tadmin.heading"), statusId: "admin-status" };
+    render(tournamentFrame(frame, (tour) => this.body(tour)), this.root);
   }
 
-  private body(t: Tournament): TemplateResult {
-    return html`${t.status === TournamentStatus.CREATED
+  private body(tour: Tournament): TemplateResult {
+    return html`${tour.status === TournamentStatus.CREATED
         ? html`<div class="tadmin-actions">
             <button
               type="button"
@@ -182,26 +165,26 @@ class AdminPage {
               ?disabled=${this.starting}
               @click=${() => void this.startTournament()}
             >
-              ${this.starting ? "Starting…" : "Start the tournament"}
+              ${t(this.starting ? "page.tadmin.starting" : "page.tadmin.start")}
             </button>
           </div>`
         : nothing}
       ${problemBox(this.startProblem)}
       <div class="tadmin-body">
         <section class="tadmin-panel">
-          <h2>Participants</h2>
+          <h2>${t("page.tadmin.participants")}</h2>
           <ul class="tadmin-people" data-testid="admin-participants">
-            ${t.participants.map((p) => participantRow(p))}
+            ${tour.participants.map((p) => participantRow(p))}
           </ul>
         </section>
         <section class="tadmin-panel">
-          <h2>Live tables</h2>
+          <h2>${t("page.tadmin.liveTables")}</h2>
           ${this.outcomeLine()}
-          ${liveTables(t).length
+          ${liveTables(tour).length
             ? html`<ul class="tadmin-tables">
-                ${liveTables(t).map((table) => this.tableCard(t, table))}
+                ${liveTables(tour).map((table) => this.tableCard(tour, table))}
               </ul>`
-            : html`<p class="muted" data-testid="no-live-tables">No table is being played now.</p>`}
+            : html`<p class="muted" data-testid="no-live-tables">${t("page.tadmin.noLiveTables")}</p>`}
         </section>
       </div>`;
   }
@@ -210,31 +193,30 @@ class AdminPage {
     if (this.refusal) {
       const problem = this.refusal.problem;
       return html`<div class="refusal problem" data-testid="admin-refusal" data-reason=${problem.reason} role="alert">
-        <strong>${words(problem)}</strong> <code>${problem.reason || problem.code}</code>
+        <strong>${problemWords(problem)}</strong> ${problemDetail(problem)}
       </div>`;
     }
     return this.done ? html`<p class="tadmin-done" data-testid="admin-done" role="status">${this.done}</p>` : nothing;
   }
 
-  private tableCard(t: Tournament, table: TournamentTable): TemplateResult {
+  private tableCard(tour: Tournament, table: TournamentTable): TemplateResult {
     const seen = this.tables.get(table.gameId);
     return html`<li class="table-card live" data-testid="admin-table" data-game-id=${table.gameId}>
       <div class="headline">
-        <strong>Round ${t.currentRound}, table ${table.number}</strong>
-        <a href=${links.game(table.gameId)}>watch</a>
+        <strong>${t("page.claim.tableOnly", { round: tour.currentRound, number: table.number })}</strong>
+        <a href=${links.game(table.gameId)}>${t("page.tadmin.watchTable")}</a>
       </div>
-      <ol class="tadmin-seats" start="0">
+      <ol class="tadmin-seats">
         ${table.participants.map((index, seat) => {
-          const who = t.participants[index];
-          const name = who?.name ?? `#${index}`;
+          const who = tour.participants[index];
+          const name = who?.name ?? t("page.tournament.participant", { number: index + 1 });
           const shown = seen?.seats[seat];
           const marks = [
-            shown?.forfeited ? "forfeited" : "",
-            shown?.holder === SeatHolder.BOT && who && !who.bot ? "a bot plays it" : "",
+            shown?.forfeited ? t("page.seats.forfeited") : "",
+            shown?.holder === SeatHolder.BOT && who && !who.bot ? t("page.tadmin.botPlaysIt") : "",
           ].filter(Boolean);
           const key = `${table.gameId}/${seat}`;
           return html`<li data-testid="admin-seat" data-seat=${seat} data-participant=${index}>
-            <span class="seat-no">${seat}</span>
             <span class="tadmin-name">${name}</span>
             ${who?.bot ? html`<span class="tag">${botName(who.bot)}</span>` : nothing}
             ${marks.map((mark) => html`<span class="tag" data-testid="admin-seat-mark">${mark}</span>`)}
@@ -244,17 +226,19 @@ class AdminPage {
                     type="button"
                     data-testid="forfeit-seat"
                     ?disabled=${this.busy === key}
+                    aria-label="${t("page.tadmin.forfeitWho", { name })}"
                     @click=${() => void this.act("forfeit", table.gameId, seat, name)}
                   >
-                    Forfeit
+                    ${t("page.admin.forfeit")}
                   </button>
                   <button
                     type="button"
                     data-testid="bot-seat"
                     ?disabled=${this.busy === key}
+                    aria-label="${t("page.tadmin.botWho", { name })}"
                     @click=${() => void this.act("bot", table.gameId, seat, name)}
                   >
-                    Hand to a bot
+                    ${t("page.tadmin.handToBot")}
                   </button>
                 </span>`
               : nothing}
@@ -265,19 +249,19 @@ class AdminPage {
   }
 }
 
-function liveTables(t: Tournament | undefined): TournamentTable[] {
-  const current = t?.roundResults[t.roundResults.length - 1];
+function liveTables(tour: Tournament | undefined): TournamentTable[] {
+  const current = tour?.roundResults[tour.roundResults.length - 1];
   return current ? current.tables.filter((table) => table.gameId && !table.finished) : [];
 }
 
 function participantRow(p: TournamentParticipant): TemplateResult {
-  const when = p.claimedAtUnixMs ? new Date(Number(p.claimedAtUnixMs)).toLocaleTimeString() : "";
+  const when = p.claimedAtUnixMs ? new Date(Number(p.claimedAtUnixMs)).toLocaleTimeString(lang()) : "";
   return html`<li data-testid="admin-participant" data-participant=${p.index} data-claimed=${p.bot ? "bot" : String(p.claimed)}>
     <span class="tadmin-name">${p.name}</span>
     ${p.bot
       ? html`<span class="tag">${botName(p.bot)}</span>`
       : p.claimed
-        ? html`<span class="badge finished" data-testid="claimed">claimed ${when}</span>`
-        : html`<span class="badge waiting" data-testid="unclaimed">not claimed yet</span>`}
+        ? html`<span class="badge finished" data-testid="claimed">${t("page.tadmin.claimed", { time: when })}</span>`
+        : html`<span class="badge waiting" data-testid="unclaimed">${t("page.tadmin.unclaimed")}</span>`}
   </li>`;
 }

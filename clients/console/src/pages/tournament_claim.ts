@@ -12,14 +12,10 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 import { problemOf, tournaments as api, withToken, type ApiProblem, type TokenClients } from "../api.js";
 import { followTournament } from "../follow.js";
 import { hideSecret, keepToken, tokenOf } from "../tokens.js";
-import { links, points } from "../ui.js";
+import { t } from "../i18n/index.js";
+import { links, points, problemDetail } from "../ui.js";
+import { problemWords } from "./refusals.js";
 import { tournamentFrame } from "./tournament_frame.js";
-
-const CLAIM_WORDS: Record<string, string> = {
-  SEAT_CODE_INVALID: "This code is unknown, already used or expired. Ask the tournament's admin for yours.",
-  SEAT_CODE_ATTEMPTS_EXCEEDED: "Too many wrong codes from here: wait a minute and try again.",
-  NAME_INVALID: "A name has 1 to 64 printable characters.",
-};
 
 /** What the claim form holds while the participant fills it in. */
 interface Claiming {
@@ -68,12 +64,12 @@ export function mountClaim(root: HTMLElement, signal: AbortSignal, id: string, r
 function claimForm(state: Claiming, submit: (event: Event) => void): TemplateResult {
   const problem = state.problem;
   return html`<div class="tadmin">
-    <div class="page-head"><h1>Your tournament seat</h1></div>
+    <div class="page-head"><h1>${t("page.claim.title")}</h1></div>
     <form class="tadmin-form" data-testid="claim-form" @submit=${submit}>
       <fieldset>
-        <legend>Claim your seat</legend>
+        <legend>${t("page.claim.legend")}</legend>
         <label
-          >Seat code
+          >${t("page.claim.code")}
           <input
             data-testid="claim-code"
             autocomplete="off"
@@ -82,7 +78,7 @@ function claimForm(state: Claiming, submit: (event: Event) => void): TemplateRes
             @input=${(e: Event) => (state.code = (e.target as HTMLInputElement).value)}
         /></label>
         <label
-          >Your name (empty: the name the admin gave you)
+          >${t("page.claim.name")}
           <input
             data-testid="claim-name"
             maxlength="64"
@@ -92,14 +88,13 @@ function claimForm(state: Claiming, submit: (event: Event) => void): TemplateRes
       </fieldset>
       <div class="tadmin-actions">
         <button type="submit" class="primary" data-testid="claim-submit" ?disabled=${state.sending}>
-          ${state.sending ? "Claiming…" : "Claim my seat"}
+          ${t(state.sending ? "page.claim.claiming" : "page.claim.claim")}
         </button>
       </div>
     </form>
     ${problem
       ? html`<div class="refusal problem" data-testid="claim-refusal" data-reason=${problem.reason} role="alert">
-          <strong>${CLAIM_WORDS[problem.reason] ?? problem.message}</strong>
-          <code>${problem.reason || problem.code}</code>
+          <strong>${problemWords(problem)}</strong> ${problemDetail(problem)}
         </div>`
       : nothing}
   </div>`;
@@ -113,8 +108,8 @@ interface Mine {
   token: string;
 }
 
-function mine(t: Tournament): Mine[] {
-  return t.roundResults.flatMap((entry) =>
+function mine(tour: Tournament): Mine[] {
+  return tour.roundResults.flatMap((entry) =>
     entry.tables.flatMap((table) =>
       table.seatTokens.map((seat) => ({ round: entry.number, table, seat: seat.seat, token: seat.token })),
     ),
@@ -151,9 +146,9 @@ class GamesView {
     });
   }
 
-  private see(t: Tournament): void {
-    this.tournament = t;
-    const live = mine(t).filter((entry) => !entry.table.finished);
+  private see(tour: Tournament): void {
+    this.tournament = tour;
+    const live = mine(tour).filter((entry) => !entry.table.finished);
     const before = this.live;
     this.live = new Set(live.map((entry) => entry.table.gameId));
     const next = before === undefined ? undefined : live.find((entry) => !before.has(entry.table.gameId));
@@ -168,22 +163,22 @@ class GamesView {
   private draw(): void {
     if (this.signal.aborted) return;
     const { id, tournament, problem, retrying } = this;
-    const frame = { id, tournament, problem, retrying, heading: "your games", statusId: "claim-status" };
-    render(tournamentFrame(frame, (t) => this.body(t)), this.root);
+    const frame = { id, tournament, problem, retrying, heading: t("page.claim.heading"), statusId: "claim-status" };
+    render(tournamentFrame(frame, (tour) => this.body(tour)), this.root);
   }
 
-  private body(t: Tournament): TemplateResult {
-    const entries = mine(t);
-    const me = t.participants.find((p) => p.claimed);
-    return html`<p data-testid="claim-you">You play as <strong>${me?.name ?? "a participant"}</strong>.</p>
+  private body(tour: Tournament): TemplateResult {
+    const entries = mine(tour);
+    const me = tour.participants.find((p) => p.claimed);
+    return html`<p data-testid="claim-you">${t("page.claim.you", { name: me?.name ?? t("page.claim.someone") })}</p>
       ${entries.length
         ? html`<ul class="tadmin-tables" data-testid="my-tables">
             ${[...entries].reverse().map((entry) => this.card(entry))}
           </ul>`
         : html`<p class="muted" data-testid="no-tables">
-            ${t.status === TournamentStatus.CREATED
-              ? "The tournament has not started yet: your table appears here when it does."
-              : "No table of yours in this round yet."}
+            ${tour.status === TournamentStatus.CREATED
+              ? t("page.claim.notStarted")
+              : t("page.claim.noTable")}
           </p>`}`;
   }
 
@@ -193,15 +188,17 @@ class GamesView {
     const result = table.results.find((r) => r.seat === entry.seat);
     return html`<li class="table-card ${state}" data-testid="my-table" data-game-id=${table.gameId} data-state=${state}>
       <div class="headline">
-        <strong>Round ${entry.round}, table ${table.number}, seat ${entry.seat}</strong>
-        <span class="badge ${state}">${state}</span>
+        <strong>${t("page.claim.table", { round: entry.round, number: table.number })}</strong>
+        <span class="badge ${state}">${t(`page.state.${state}`)}</span>
       </div>
-      ${result ? html`<p class="muted">Place ${result.place}, ${points(result.points)} pt</p>` : nothing}
+      ${result
+        ? html`<p class="muted">${t("page.claim.result", { place: result.place, points: points(result.points) })}</p>`
+        : nothing}
       <div class="tadmin-actions">
         ${table.finished
-          ? html`<a class="button" href=${links.history(table.gameId)}>history</a>`
+          ? html`<a class="button" href=${links.history(table.gameId)}>${t("page.game.historyShort")}</a>`
           : html`<button type="button" class="primary" data-testid="play-table" @click=${() => this.play(entry)}>
-              Play
+              ${t("page.claim.play")}
             </button>`}
       </div>
     </li>`;

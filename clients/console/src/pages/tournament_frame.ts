@@ -8,6 +8,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 
 import type { ApiProblem } from "../api.js";
 import { gameTitle } from "../games/index.js";
+import { t } from "../i18n/index.js";
 import { links, problemBox, retryNote, statusLine, statusName } from "../ui.js";
 import "./tournament_admin.css";
 
@@ -24,18 +25,23 @@ export interface Frame {
 }
 
 export function tournamentFrame(frame: Frame, body: (t: Tournament) => TemplateResult): TemplateResult {
-  const t = frame.tournament;
+  const shown = frame.tournament;
   return html`<div class="tadmin">
     <div class="page-head">
-      <h1>${t ? `${gameTitle(t.game)} tournament` : "Tournament"}: ${frame.heading}</h1>
-      ${t
-        ? html`<span class="badge ${statusName(t.status)}" data-testid=${frame.statusId} data-status=${statusName(t.status)}
-            >${statusLine(t.status, t.currentRound, t.rounds)}</span
+      <h1>
+        ${t("page.tournament.framed", {
+          title: shown ? t("page.tournament.title", { game: gameTitle(shown.game) }) : t("page.tournament.fallback"),
+          heading: frame.heading,
+        })}
+      </h1>
+      ${shown
+        ? html`<span class="badge ${statusName(shown.status)}" data-testid=${frame.statusId} data-status=${statusName(shown.status)}
+            >${statusLine(shown.status, shown.currentRound, shown.rounds)}</span
           >`
         : nothing}
-      <a href=${links.tournament(frame.id)}>tournament page</a>
+      <a href=${links.tournament(frame.id)}>${t("page.tournament.pageLink")}</a>
     </div>
     ${problemBox(frame.problem, retryNote(frame.retrying))}
-    ${t ? body(t) : frame.problem ? nothing : html`<p class="muted">Loading…</p>`}
+    ${shown ? body(shown) : frame.problem ? nothing : html`<p class="muted">${t("page.loading")}</p>`}
   </div>`;
 }

@@ -9,6 +9,7 @@ import { html, nothing, render, type TemplateResult } from "lit-html";
 
 import { problemOf, tournaments as api, type ApiProblem } from "../api.js";
 import { gameTitle, renderers } from "../games/index.js";
+import { t, type Key } from "../i18n/index.js";
 import { keepToken } from "../tokens.js";
 import { links, problemBox } from "../ui.js";
 import "./tournament_admin.css";
@@ -38,17 +39,24 @@ interface Form {
   setup: string;
 }
 
-const KINDS: [BotStrategy, string][] = [
-  [BotStrategy.UNSPECIFIED, "a person"],
-  [BotStrategy.RANDOM, "random bot"],
-  [BotStrategy.HEURISTIC, "heuristic bot"],
+const KINDS: [BotStrategy, Key][] = [
+  [BotStrategy.UNSPECIFIED, "page.tnew.person"],
+  [BotStrategy.RANDOM, "page.bot.random"],
+  [BotStrategy.HEURISTIC, "page.bot.heuristic"],
 ];
-const NO_SHOWS: [NoShow, string][] = [
-  [NoShow.UNSPECIFIED, "the clock keeps playing for it"],
-  [NoShow.BOT, "a bot takes the seat"],
-  [NoShow.FORFEIT, "the seat forfeits"],
+const NO_SHOWS: [NoShow, Key][] = [
+  [NoShow.UNSPECIFIED, "page.clock.noShowClock"],
+  [NoShow.BOT, "page.clock.noShowBot"],
+  [NoShow.FORFEIT, "page.clock.noShowForfeit"],
 ];
-const SETUPS = ["", "paranoid_owner", "search_for_lisa_mona", "cursed_secrets", "the_whole_package"];
+/** Pinched!'s setups ("" the basic one), named in table_options.ts's words. */
+const SETUPS: [string, Key][] = [
+  ["", "page.setup.basic"],
+  ["paranoid_owner", "page.setup.paranoid_owner"],
+  ["search_for_lisa_mona", "page.setup.search_for_lisa_mona"],
+  ["cursed_secrets", "page.setup.cursed_secrets"],
+  ["the_whole_package", "page.setup.the_whole_package"],
+];
 
 function fresh(): Form {
   return {
@@ -117,7 +125,7 @@ export function mountNewTournament(root: HTMLElement, signal: AbortSignal): void
     if (signal.aborted) return;
     render(
       html`<div class="tadmin">
-        <div class="page-head"><h1>New tournament</h1></div>
+        <div class="page-head"><h1>${t("page.tnew.title")}</h1></div>
         ${created ? createdPanel(created) : editor(form, sending, draw, submit)} ${problemBox(problem)}
       </div>`,
       root,
@@ -146,9 +154,9 @@ function editor(form: Form, sending: boolean, draw: () => void, submit: (event: 
   const set = (change: () => void) => () => (change(), draw());
   return html`<form class="tadmin-form" data-testid="new-tournament-form" @submit=${submit}>
     <fieldset>
-      <legend>Game</legend>
+      <legend>${t("page.new.game")}</legend>
       <label
-        >Game
+        >${t("page.new.game")}
         <select data-testid="nt-game" @change=${(e: Event) => set(() => (form.game = text(e)))()}>
           ${Object.keys(renderers).map(
             (game) => html`<option value=${game} ?selected=${game === form.game}>${gameTitle(game)}</option>`,
@@ -156,23 +164,23 @@ function editor(form: Form, sending: boolean, draw: () => void, submit: (event: 
         </select></label
       >
       <label
-        >Format
+        >${t("page.tnew.format")}
         <select data-testid="nt-format" @change=${(e: Event) => set(() => (form.format = num(e)))()}>
           <option value=${TournamentFormat.ROUND_ROBIN} ?selected=${form.format === TournamentFormat.ROUND_ROBIN}>
-            round robin
+            ${t("page.format.roundRobin")}
           </option>
-          <option value=${TournamentFormat.SWISS} ?selected=${form.format === TournamentFormat.SWISS}>Swiss</option>
+          <option value=${TournamentFormat.SWISS} ?selected=${form.format === TournamentFormat.SWISS}>${t("page.format.swiss")}</option>
         </select></label
       >
-      ${numberField("Rounds (0: the format's default)", "nt-rounds", form.rounds, (v) => (form.rounds = v))}
-      ${numberField("Seats per table", "nt-seats", form.seats, (v) => (form.seats = v))}
-      ${numberField("Bots pause before each move (ms)", "nt-delay", form.delayMs, (v) => (form.delayMs = v))}
+      ${numberField(t("page.tnew.rounds"), "nt-rounds", form.rounds, (v) => (form.rounds = v))}
+      ${numberField(t("page.tnew.seats"), "nt-seats", form.seats, (v) => (form.seats = v))}
+      ${numberField(t("page.tnew.delay"), "nt-delay", form.delayMs, (v) => (form.delayMs = v))}
       ${gameOptions(form, draw)}
     </fieldset>
     ${participantsField(form, draw)} ${clockField(form, draw)}
     <div class="tadmin-actions">
       <button type="submit" class="primary" data-testid="nt-create" ?disabled=${sending}>
-        ${sending ? "Creating…" : "Create tournament"}
+        ${t(sending ? "page.new.creating" : "page.tnew.create")}
       </button>
     </div>
   </form>`;
@@ -199,19 +207,19 @@ function check(label: string, testid: string, value: boolean, set: (value: boole
 
 function gameOptions(form: Form, draw: () => void): TemplateResult {
   if (form.game === "gang_of_four") {
-    return check("The referee announces a last card", "nt-auto-announce", form.autoAnnounce, (v) => {
+    return check(t("page.opt.autoAnnounce"), "nt-auto-announce", form.autoAnnounce, (v) => {
       form.autoAnnounce = v;
     });
   }
   if (form.game === "the_gang") {
-    return check("A round ends when every seat confirms", "nt-confirm-round-end", form.confirmRoundEnd, (v) => {
+    return check(t("page.tnew.confirmRoundEnd"), "nt-confirm-round-end", form.confirmRoundEnd, (v) => {
       form.confirmRoundEnd = v;
     });
   }
   return html`<label
-    >Setup
+    >${t("page.opt.setup")}
     <select data-testid="nt-setup" @change=${(e: Event) => ((form.setup = text(e)), draw())}>
-      ${SETUPS.map((setup) => html`<option value=${setup} ?selected=${setup === form.setup}>${setup || "basic"}</option>`)}
+      ${SETUPS.map(([setup, label]) => html`<option value=${setup} ?selected=${setup === form.setup}>${t(label)}</option>`)}
     </select></label
   >`;
 }
@@ -219,12 +227,12 @@ function gameOptions(form: Form, draw: () => void): TemplateResult {
 function participantsField(form: Form, draw: () => void): TemplateResult {
   const rows = form.participants;
   return html`<fieldset>
-    <legend>Participants, in seeding order</legend>
+    <legend>${t("page.tnew.participants")}</legend>
     <ol class="tadmin-participants">
       ${rows.map(
         (entry, index) => html`<li data-testid="participant-row">
           <input
-            aria-label="name of participant ${index + 1}"
+            aria-label="${t("page.tnew.nameOf", { number: index + 1 })}"
             data-testid="participant-name"
             maxlength="64"
             required
@@ -232,16 +240,16 @@ function participantsField(form: Form, draw: () => void): TemplateResult {
             @input=${(e: Event) => (entry.name = text(e))}
           />
           <select
-            aria-label="who plays participant ${index + 1}"
+            aria-label="${t("page.tnew.kindOf", { number: index + 1 })}"
             data-testid="participant-kind"
             @change=${(e: Event) => ((entry.bot = num(e)), draw())}
           >
-            ${KINDS.map(([bot, label]) => html`<option value=${bot} ?selected=${bot === entry.bot}>${label}</option>`)}
+            ${KINDS.map(([bot, label]) => html`<option value=${bot} ?selected=${bot === entry.bot}>${t(label)}</option>`)}
           </select>
           <button
             type="button"
             data-testid="remove-participant"
-            aria-label="remove participant ${index + 1}"
+            aria-label="${t("page.tnew.removeOf", { number: index + 1 })}"
             @click=${() => (rows.splice(index, 1), draw())}
           >
             ✕
@@ -252,25 +260,25 @@ function participantsField(form: Form, draw: () => void): TemplateResult {
     <button
       type="button"
       data-testid="add-participant"
-      @click=${() => (rows.push({ name: `Player ${rows.length + 1}`, bot: BotStrategy.UNSPECIFIED }), draw())}
+      @click=${() => (rows.push({ name: t("page.seat.player", { number: rows.length + 1 }), bot: BotStrategy.UNSPECIFIED }), draw())}
     >
-      Add a participant
+      ${t("page.tnew.add")}
     </button>
   </fieldset>`;
 }
 
 function clockField(form: Form, draw: () => void): TemplateResult {
   return html`<fieldset>
-    <legend>Clock</legend>
-    ${check("Every table has a clock", "nt-clock", form.clock, (v) => ((form.clock = v), draw()))}
+    <legend>${t("page.clock.legend")}</legend>
+    ${check(t("page.tnew.clock"), "nt-clock", form.clock, (v) => ((form.clock = v), draw()))}
     ${form.clock
-      ? html`${numberField("Seconds per move (0: none)", "clock-move-seconds", form.moveSeconds, (v) => (form.moveSeconds = v))}
-          ${numberField("Time bank, seconds (0: none)", "clock-bank-seconds", form.bankSeconds, (v) => (form.bankSeconds = v))}
-          ${numberField("No-show after this many clock moves in a row (0: never)", "clock-no-show-after", form.noShowAfter, (v) => (form.noShowAfter = v))}
+      ? html`${numberField(t("page.tnew.moveSeconds"), "clock-move-seconds", form.moveSeconds, (v) => (form.moveSeconds = v))}
+          ${numberField(t("page.tnew.bankSeconds"), "clock-bank-seconds", form.bankSeconds, (v) => (form.bankSeconds = v))}
+          ${numberField(t("page.tnew.noShowAfter"), "clock-no-show-after", form.noShowAfter, (v) => (form.noShowAfter = v))}
           <label
-            >Then
+            >${t("page.clock.then")}
             <select data-testid="clock-no-show" @change=${(e: Event) => (form.noShow = num(e))}>
-              ${NO_SHOWS.map(([value, label]) => html`<option value=${value} ?selected=${value === form.noShow}>${label}</option>`)}
+              ${NO_SHOWS.map(([value, label]) => html`<option value=${value} ?selected=${value === form.noShow}>${t(label)}</option>`)}
             </select></label
           >`
       : nothing}
@@ -281,32 +289,29 @@ function createdPanel(created: CreateTournamentResponse): TemplateResult {
   const id = created.tournamentId;
   const names = new Map(created.tournament?.participants.map((p) => [p.index, p.name]) ?? []);
   return html`<section class="tadmin-created" data-testid="created" data-tournament-id=${id}>
-    <p>
-      Created <code data-testid="created-tournament-id">${id}</code>. This tab keeps its admin token: start it and
-      watch it from the admin page.
-    </p>
+    <p>${t("page.tnew.created")} <code class="dev-detail" data-testid="created-tournament-id">${id}</code></p>
     <p class="tadmin-links">
-      <a class="button primary" data-testid="admin-link" href=${links.tournamentAdmin(id)}>Admin page</a>
-      <a class="button" href=${links.tournament(id)}>Tournament page</a>
+      <a class="button primary" data-testid="admin-link" href=${links.tournamentAdmin(id)}>${t("page.tnew.adminPage")}</a>
+      <a class="button" href=${links.tournament(id)}>${t("page.tournament.pageLink")}</a>
     </p>
     ${created.seatCodes.length
-      ? html`<h2>Seat codes</h2>
-          <p class="muted">Shown only now. Hand each person their code or claim link; it works once.</p>
+      ? html`<h2>${t("page.tnew.codes")}</h2>
+          <p class="muted">${t("page.tnew.codesHint")}</p>
           <ul class="tadmin-codes">
             ${created.seatCodes.map(
               (seat) => html`<li data-testid="seat-code" data-participant=${seat.participant}>
-                <strong>${names.get(seat.participant) ?? `#${seat.participant}`}</strong>
+                <strong>${names.get(seat.participant) ?? t("page.tournament.participant", { number: seat.participant + 1 })}</strong>
                 <code data-testid="seat-code-value">${seat.code}</code>
                 <input
                   readonly
                   data-testid="claim-link"
-                  aria-label="claim link of ${names.get(seat.participant) ?? seat.participant}"
+                  aria-label="${t("page.tnew.claimLinkOf", { name: names.get(seat.participant) ?? seat.participant + 1 })}"
                   .value=${absolute(links.claim(id, seat.code))}
                   @focus=${(e: Event) => (e.target as HTMLInputElement).select()}
                 />
               </li>`,
             )}
           </ul>`
-      : html`<p class="muted">Only bots: no seat codes to hand out.</p>`}
+      : html`<p class="muted">${t("page.tnew.onlyBots")}</p>`}
   </section>`;
 }

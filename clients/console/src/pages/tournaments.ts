@@ -1,6 +1,6 @@
 /**
- * `#/`: every tournament the referee holds, running ones first, polled every 2 s, and a
- * form to open any game by its id.
+ * The tournaments (on the front page and at `#/tournaments`): every tournament the referee
+ * holds, running ones first, polled every 2 s.
  */
 import { TournamentStatus, type Tournament } from "@referee/client/web";
 import { html, nothing, render } from "lit-html";
@@ -8,6 +8,7 @@ import { html, nothing, render } from "lit-html";
 import { isAbort, problemOf, tournaments as api, type ApiProblem } from "../api.js";
 import { gameTitle } from "../games/index.js";
 import { standingsSummary } from "../standings.js";
+import { t } from "../i18n/index.js";
 import { formatName, links, problemBox, statusLine, statusName } from "../ui.js";
 
 const POLL_MS = 2000;
@@ -38,26 +39,12 @@ function row(tournament: Tournament) {
         >
       </div>
       <p class="facts muted">
-        ${formatName(tournament.format)} · ${tournament.participants.length} participants ·
-        ${tournament.seatsPerTable} per table · <code>${id}</code>
+        ${formatName(tournament.format)} · ${t("page.tournament.participants", { count: tournament.participants.length })} ·
+        ${t("page.tournament.perTable", { count: tournament.seatsPerTable })} <code class="dev-detail">${id}</code>
       </p>
       ${standingsSummary(tournament)}
     </a>
   </li>`;
-}
-
-function openGameForm() {
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const id = new FormData(form).get("game-id")?.toString().trim();
-    if (id) location.hash = links.game(id);
-  };
-  return html`<form class="open-game" data-testid="open-game" @submit=${submit}>
-    <label for="game-id">Open a game by id</label>
-    <input id="game-id" name="game-id" data-testid="open-game-id" placeholder="game id" autocomplete="off" />
-    <button type="submit">Open</button>
-  </form>`;
 }
 
 export function mountTournaments(root: HTMLElement, signal: AbortSignal): void {
@@ -67,15 +54,14 @@ export function mountTournaments(root: HTMLElement, signal: AbortSignal): void {
   const draw = () =>
     render(
       html`<div class="page-head">
-          <h1>Tournaments</h1>
-          ${openGameForm()}
+          <h1>${t("common.tournaments")}</h1>
         </div>
-        ${problemBox(problem, problem && !problem.permanent ? "retrying…" : "")}
+        ${problemBox(problem, problem && !problem.permanent ? t("error.retrying") : "")}
         <ul class="tournament-list" data-testid="tournament-list">
           ${list === undefined
-            ? html`<li class="muted">${problem ? nothing : "Loading…"}</li>`
+            ? html`<li class="muted">${problem ? nothing : t("page.loading")}</li>`
             : list.length === 0
-              ? html`<li class="muted empty">No tournaments yet.</li>`
+              ? html`<li class="muted empty">${t("page.tournament.none")}</li>`
               : ordered(list).map(row)}
         </ul>`,
       root,
