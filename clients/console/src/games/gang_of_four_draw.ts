@@ -292,8 +292,11 @@ function exchange(view: View, g: GangOfFourView): TemplateResult | typeof nothin
 
 export function scores(view: View, g: GangOfFourView): TemplateResult {
   const seats = Array.from({ length: g.players }, (_, n) => n);
-  return html`<div class="gof-scores-box"><table class="gof-scores" data-testid="scores">
-    <caption>${t("gof.scores.caption", { end: GAME_END })}</caption>
+  const caption = t("gof.scores.caption", { end: GAME_END });
+  // A box that may scroll sideways on a phone: focusable and named, so a keyboard scrolls it.
+  return html`<div class="gof-scores-box" role="region" aria-label="${caption}" tabindex="0">
+    <table class="gof-scores" data-testid="scores">
+    <caption>${caption}</caption>
     <thead><tr>
       <th scope="col">${t("gof.scores.hand")}</th>
       ${seats.map((n) => html`<th scope="col">${seatLabel(view, n)}</th>`)}
