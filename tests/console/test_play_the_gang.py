@@ -13,6 +13,12 @@ to the specialist or challenge it needs; it reads every pocket to order the red 
 Every move kind of TheGangMove is clicked at least once; at every version the page shows,
 its cards are exactly those of seat 0's own view; the page sends only seat 0's token, and
 only as `authorization`. Screenshots at 1280x800 and 390x844 (no horizontal scroll there).
+
+Two base games of three seats are played to their end for people: one by taps on a phone
+(390 px), one by the keyboard alone (Tab to a chip, Enter or Space to take it). At every
+step the table names the players (never "seat 0") and the prompt says what to do now, in
+words that name the chip to take; axe-core finds nothing serious at the start, midway and
+at the end.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from tests.console.support import (
     PHONE,
     SMALLEST_TAP_PX,
     Sent,
+    axe_problems,
     cards_in,
     console_url,
     grpc_channel,
@@ -47,6 +54,21 @@ from tests.servers import Served
 ME = 0
 NAMES = ["Ada", "Bram", "Cleo"]
 WAIT_MS = 15_000
+# The chip colours as the English prompt and the chips' names say them.
+COLOURS = {tg.CHIP_COLOUR_WHITE: "white", tg.CHIP_COLOUR_YELLOW: "yellow"}
+COLOURS |= {tg.CHIP_COLOUR_ORANGE: "orange", tg.CHIP_COLOUR_RED: "red"}
+# A seat named by its number, as the page must never say it ("Seat 1", "seat 0").
+BY_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)
+# The focused control: its name in words (a chip button's title says what it does, as its
+# accessible name does) and whether its focus is visible (an outline).
+FOCUSED = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+  return { name: el.title || el.textContent.trim(), visible: ring };
+}"""
+MAX_TABS = 120
 MOVE_KINDS = {
     re.sub(r"_(\w)", lambda m: m.group(1).upper(), f.name)
     for f in tg.TheGangMove.DESCRIPTOR.oneofs_by_name["action"].fields
@@ -80,6 +102,9 @@ class Table:
     clicked: set[str]
     version: int = 0
     sent: Sent = field(default_factory=Sent)
+    # For people: check names and the prompt at every step; seat 0 moves by keys.
+    people: bool = False
+    keys: bool = False
 
     async def check(self) -> None:
         """The page is at our version and draws exactly seat 0's cards of it."""
@@ -89,6 +114,31 @@ class Table:
         assert drawn is not None and drawn["version"] == self.version
         own = await self.own_view()
         assert Counter(drawn["cards"]) == cards_in(own), f"at version {self.version}"
+        if self.people:
+            await self.named_and_prompted()
+
+    async def named_and_prompted(self) -> None:
+        """The table names every player, never a seat number, and the prompt says something."""
+        table = await self.page.get_by_test_id("game-view").inner_text()
+        prompt = await self.page.get_by_test_id("prompt").inner_text(timeout=WAIT_MS)
+        for text in (table, prompt):
+            assert not BY_NUMBER.search(text), f"a seat by its number at {self.version}: {text!r}"
+        assert all(name in table for name in NAMES), f"names missing at {self.version}"
+        assert prompt.strip(), f"no prompt at version {self.version}"
+
+    async def prompt(self) -> str:
+        return await self.page.get_by_test_id("prompt").inner_text(timeout=WAIT_MS)
+
+    async def press(self, name: str, key: str) -> None:
+        """Tab to the control named `name` (its focus visible), then press `key` on it."""
+        for _ in range(MAX_TABS):
+            await self.page.keyboard.press("Tab")
+            focused = await self.page.evaluate(FOCUSED)
+            if focused is not None and focused["name"] == name:
+                assert focused["visible"], f"{name}: focus not visible"
+                await self.page.keyboard.press(key)
+                return
+        raise AssertionError(f"no control named {name!r} within {MAX_TABS} tabs")
 
     async def own_view(self) -> game_pb2.View:
         """Seat 0's view at our version (the deal, version 0, has no version before it)."""
@@ -133,14 +183,32 @@ class Table:
         self.clicked.add(kind)
 
     async def take(self, seat: int, stars: int) -> None:
-        if seat == ME:
+        if seat == ME and self.keys:
+            await self.take_by_keys(stars)
+        elif seat == ME:
+            if self.people:
+                word = COLOURS[(await self.gang()).round]
+                article = "an" if word == "orange" else "a"
+                assert (await self.prompt()).startswith(f"Take {article} {word} chip")
             await self.click(f'[data-testid="take-chip"][data-from="middle"][data-stars="{stars}"]')
         else:
             colour = (await self.gang(seat)).round
             await self.api(seat, take_chip=tg.TheGangMove.TakeChip(colour=colour, stars=stars))
 
+    async def take_by_keys(self, stars: int) -> None:
+        """Seat 0 takes a chip from the middle by the keyboard alone: Enter, or Space for 1 star."""
+        colour = COLOURS[(await self.gang()).round]
+        count = "1 star" if stars == 1 else f"{stars} stars"
+        name = f"Take the {colour} chip with {count} from the middle"
+        await self.press(name, "Space" if stars == 1 else "Enter")
+        self.version += 1
+        await self.check()
+        self.clicked.add("takeChip")
+
     async def confirm_all(self) -> None:
         for seat in (1, 2, ME):
+            if seat == ME and self.people:
+                assert "confirm the end of the round" in await self.prompt()
             if seat == ME:
                 await self.click('[data-testid="confirm-round-end"]')
             else:
@@ -192,6 +260,7 @@ async def _open(
     options: tg.TheGangOptions,
     seed: bytes,
     clicked: set[str],
+    people: bool = True,
 ) -> Table:
     created = await stub.CreateGame(
         referee_pb2.CreateGameRequest(
@@ -204,11 +273,16 @@ async def _open(
     )
     tokens = [seat.token for seat in created.seat_tokens]
     page = await context.new_page()
-    table = Table(page, stub, created.game_id, tokens, clicked)
+    table = Table(page, stub, created.game_id, tokens, clicked, people=people)
     table.sent.follow(page)
     await page.goto(f"{console_url(served)}#/play/{created.game_id}/{tokens[ME]}")
     await table.check()
     return table
+
+
+async def _axe_clean(page: Page, when: str) -> None:
+    problems = await axe_problems(page)
+    assert problems == [], f"axe-core {when}: {problems}"
 
 
 async def _first_table(table: Table) -> None:
@@ -228,8 +302,11 @@ async def _first_table(table: Table) -> None:
     await table.click('[data-testid="withdraw"]')
     use = tg.UseSpecialist(seat=ME, viewer=1)
     await table.api(1, propose=tg.TheGangMove.Propose(use_specialist=use))
+    assert (await table.prompt()).startswith("Bram proposes: Ada uses the specialist")
     await table.click('[data-testid="accept"]')
     await table.api(2, accept=tg.TheGangMove.Accept(proposal=await table.proposal_id()))
+    assert await table.prompt() == "Choose a pocket card to show Bram"
+    await _axe_clean(table.page, "while a card is owed")
     shown = (await table.gang()).pocket[0]
     await table.pick(f'[data-testid="pocket-pick"]:has({_drawn(shown)})')
     await table.click('[data-testid="card-action"][data-move-kind="showCard"]')
@@ -253,9 +330,11 @@ async def _second_table(table: Table) -> None:
     """Advanced with `confirm_round_end`: a heist of confirmed rounds, then the pass."""
     await table.heist(fail=True)
     assert (await table.gang()).specialist == tg.SPECIALIST_CARD_COORDINATOR
+    assert await table.prompt() == "Choose a pocket card to pass to Bram"
     passed = (await table.gang()).pocket[0]
     await table.pick(f'[data-testid="pocket-pick"]:has({_drawn(passed)})')
     await table.click('[data-testid="card-action"][data-move-kind="passCard"]')
+    assert await table.prompt() == "Waiting for Bram and Cleo to choose a card to pass"
     for seat in (1, 2):
         card = (await table.gang(seat)).pocket[0]
         await table.api(seat, pass_card=tg.TheGangMove.PassCard(card=card))
@@ -268,6 +347,8 @@ async def _third_table(table: Table, shots: Path) -> None:
         await table.chips({0: 1, 1: 2, 2: 3})
     await table.chips({0: 1, 1: 2, 2: 3})  # seat 2 holds the top red chip
     assert (await table.gang()).awaiting_guesses
+    assert (await table.prompt()).startswith("Agree on a guess about Cleo's hand")
+    await _axe_clean(table.page, "while the gang guesses")
     await table.page.screenshot(path=str(shots / "seat-the_gang.png"), full_page=True)
     await _on_a_phone(table.page, shots)
     await table.click('[data-testid="propose-guess"][data-decision="guessRank"][data-value="14"]')
@@ -338,3 +419,48 @@ async def test_the_gang_is_played_by_clicks_on_the_seat_page(
     for table in tables:
         assert table.sent.tokens == {table.tokens[ME]}, f"the page sent {table.sent.tokens}"
         table.sent.no_token_in_a_url(table.tokens)
+
+
+async def _base_game_to_its_end(table: Table) -> None:
+    """Three failed heists of the base game: the gang is caught. The prompt names the chip
+    to take, then whom the table waits for; axe-core checks the page at the start, after
+    the first heist and at the end."""
+    await _axe_clean(table.page, "at the start")
+    await table.take(ME, 1)
+    assert (await table.prompt()).startswith("Waiting for Bram and Cleo to take a chip")
+    await table.take(1, 2)
+    await expect(table.page.get_by_text("Bram takes the white chip with 2 stars")).to_be_visible()
+    await table.take(2, 3)
+    await table.heist(fail=True)
+    await _axe_clean(table.page, "after the first heist")
+    while (await table.gang()).alarms < 3:
+        await table.heist(fail=True)
+    await expect(table.page.get_by_test_id("outcome")).to_be_visible(timeout=WAIT_MS)
+    assert (await table.prompt()).startswith("The game is over: the alarm went off")
+    await _axe_clean(table.page, "at the end")
+
+
+async def test_a_base_game_is_played_to_its_end_by_taps_on_a_phone(
+    served: Served, browser: Browser
+) -> None:
+    context = await browser.new_context(viewport=PHONE)
+    async with grpc_channel(served) as channel:
+        stub = referee_pb2_grpc.RefereeServiceStub(channel)
+        table = await _open(
+            context, served, stub, _options(), b"the gang phone", set(), people=True
+        )
+        await _base_game_to_its_end(table)
+    await context.close()
+
+
+async def test_a_base_game_is_played_to_its_end_by_the_keyboard_alone(
+    served: Served, browser: Browser
+) -> None:
+    context = await browser.new_context(viewport=DESKTOP)
+    async with grpc_channel(served) as channel:
+        stub = referee_pb2_grpc.RefereeServiceStub(channel)
+        table = await _open(context, served, stub, _options(), b"the gang keys", set(), people=True)
+        table.keys = True
+        await _base_game_to_its_end(table)
+        assert table.clicked == {"takeChip"}
+    await context.close()
