@@ -4,6 +4,7 @@ the cards of views keyed as the page keys them (`data-card`), with what seats hi
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -267,6 +268,11 @@ AXE = ROOT / "clients" / "console" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_BLOCKING = ("serious", "critical")
 
 
+@functools.cache
+def _axe_source() -> str:
+    return AXE.read_text()
+
+
 async def axe_problems(page: Page) -> list[str]:
     """axe-core's serious and critical violations on the page as it is now, one line each
     (rule, impact, the first offending elements): empty when the page passes.
@@ -279,7 +285,9 @@ async def axe_problems(page: Page) -> list[str]:
         )
     # Evaluated, not added as a <script>: the console's Content-Security-Policy (rightly)
     # refuses inline scripts, and DevTools' evaluation is not subject to it.
-    await page.evaluate(AXE.read_text())
+    # Once per document: a hash route of the console keeps the document, and axe with it.
+    if not await page.evaluate("typeof axe !== 'undefined'"):
+        await page.evaluate(_axe_source())
     found: list[dict[str, object]] = await page.evaluate(
         """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
             .map((v) => ({ id: v.id, impact: v.impact,
