@@ -260,7 +260,9 @@ def leave(host: HostRecord, seat: int, when: When) -> HostRecord:
 
 
 def bot_name(bot: int, seat: int) -> str:
-    return f"Bot {seat}" if bot in (0, BOT_RANDOM) else f"Bot {seat} (heuristic)"
+    """A bot's name at ``seat``, numbered as people count seats (from 1, as "Player 2")."""
+    number = seat + 1
+    return f"Bot {number}" if bot in (0, BOT_RANDOM) else f"Bot {number} (heuristic)"
 
 
 def start(host: HostRecord, bot: int, when: When) -> HostRecord:

@@ -52,6 +52,7 @@ from tests.console.support import (
     console_url,
     grpc_channel,
     phone_problems,
+    save_screenshot,
     screenshot_dir,
     view_at,
 )
@@ -327,10 +328,10 @@ async def _screenshots(page: Page, shots: Path) -> list[str]:
     plays); what keeps it from being usable on the phone (asserted once the game is over,
     so that it hides nothing else)."""
     await page.set_viewport_size(DESKTOP)
-    await page.screenshot(path=str(shots / "seat-gang_of_four.png"), full_page=True)
+    await save_screenshot(page, shots / "seat-gang_of_four.png", full_page=True)
     await page.set_viewport_size(PHONE)
     problems = await phone_problems(page)
-    await page.screenshot(path=str(shots / "seat-gang_of_four-phone.png"), full_page=True)
+    await save_screenshot(page, shots / "seat-gang_of_four-phone.png", full_page=True)
     return problems
 
 

@@ -48,6 +48,7 @@ from tests.console.support import (
     console_url,
     grpc_channel,
     phone_problems,
+    save_screenshot,
     screenshot_dir,
     view_at,
 )
@@ -299,13 +300,13 @@ async def _click(page: Page, move: game_pb2.Move, version: int) -> None:
 async def _screenshots(page: Page, shots: Path) -> list[str]:
     """The seat page at 1280x800 and on a phone; what keeps it from being usable on the
     phone (a horizontal scroll, small tap targets or text), checked at the end."""
-    await page.screenshot(path=str(shots / "seat-pinched.png"))
+    await save_screenshot(page, shots / "seat-pinched.png")
     await page.set_viewport_size(PHONE_SIZE)
     await expect(page.get_by_test_id("prompt")).to_be_visible()
     scrolls = await page.evaluate("() => document.documentElement.scrollWidth > innerWidth")
     problems = ["scrolls sideways at 390 px"] if scrolls else []
     problems += await phone_problems(page)
-    await page.screenshot(path=str(shots / "seat-pinched-phone.png"))
+    await save_screenshot(page, shots / "seat-pinched-phone.png")
     await page.set_viewport_size(DESKTOP_SIZE)
     return problems
 
@@ -561,7 +562,7 @@ async def test_a_two_seat_game_of_pinched_by_taps_on_a_phone(
         people, context = await _people(browser, served, client, PHONE_SIZE)
         await expect(people.page.get_by_test_id("pinched-actions")).to_be_visible(timeout=WAIT)
         shot = screenshot_dir(tmp_path) / "seat-pinched-phone-start.png"
-        await people.page.screenshot(path=str(shot))
+        await save_screenshot(people.page, shot)
         view = await people.play()
         await _the_end(people, view)
         # In Dutch: Gekraakt!'s own words, and no key the catalogue lacks.
@@ -569,7 +570,7 @@ async def test_a_two_seat_game_of_pinched_by_taps_on_a_phone(
         await expect(people.page.get_by_test_id("prompt")).to_contain_text("Het spel is voorbij")
         await expect(people.page.get_by_test_id("scores")).to_contain_text("Inbreker")
         assert "⟦" not in await people.page.locator("body").inner_text()
-        await people.page.screenshot(path=str(shot.with_name("seat-pinched-phone-nl.png")))
+        await save_screenshot(people.page, shot.with_name("seat-pinched-phone-nl.png"))
         await context.close()
     assert people.steps > 20
 

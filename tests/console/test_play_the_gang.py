@@ -46,6 +46,7 @@ from tests.console.support import (
     cards_in,
     console_url,
     grpc_channel,
+    save_screenshot,
     screenshot_dir,
     view_at,
 )
@@ -349,7 +350,7 @@ async def _third_table(table: Table, shots: Path) -> None:
     assert (await table.gang()).awaiting_guesses
     assert (await table.prompt()).startswith("Agree on a guess about Cleo's hand")
     await _axe_clean(table.page, "while the gang guesses")
-    await table.page.screenshot(path=str(shots / "seat-the_gang.png"), full_page=True)
+    await save_screenshot(table.page, shots / "seat-the_gang.png", full_page=True)
     await _on_a_phone(table.page, shots)
     await table.click('[data-testid="propose-guess"][data-decision="guessRank"][data-value="14"]')
     await table.api(1, accept=tg.TheGangMove.Accept(proposal=await table.proposal_id()))
@@ -363,7 +364,7 @@ async def _on_a_phone(page: Page, shots: Path) -> None:
     width = await page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], f"horizontal scroll at 390 px: {width}"
     assert await page.evaluate(SMALL_CONTROLS, SMALLEST_TAP_PX) == []
-    await page.screenshot(path=str(shots / "seat-the_gang-phone.png"), full_page=True)
+    await save_screenshot(page, shots / "seat-the_gang-phone.png", full_page=True)
     await page.set_viewport_size(DESKTOP)
 
 
