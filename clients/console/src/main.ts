@@ -26,7 +26,7 @@ const app = document.getElementById("app") ?? document.body;
 function header(): TemplateResult {
   return html`<header class="top">
       <a class="brand" href="${links.home()}"><span class="logo" aria-hidden="true">♠</span>Referee<span class="wide-only">console</span></a>
-      <nav aria-label="sections">
+      <nav aria-label="${t("common.sections")}">
         <a href="${links.home()}" data-section="tables">${t("common.tables")}</a>
         <a href="${links.tournaments()}" data-section="tournaments">${t("common.tournaments")}</a>
       </nav>

@@ -4,6 +4,7 @@ import type { Part } from "../types.js";
 const en = {
   "common.tables": "Tables",
   "common.tournaments": "Tournaments",
+  "common.sections": "Sections",
   "common.language": "Language",
   "common.details": "Details",
   "common.detailsHint": "For developers: versions, addresses, reason codes",
@@ -19,6 +20,7 @@ export const common = {
   nl: {
     "common.tables": "Tafels",
     "common.tournaments": "Toernooien",
+    "common.sections": "Onderdelen",
     "common.language": "Taal",
     "common.details": "Details",
     "common.detailsHint": "Voor ontwikkelaars: versies, adressen, redencodes",
@@ -31,6 +33,7 @@ export const common = {
   de: {
     "common.tables": "Tische",
     "common.tournaments": "Turniere",
+    "common.sections": "Bereiche",
     "common.language": "Sprache",
     "common.details": "Details",
     "common.detailsHint": "Für Entwickler: Versionen, Adressen, Fehlercodes",
