@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -57,19 +57,26 @@ class Served:
     pid: int = 0
 
 
+def _capped(open_files: int | None) -> list[str]:
+    """The command prefix that caps a process's open files (none when ``open_files`` is None)."""
+    return [] if open_files is None else ["prlimit", f"--nofile={open_files}:{open_files}", "--"]
+
+
 @contextlib.contextmanager
 def referee_process(
     redis_url: str,
     data_dir: Path,
     env: Mapping[str, str] | None = None,
     *,
-    preexec_fn: Callable[[], Any] | None = None,
+    open_files: int | None = None,
     stderr: IO[Any] | int = subprocess.DEVNULL,
 ) -> Iterator[Served]:
     """`referee serve` as its own process on ``redis_url``, with the tests' token secret.
 
-    ``env`` adds variables (settings); ``preexec_fn`` runs in the child before it starts
-    (resource limits); ``stderr`` (its log) is dropped unless given.
+    ``env`` adds variables (settings); ``open_files`` caps its RLIMIT_NOFILE (soft and hard),
+    set by util-linux's ``prlimit`` around the command rather than by a ``preexec_fn``: a
+    fork that runs Python in a process whose gRPC threads are busy can crash the child
+    before it execs (tests/faults/support.py); ``stderr`` (its log) is dropped unless given.
     Its output is read until it names its ports, then drained by a thread, so a chatty
     referee never blocks on a full pipe. Stopped (SIGTERM) when the block exits.
     """
@@ -86,13 +93,12 @@ def referee_process(
         **(env or {}),
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.process.cli", "serve"],
+        [*_capped(open_files), sys.executable, "-m", "service.process.cli", "serve"],
         cwd=ROOT,
         env=variables,
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,
-        preexec_fn=preexec_fn,
     )
     try:
         assert process.stdout is not None

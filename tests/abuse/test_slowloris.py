@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
-import resource
 import selectors
 import socket
 import statistics
@@ -54,10 +53,6 @@ EXPECTED = {
     "headers": ("HTTP_HEADER_TIMEOUT", HEADERS),
     "body": ("HTTP_BODY_TIMEOUT", BODY),
 }
-
-
-def low_fd_limit() -> None:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (FD_LIMIT, FD_LIMIT))
 
 
 REQUEST = b"POST /referee.v1.RefereeService/GetView HTTP/1.1\r\nHost: a\r\n"
@@ -268,7 +263,7 @@ async def test_slowloris_is_cut_by_the_cap_and_the_timeouts(redis_url: str, tmp_
     with (
         log.open("w", encoding="utf-8") as stderr,
         referee_process(
-            redis_url, tmp_path / "data", LIMITS, preexec_fn=low_fd_limit, stderr=stderr
+            redis_url, tmp_path / "data", LIMITS, open_files=FD_LIMIT, stderr=stderr
         ) as served,
     ):
         async with (
