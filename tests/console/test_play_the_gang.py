@@ -131,7 +131,10 @@ class Table:
         return await self.page.get_by_test_id("prompt").inner_text(timeout=WAIT_MS)
 
     async def press(self, name: str, key: str) -> None:
-        """Tab to the control named `name` (its focus visible), then press `key` on it."""
+        """Tab to the control named `name` (its focus visible), then press `key` on it. The
+        control is waited for first: the page draws it once the version's legal moves are
+        listed, after the view."""
+        await self.page.get_by_role("button", name=name, exact=True).wait_for(timeout=WAIT_MS)
         for _ in range(MAX_TABS):
             await self.page.keyboard.press("Tab")
             focused = await self.page.evaluate(FOCUSED)
