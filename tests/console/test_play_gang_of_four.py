@@ -289,6 +289,8 @@ class Typist(Player):
         return found
 
     async def tab_to(self, testid: str) -> dict[str, Any]:
+        # Drawn once the version's legal moves are listed (after the view): wait for it.
+        await self.page.get_by_test_id(testid).first.wait_for(state="attached")
         for tabs in range(MOST_TABS):
             found = await self.focus()
             if found is not None and found["testid"] == testid:
