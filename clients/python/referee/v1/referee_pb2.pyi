@@ -32,6 +32,7 @@ class CreateGameRequest(_message.Message):
     OPEN_SEATS_FIELD_NUMBER: _builtins.int
     NAMES_FIELD_NUMBER: _builtins.int
     LISTED_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """The game's published name: "the_gang", "gang_of_four" or "pinched"."""
     seats: _builtins.int
@@ -49,6 +50,12 @@ class CreateGameRequest(_message.Message):
     """
     listed: _builtins.bool
     """List the table in LobbyService.ListGames and let anyone JoinGame it by game id."""
+    rated: _builtins.bool
+    """A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
+    rating for this game updated (RatingService; docs/hosting.md). Only with an operator
+    key (`x-referee-key`), even where creating games needs none: without one,
+    UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+    """
     @_builtins.property
     def options(self) -> _game_pb2.TableOptions:
         """Game-specific table options; leave unset for the defaults."""
@@ -71,10 +78,11 @@ class CreateGameRequest(_message.Message):
         open_seats: _builtins.int = ...,
         names: _abc.Iterable[_builtins.str] | None = ...,
         listed: _builtins.bool = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "listed", b"listed", "names", b"names", "open_seats", b"open_seats", "options", b"options", "seats", b"seats", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allow_spectators", b"allow_spectators", "game", b"game", "listed", b"listed", "names", b"names", "open_seats", b"open_seats", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -24,29 +24,31 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16referee/v1/table.proto\x12\nreferee.v1\"\x8a\x01\n\x05\x43lock\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x05\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x05\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x05\x12\x15\n\rno_show_after\x18\x04 \x01(\x05\x12#\n\x07no_show\x18\x05 \x01(\x0e\x32\x12.referee.v1.NoShow\"\xc6\x01\n\tTableSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06holder\x18\x02 \x01(\x0e\x32\x16.referee.v1.SeatHolder\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\x12\x0f\n\x07present\x18\x05 \x01(\x08\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x06 \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x07 \x01(\x03\x12\x13\n\x0b\x63lock_moves\x18\x08 \x01(\x05\x12\x11\n\tforfeited\x18\t \x01(\x08\"\xc3\x01\n\x05Table\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.referee.v1.TableStatus\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.referee.v1.TableSeat\x12 \n\x05\x63lock\x18\x03 \x01(\x0b\x32\x11.referee.v1.Clock\x12\x1d\n\x15waiting_since_unix_ms\x18\x04 \x01(\x03\x12\x0e\n\x06listed\x18\x05 \x01(\x08\x12\x1a\n\x12\x63reated_at_unix_ms\x18\x06 \x01(\x03\"\xb4\x02\n\x0bTableAction\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.referee.v1.TableAction.Kind\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04name\x18\x04 \x01(\t\x12\x12\n\nat_unix_ms\x18\x05 \x01(\x03\x12\x11\n\tautomatic\x18\x06 \x01(\x08\"\xa4\x01\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\x0f\n\x0bKIND_JOINED\x10\x01\x12\r\n\tKIND_LEFT\x10\x02\x12\x10\n\x0cKIND_STARTED\x10\x03\x12\x17\n\x13KIND_TOKEN_REISSUED\x10\x04\x12\x12\n\x0eKIND_FORFEITED\x10\x05\x12\x15\n\x11KIND_BOT_REPLACED\x10\x06\x12\x10\n\x0cKIND_ABORTED\x10\x07*G\n\x06NoShow\x12\x17\n\x13NO_SHOW_UNSPECIFIED\x10\x00\x12\x0f\n\x0bNO_SHOW_BOT\x10\x01\x12\x13\n\x0fNO_SHOW_FORFEIT\x10\x02*\x8e\x01\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11TABLE_STATUS_OPEN\x10\x01\x12\x15\n\x11TABLE_STATUS_LIVE\x10\x02\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x03\x12\x18\n\x14TABLE_STATUS_ABORTED\x10\x04*V\n\nSeatHolder\x12\x1b\n\x17SEAT_HOLDER_UNSPECIFIED\x10\x00\x12\x16\n\x12SEAT_HOLDER_PLAYER\x10\x01\x12\x13\n\x0fSEAT_HOLDER_BOT\x10\x02*E\n\x06MoveBy\x12\x17\n\x13MOVE_BY_UNSPECIFIED\x10\x00\x12\x11\n\rMOVE_BY_CLOCK\x10\x01\x12\x0f\n\x0bMOVE_BY_BOT\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16referee/v1/table.proto\x12\nreferee.v1\"\xb6\x01\n\x05\x43lock\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x05\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x05\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x05\x12\x15\n\rno_show_after\x18\x04 \x01(\x05\x12#\n\x07no_show\x18\x05 \x01(\x0e\x32\x12.referee.v1.NoShow\x12*\n\x0bno_show_bot\x18\x06 \x01(\x0e\x32\x15.referee.v1.NoShowBot\"\xc6\x01\n\tTableSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06holder\x18\x02 \x01(\x0e\x32\x16.referee.v1.SeatHolder\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tplayer_id\x18\x04 \x01(\t\x12\x0f\n\x07present\x18\x05 \x01(\x08\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x06 \x01(\x03\x12\x0f\n\x07\x62\x61nk_ms\x18\x07 \x01(\x03\x12\x13\n\x0b\x63lock_moves\x18\x08 \x01(\x05\x12\x11\n\tforfeited\x18\t \x01(\x08\"\xd2\x01\n\x05Table\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.referee.v1.TableStatus\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.referee.v1.TableSeat\x12 \n\x05\x63lock\x18\x03 \x01(\x0b\x32\x11.referee.v1.Clock\x12\x1d\n\x15waiting_since_unix_ms\x18\x04 \x01(\x03\x12\x0e\n\x06listed\x18\x05 \x01(\x08\x12\x1a\n\x12\x63reated_at_unix_ms\x18\x06 \x01(\x03\x12\r\n\x05rated\x18\x07 \x01(\x08\"\xb4\x02\n\x0bTableAction\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.referee.v1.TableAction.Kind\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04name\x18\x04 \x01(\t\x12\x12\n\nat_unix_ms\x18\x05 \x01(\x03\x12\x11\n\tautomatic\x18\x06 \x01(\x08\"\xa4\x01\n\x04Kind\x12\x14\n\x10KIND_UNSPECIFIED\x10\x00\x12\x0f\n\x0bKIND_JOINED\x10\x01\x12\r\n\tKIND_LEFT\x10\x02\x12\x10\n\x0cKIND_STARTED\x10\x03\x12\x17\n\x13KIND_TOKEN_REISSUED\x10\x04\x12\x12\n\x0eKIND_FORFEITED\x10\x05\x12\x15\n\x11KIND_BOT_REPLACED\x10\x06\x12\x10\n\x0cKIND_ABORTED\x10\x07*s\n\tNoShowBot\x12\x1b\n\x17NO_SHOW_BOT_UNSPECIFIED\x10\x00\x12\x16\n\x12NO_SHOW_BOT_RANDOM\x10\x01\x12\x19\n\x15NO_SHOW_BOT_HEURISTIC\x10\x02\x12\x16\n\x12NO_SHOW_BOT_SEARCH\x10\x03*G\n\x06NoShow\x12\x17\n\x13NO_SHOW_UNSPECIFIED\x10\x00\x12\x0f\n\x0bNO_SHOW_BOT\x10\x01\x12\x13\n\x0fNO_SHOW_FORFEIT\x10\x02*\x8e\x01\n\x0bTableStatus\x12\x1c\n\x18TABLE_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11TABLE_STATUS_OPEN\x10\x01\x12\x15\n\x11TABLE_STATUS_LIVE\x10\x02\x12\x19\n\x15TABLE_STATUS_FINISHED\x10\x03\x12\x18\n\x14TABLE_STATUS_ABORTED\x10\x04*V\n\nSeatHolder\x12\x1b\n\x17SEAT_HOLDER_UNSPECIFIED\x10\x00\x12\x16\n\x12SEAT_HOLDER_PLAYER\x10\x01\x12\x13\n\x0fSEAT_HOLDER_BOT\x10\x02*E\n\x06MoveBy\x12\x17\n\x13MOVE_BY_UNSPECIFIED\x10\x00\x12\x11\n\rMOVE_BY_CLOCK\x10\x01\x12\x0f\n\x0bMOVE_BY_BOT\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.table_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_NOSHOW']._serialized_start=889
-  _globals['_NOSHOW']._serialized_end=960
-  _globals['_TABLESTATUS']._serialized_start=963
-  _globals['_TABLESTATUS']._serialized_end=1105
-  _globals['_SEATHOLDER']._serialized_start=1107
-  _globals['_SEATHOLDER']._serialized_end=1193
-  _globals['_MOVEBY']._serialized_start=1195
-  _globals['_MOVEBY']._serialized_end=1264
+  _globals['_NOSHOWBOT']._serialized_start=948
+  _globals['_NOSHOWBOT']._serialized_end=1063
+  _globals['_NOSHOW']._serialized_start=1065
+  _globals['_NOSHOW']._serialized_end=1136
+  _globals['_TABLESTATUS']._serialized_start=1139
+  _globals['_TABLESTATUS']._serialized_end=1281
+  _globals['_SEATHOLDER']._serialized_start=1283
+  _globals['_SEATHOLDER']._serialized_end=1369
+  _globals['_MOVEBY']._serialized_start=1371
+  _globals['_MOVEBY']._serialized_end=1440
   _globals['_CLOCK']._serialized_start=39
-  _globals['_CLOCK']._serialized_end=177
-  _globals['_TABLESEAT']._serialized_start=180
-  _globals['_TABLESEAT']._serialized_end=378
-  _globals['_TABLE']._serialized_start=381
-  _globals['_TABLE']._serialized_end=576
-  _globals['_TABLEACTION']._serialized_start=579
-  _globals['_TABLEACTION']._serialized_end=887
-  _globals['_TABLEACTION_KIND']._serialized_start=723
-  _globals['_TABLEACTION_KIND']._serialized_end=887
+  _globals['_CLOCK']._serialized_end=221
+  _globals['_TABLESEAT']._serialized_start=224
+  _globals['_TABLESEAT']._serialized_end=422
+  _globals['_TABLE']._serialized_start=425
+  _globals['_TABLE']._serialized_end=635
+  _globals['_TABLEACTION']._serialized_start=638
+  _globals['_TABLEACTION']._serialized_end=946
+  _globals['_TABLEACTION_KIND']._serialized_start=782
+  _globals['_TABLEACTION_KIND']._serialized_end=946
 # @@protoc_insertion_point(module_scope)

@@ -19,6 +19,37 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _NoShowBot:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _NoShowBotEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_NoShowBot.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    NO_SHOW_BOT_UNSPECIFIED: _NoShowBot.ValueType  # 0
+    """The default: NO_SHOW_BOT_SEARCH."""
+    NO_SHOW_BOT_RANDOM: _NoShowBot.ValueType  # 1
+    """Uniformly random legal moves (BOT_STRATEGY_RANDOM)."""
+    NO_SHOW_BOT_HEURISTIC: _NoShowBot.ValueType  # 2
+    """Simple greedy play (BOT_STRATEGY_HEURISTIC)."""
+    NO_SHOW_BOT_SEARCH: _NoShowBot.ValueType  # 3
+    """Information-set Monte Carlo tree search over the seat's view (BOT_STRATEGY_SEARCH)."""
+
+class NoShowBot(_NoShowBot, metaclass=_NoShowBotEnumTypeWrapper):
+    """The bot that takes a no-show's seat (Clock.no_show_bot). Its numbers are those of
+    BotStrategy (tournament.proto), which table.proto cannot import: tournament.proto imports
+    this file, and moving BotStrategy here would break the released contract.
+    """
+
+NO_SHOW_BOT_UNSPECIFIED: NoShowBot.ValueType  # 0
+"""The default: NO_SHOW_BOT_SEARCH."""
+NO_SHOW_BOT_RANDOM: NoShowBot.ValueType  # 1
+"""Uniformly random legal moves (BOT_STRATEGY_RANDOM)."""
+NO_SHOW_BOT_HEURISTIC: NoShowBot.ValueType  # 2
+"""Simple greedy play (BOT_STRATEGY_HEURISTIC)."""
+NO_SHOW_BOT_SEARCH: NoShowBot.ValueType  # 3
+"""Information-set Monte Carlo tree search over the seat's view (BOT_STRATEGY_SEARCH)."""
+Global___NoShowBot: _TypeAlias = NoShowBot  # noqa: Y015
+
 class _NoShow:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -28,7 +59,7 @@ class _NoShowEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_NoShow.ValueTy
     NO_SHOW_UNSPECIFIED: _NoShow.ValueType  # 0
     """Nothing: the clock keeps playing for the seat when its time runs out."""
     NO_SHOW_BOT: _NoShow.ValueType  # 1
-    """The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on."""
+    """The seat is handed to a bot (Clock.no_show_bot), which plays it at once from then on."""
     NO_SHOW_FORFEIT: _NoShow.ValueType  # 2
     """The seat forfeits (LobbyService.ForfeitSeat; docs/hosting.md says what a forfeit means
     in each game). In The Gang, which has no forfeit, the seat is handed to a bot instead.
@@ -40,7 +71,7 @@ class NoShow(_NoShow, metaclass=_NoShowEnumTypeWrapper):
 NO_SHOW_UNSPECIFIED: NoShow.ValueType  # 0
 """Nothing: the clock keeps playing for the seat when its time runs out."""
 NO_SHOW_BOT: NoShow.ValueType  # 1
-"""The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on."""
+"""The seat is handed to a bot (Clock.no_show_bot), which plays it at once from then on."""
 NO_SHOW_FORFEIT: NoShow.ValueType  # 2
 """The seat forfeits (LobbyService.ForfeitSeat; docs/hosting.md says what a forfeit means
 in each game). In The Gang, which has no forfeit, the seat is handed to a bot instead.
@@ -157,6 +188,7 @@ class Clock(_message.Message):
     INCREMENT_SECONDS_FIELD_NUMBER: _builtins.int
     NO_SHOW_AFTER_FIELD_NUMBER: _builtins.int
     NO_SHOW_FIELD_NUMBER: _builtins.int
+    NO_SHOW_BOT_FIELD_NUMBER: _builtins.int
     move_seconds: _builtins.int
     """Each move must come within this many seconds of the seat becoming to act, 1 to 86400;
     0: no per-move limit.
@@ -175,6 +207,10 @@ class Clock(_message.Message):
     the clock's moves, never the policy.
     """
     no_show: Global___NoShow.ValueType
+    no_show_bot: Global___NoShowBot.ValueType
+    """The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+    Gang); unset: NO_SHOW_BOT_SEARCH.
+    """
     def __init__(
         self,
         *,
@@ -183,10 +219,11 @@ class Clock(_message.Message):
         increment_seconds: _builtins.int = ...,
         no_show_after: _builtins.int = ...,
         no_show: Global___NoShow.ValueType = ...,
+        no_show_bot: Global___NoShowBot.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_seconds", b"bank_seconds", "increment_seconds", b"increment_seconds", "move_seconds", b"move_seconds", "no_show", b"no_show", "no_show_after", b"no_show_after"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_seconds", b"bank_seconds", "increment_seconds", b"increment_seconds", "move_seconds", b"move_seconds", "no_show", b"no_show", "no_show_after", b"no_show_after", "no_show_bot", b"no_show_bot"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -271,6 +308,7 @@ class Table(_message.Message):
     WAITING_SINCE_UNIX_MS_FIELD_NUMBER: _builtins.int
     LISTED_FIELD_NUMBER: _builtins.int
     CREATED_AT_UNIX_MS_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     status: Global___TableStatus.ValueType
     waiting_since_unix_ms: _builtins.int
     """Since when the table has waited on the seats now to act (Unix ms): the time of the
@@ -280,6 +318,10 @@ class Table(_message.Message):
     listed: _builtins.bool
     """Listed by LobbyService.ListGames, and open to JoinGame by game id."""
     created_at_unix_ms: _builtins.int
+    rated: _builtins.bool
+    """A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+    players' ratings (RatingService).
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableSeat]:
         """Every seat, in seat order."""
@@ -297,10 +339,11 @@ class Table(_message.Message):
         waiting_since_unix_ms: _builtins.int = ...,
         listed: _builtins.bool = ...,
         created_at_unix_ms: _builtins.int = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "created_at_unix_ms", b"created_at_unix_ms", "listed", b"listed", "seats", b"seats", "status", b"status", "waiting_since_unix_ms", b"waiting_since_unix_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "created_at_unix_ms", b"created_at_unix_ms", "listed", b"listed", "rated", b"rated", "seats", b"seats", "status", b"status", "waiting_since_unix_ms", b"waiting_since_unix_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -98,6 +98,8 @@ class _BotStrategyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BotStrate
     """Uniformly random legal moves."""
     BOT_STRATEGY_HEURISTIC: _BotStrategy.ValueType  # 2
     """Simple greedy play."""
+    BOT_STRATEGY_SEARCH: _BotStrategy.ValueType  # 3
+    """Information-set Monte Carlo tree search over the seat's view (referee.search)."""
 
 class BotStrategy(_BotStrategy, metaclass=_BotStrategyEnumTypeWrapper):
     """A computer player run by the referee. It plays through the public API like any client."""
@@ -108,6 +110,8 @@ BOT_STRATEGY_RANDOM: BotStrategy.ValueType  # 1
 """Uniformly random legal moves."""
 BOT_STRATEGY_HEURISTIC: BotStrategy.ValueType  # 2
 """Simple greedy play."""
+BOT_STRATEGY_SEARCH: BotStrategy.ValueType  # 3
+"""Information-set Monte Carlo tree search over the seat's view (referee.search)."""
 Global___BotStrategy: _TypeAlias = BotStrategy  # noqa: Y015
 
 @_typing.final
@@ -116,21 +120,29 @@ class ParticipantSpec(_message.Message):
 
     NAME_FIELD_NUMBER: _builtins.int
     BOT_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Display name, 1 to 64 printable characters without surrounding spaces; each table of
     the tournament shows it in its seat (View.table).
     """
     bot: Global___BotStrategy.ValueType
     """The bot that plays this participant's seats; unset: an external participant."""
+    player_id: _builtins.str
+    """The operator's own id for this person (at most 128 printable characters), under which
+    the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+    Empty: the participant is not rated. A bot participant is rated under its strategy's id
+    (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+    """
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
         bot: Global___BotStrategy.ValueType = ...,
+        player_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -635,6 +647,7 @@ class TournamentParticipant(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     CLAIMED_FIELD_NUMBER: _builtins.int
     CLAIMED_AT_UNIX_MS_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
     index: _builtins.int
     """Its index: how tables, standings and tokens refer to it."""
     name: _builtins.str
@@ -646,6 +659,8 @@ class TournamentParticipant(_message.Message):
     since the Unix epoch; 0 while unclaimed).
     """
     claimed_at_unix_ms: _builtins.int
+    player_id: _builtins.str
+    """ParticipantSpec.player_id, as created (public, like the name)."""
     def __init__(
         self,
         *,
@@ -654,10 +669,11 @@ class TournamentParticipant(_message.Message):
         bot: Global___BotStrategy.ValueType = ...,
         claimed: _builtins.bool = ...,
         claimed_at_unix_ms: _builtins.int = ...,
+        player_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "claimed", b"claimed", "claimed_at_unix_ms", b"claimed_at_unix_ms", "index", b"index", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "claimed", b"claimed", "claimed_at_unix_ms", b"claimed_at_unix_ms", "index", b"index", "name", b"name", "player_id", b"player_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -32,6 +32,7 @@ PROTOBUF_CONSTEXPR CreateGameRequest::CreateGameRequest(
   , /*decltype(_impl_.open_seats_)*/0
   , /*decltype(_impl_.allow_spectators_)*/false
   , /*decltype(_impl_.listed_)*/false
+  , /*decltype(_impl_.rated_)*/false
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct CreateGameRequestDefaultTypeInternal {
   PROTOBUF_CONSTEXPR CreateGameRequestDefaultTypeInternal()
@@ -426,6 +427,7 @@ const uint32_t TableStruct_referee_2fv1_2freferee_2eproto::offsets[] PROTOBUF_SE
   PROTOBUF_FIELD_OFFSET(::referee::v1::CreateGameRequest, _impl_.open_seats_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::CreateGameRequest, _impl_.names_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::CreateGameRequest, _impl_.listed_),
+  PROTOBUF_FIELD_OFFSET(::referee::v1::CreateGameRequest, _impl_.rated_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::referee::v1::CreateGameResponse, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -667,30 +669,30 @@ const uint32_t TableStruct_referee_2fv1_2freferee_2eproto::offsets[] PROTOBUF_SE
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::referee::v1::CreateGameRequest)},
-  { 14, -1, -1, sizeof(::referee::v1::CreateGameResponse)},
-  { 29, -1, -1, sizeof(::referee::v1::SeatToken)},
-  { 37, -1, -1, sizeof(::referee::v1::GetViewRequest)},
-  { 44, -1, -1, sizeof(::referee::v1::GetViewResponse)},
-  { 51, -1, -1, sizeof(::referee::v1::ListLegalMovesRequest)},
-  { 58, -1, -1, sizeof(::referee::v1::ListLegalMovesResponse)},
-  { 66, 76, -1, sizeof(::referee::v1::SubmitMoveRequest)},
-  { 80, -1, -1, sizeof(::referee::v1::SubmitMoveResponse)},
-  { 90, -1, -1, sizeof(::referee::v1::ValidateMoveRequest)},
-  { 98, -1, -1, sizeof(::referee::v1::ValidateMoveResponse)},
-  { 108, 117, -1, sizeof(::referee::v1::WatchGameRequest)},
-  { 120, -1, -1, sizeof(::referee::v1::WatchGameResponse)},
-  { 130, -1, -1, sizeof(::referee::v1::GetHistoryRequest)},
-  { 139, -1, -1, sizeof(::referee::v1::GetHistoryResponse)},
-  { 153, -1, -1, sizeof(::referee::v1::VerifyHistoryRequest)},
-  { 161, -1, -1, sizeof(::referee::v1::VerifyHistoryResponse)},
-  { 173, 181, -1, sizeof(::referee::v1::PlayRequest_Join)},
-  { 183, 192, -1, sizeof(::referee::v1::PlayRequest_Submit)},
-  { 195, -1, -1, sizeof(::referee::v1::PlayRequest_ListLegalMoves)},
-  { 201, -1, -1, sizeof(::referee::v1::PlayRequest)},
-  { 211, -1, -1, sizeof(::referee::v1::PlayResponse_MoveResult)},
-  { 220, 228, -1, sizeof(::referee::v1::PlayResponse_Rejection_MetadataEntry_DoNotUse)},
-  { 230, -1, -1, sizeof(::referee::v1::PlayResponse_Rejection)},
-  { 241, -1, -1, sizeof(::referee::v1::PlayResponse)},
+  { 15, -1, -1, sizeof(::referee::v1::CreateGameResponse)},
+  { 30, -1, -1, sizeof(::referee::v1::SeatToken)},
+  { 38, -1, -1, sizeof(::referee::v1::GetViewRequest)},
+  { 45, -1, -1, sizeof(::referee::v1::GetViewResponse)},
+  { 52, -1, -1, sizeof(::referee::v1::ListLegalMovesRequest)},
+  { 59, -1, -1, sizeof(::referee::v1::ListLegalMovesResponse)},
+  { 67, 77, -1, sizeof(::referee::v1::SubmitMoveRequest)},
+  { 81, -1, -1, sizeof(::referee::v1::SubmitMoveResponse)},
+  { 91, -1, -1, sizeof(::referee::v1::ValidateMoveRequest)},
+  { 99, -1, -1, sizeof(::referee::v1::ValidateMoveResponse)},
+  { 109, 118, -1, sizeof(::referee::v1::WatchGameRequest)},
+  { 121, -1, -1, sizeof(::referee::v1::WatchGameResponse)},
+  { 131, -1, -1, sizeof(::referee::v1::GetHistoryRequest)},
+  { 140, -1, -1, sizeof(::referee::v1::GetHistoryResponse)},
+  { 154, -1, -1, sizeof(::referee::v1::VerifyHistoryRequest)},
+  { 162, -1, -1, sizeof(::referee::v1::VerifyHistoryResponse)},
+  { 174, 182, -1, sizeof(::referee::v1::PlayRequest_Join)},
+  { 184, 193, -1, sizeof(::referee::v1::PlayRequest_Submit)},
+  { 196, -1, -1, sizeof(::referee::v1::PlayRequest_ListLegalMoves)},
+  { 202, -1, -1, sizeof(::referee::v1::PlayRequest)},
+  { 212, -1, -1, sizeof(::referee::v1::PlayResponse_MoveResult)},
+  { 221, 229, -1, sizeof(::referee::v1::PlayResponse_Rejection_MetadataEntry_DoNotUse)},
+  { 231, -1, -1, sizeof(::referee::v1::PlayResponse_Rejection)},
+  { 242, -1, -1, sizeof(::referee::v1::PlayResponse)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -724,97 +726,97 @@ static const ::_pb::Message* const file_default_instances[] = {
 const char descriptor_table_protodef_referee_2fv1_2freferee_2eproto[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) =
   "\n\030referee/v1/referee.proto\022\nreferee.v1\032\025"
   "referee/v1/game.proto\032\026referee/v1/table."
-  "proto\"\266\001\n\021CreateGameRequest\022\014\n\004game\030\001 \001("
+  "proto\"\305\001\n\021CreateGameRequest\022\014\n\004game\030\001 \001("
   "\t\022\r\n\005seats\030\002 \001(\005\022)\n\007options\030\003 \001(\0132\030.refe"
   "ree.v1.TableOptions\022\030\n\020allow_spectators\030"
   "\004 \001(\010\022\014\n\004seed\030\005 \001(\014\022\022\n\nopen_seats\030\006 \001(\005\022"
-  "\r\n\005names\030\007 \003(\t\022\016\n\006listed\030\010 \001(\010\"\215\002\n\022Creat"
-  "eGameResponse\022\017\n\007game_id\030\001 \001(\t\022\017\n\007versio"
-  "n\030\002 \001(\003\022\023\n\013seed_sha256\030\003 \001(\t\022*\n\013seat_tok"
-  "ens\030\004 \003(\0132\025.referee.v1.SeatToken\022$\n\005setu"
-  "p\030\005 \001(\0132\025.referee.v1.GameSetup\022\023\n\013admin_"
-  "token\030\006 \001(\t\022\021\n\tjoin_code\030\007 \001(\t\022$\n\034join_c"
-  "ode_expires_at_unix_ms\030\010 \001(\003\022 \n\005table\030\t "
-  "\001(\0132\021.referee.v1.Table\"(\n\tSeatToken\022\014\n\004s"
-  "eat\030\001 \001(\005\022\r\n\005token\030\002 \001(\t\"!\n\016GetViewReque"
-  "st\022\017\n\007game_id\030\001 \001(\t\"1\n\017GetViewResponse\022\036"
-  "\n\004view\030\001 \001(\0132\020.referee.v1.View\"(\n\025ListLe"
-  "galMovesRequest\022\017\n\007game_id\030\001 \001(\t\"J\n\026List"
-  "LegalMovesResponse\022\017\n\007version\030\001 \001(\003\022\037\n\005m"
-  "oves\030\002 \003(\0132\020.referee.v1.Move\"\220\001\n\021SubmitM"
-  "oveRequest\022\017\n\007game_id\030\001 \001(\t\022\036\n\004move\030\002 \001("
-  "\0132\020.referee.v1.Move\022\026\n\016client_move_id\030\003 "
-  "\001(\t\022\035\n\020expected_version\030\004 \001(\003H\000\210\001\001B\023\n\021_e"
-  "xpected_version\"{\n\022SubmitMoveResponse\022\017\n"
-  "\007version\030\001 \001(\003\022\036\n\004view\030\002 \001(\0132\020.referee.v"
-  "1.View\022!\n\006events\030\003 \003(\0132\021.referee.v1.Even"
-  "t\022\021\n\tduplicate\030\004 \001(\010\"F\n\023ValidateMoveRequ"
-  "est\022\017\n\007game_id\030\001 \001(\t\022\036\n\004move\030\002 \001(\0132\020.ref"
-  "eree.v1.Move\"W\n\024ValidateMoveResponse\022\017\n\007"
-  "version\030\001 \001(\003\022\r\n\005legal\030\002 \001(\010\022\016\n\006reason\030\003"
-  " \001(\t\022\017\n\007message\030\004 \001(\t\"c\n\020WatchGameReques"
-  "t\022\017\n\007game_id\030\001 \001(\t\022\032\n\rafter_version\030\002 \001("
-  "\003H\000\210\001\001\022\020\n\010revealed\030\003 \001(\010B\020\n\016_after_versi"
-  "on\"y\n\021WatchGameResponse\022\017\n\007version\030\001 \001(\003"
-  "\022!\n\006events\030\002 \003(\0132\021.referee.v1.Event\022\036\n\004v"
-  "iew\030\003 \001(\0132\020.referee.v1.View\022\020\n\010snapshot\030"
-  "\004 \001(\010\"K\n\021GetHistoryRequest\022\017\n\007game_id\030\001 "
-  "\001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001"
-  "(\t\"\202\002\n\022GetHistoryResponse\022$\n\005setup\030\001 \001(\013"
-  "2\025.referee.v1.GameSetup\022\017\n\007version\030\002 \001(\003"
-  "\022)\n\007entries\030\003 \003(\0132\030.referee.v1.HistoryEn"
-  "try\022\023\n\013seed_sha256\030\004 \001(\t\022\014\n\004seed\030\005 \001(\014\022$"
-  "\n\007outcome\030\006 \001(\0132\023.referee.v1.Outcome\022\027\n\017"
-  "next_page_token\030\007 \001(\t\022(\n\007actions\030\010 \003(\0132\027"
-  ".referee.v1.TableAction\"h\n\024VerifyHistory"
-  "Request\022/\n\007history\030\001 \001(\0132\036.referee.v1.Ge"
-  "tHistoryResponse\022\037\n\005views\030\002 \003(\0132\020.refere"
-  "e.v1.View\"\234\001\n\025VerifyHistoryResponse\022\020\n\010v"
-  "erified\030\001 \001(\010\022\026\n\016moves_replayed\030\002 \001(\005\022\025\n"
-  "\rviews_checked\030\003 \001(\005\022\037\n\027first_differing_"
-  "version\030\004 \001(\003\022\020\n\010problems\030\005 \003(\t\022\017\n\007chain"
-  "ed\030\006 \001(\010\"\210\003\n\013PlayRequest\022,\n\004join\030\001 \001(\0132\034"
-  ".referee.v1.PlayRequest.JoinH\000\0220\n\006submit"
-  "\030\002 \001(\0132\036.referee.v1.PlayRequest.SubmitH\000"
-  "\022B\n\020list_legal_moves\030\003 \001(\0132&.referee.v1."
-  "PlayRequest.ListLegalMovesH\000\032E\n\004Join\022\017\n\007"
-  "game_id\030\001 \001(\t\022\032\n\rafter_version\030\002 \001(\003H\000\210\001"
-  "\001B\020\n\016_after_version\032t\n\006Submit\022\036\n\004move\030\001 "
-  "\001(\0132\020.referee.v1.Move\022\026\n\016client_move_id\030"
-  "\002 \001(\t\022\035\n\020expected_version\030\003 \001(\003H\000\210\001\001B\023\n\021"
-  "_expected_version\032\020\n\016ListLegalMovesB\006\n\004k"
-  "ind\"\213\004\n\014PlayResponse\022/\n\006update\030\001 \001(\0132\035.r"
-  "eferee.v1.WatchGameResponseH\000\022:\n\013move_re"
-  "sult\030\002 \001(\0132#.referee.v1.PlayResponse.Mov"
-  "eResultH\000\0229\n\013legal_moves\030\003 \001(\0132\".referee"
-  ".v1.ListLegalMovesResponseH\000\0227\n\trejectio"
-  "n\030\004 \001(\0132\".referee.v1.PlayResponse.Reject"
-  "ionH\000\032H\n\nMoveResult\022\026\n\016client_move_id\030\001 "
-  "\001(\t\022\017\n\007version\030\002 \001(\003\022\021\n\tduplicate\030\003 \001(\010\032"
-  "\307\001\n\tRejection\022\026\n\016client_move_id\030\001 \001(\t\022\014\n"
-  "\004code\030\002 \001(\005\022\016\n\006reason\030\003 \001(\t\022\017\n\007message\030\004"
-  " \001(\t\022B\n\010metadata\030\005 \003(\01320.referee.v1.Play"
-  "Response.Rejection.MetadataEntry\032/\n\rMeta"
-  "dataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028"
-  "\001B\006\n\004kind2\310\005\n\016RefereeService\022K\n\nCreateGa"
-  "me\022\035.referee.v1.CreateGameRequest\032\036.refe"
-  "ree.v1.CreateGameResponse\022B\n\007GetView\022\032.r"
-  "eferee.v1.GetViewRequest\032\033.referee.v1.Ge"
-  "tViewResponse\022W\n\016ListLegalMoves\022!.refere"
-  "e.v1.ListLegalMovesRequest\032\".referee.v1."
-  "ListLegalMovesResponse\022K\n\nSubmitMove\022\035.r"
-  "eferee.v1.SubmitMoveRequest\032\036.referee.v1"
-  ".SubmitMoveResponse\022Q\n\014ValidateMove\022\037.re"
-  "feree.v1.ValidateMoveRequest\032 .referee.v"
-  "1.ValidateMoveResponse\022J\n\tWatchGame\022\034.re"
-  "feree.v1.WatchGameRequest\032\035.referee.v1.W"
-  "atchGameResponse0\001\022K\n\nGetHistory\022\035.refer"
-  "ee.v1.GetHistoryRequest\032\036.referee.v1.Get"
-  "HistoryResponse\022=\n\004Play\022\027.referee.v1.Pla"
-  "yRequest\032\030.referee.v1.PlayResponse(\0010\001\022T"
-  "\n\rVerifyHistory\022 .referee.v1.VerifyHisto"
-  "ryRequest\032!.referee.v1.VerifyHistoryResp"
-  "onseb\006proto3"
+  "\r\n\005names\030\007 \003(\t\022\016\n\006listed\030\010 \001(\010\022\r\n\005rated\030"
+  "\t \001(\010\"\215\002\n\022CreateGameResponse\022\017\n\007game_id\030"
+  "\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\023\n\013seed_sha256\030\003 "
+  "\001(\t\022*\n\013seat_tokens\030\004 \003(\0132\025.referee.v1.Se"
+  "atToken\022$\n\005setup\030\005 \001(\0132\025.referee.v1.Game"
+  "Setup\022\023\n\013admin_token\030\006 \001(\t\022\021\n\tjoin_code\030"
+  "\007 \001(\t\022$\n\034join_code_expires_at_unix_ms\030\010 "
+  "\001(\003\022 \n\005table\030\t \001(\0132\021.referee.v1.Table\"(\n"
+  "\tSeatToken\022\014\n\004seat\030\001 \001(\005\022\r\n\005token\030\002 \001(\t\""
+  "!\n\016GetViewRequest\022\017\n\007game_id\030\001 \001(\t\"1\n\017Ge"
+  "tViewResponse\022\036\n\004view\030\001 \001(\0132\020.referee.v1"
+  ".View\"(\n\025ListLegalMovesRequest\022\017\n\007game_i"
+  "d\030\001 \001(\t\"J\n\026ListLegalMovesResponse\022\017\n\007ver"
+  "sion\030\001 \001(\003\022\037\n\005moves\030\002 \003(\0132\020.referee.v1.M"
+  "ove\"\220\001\n\021SubmitMoveRequest\022\017\n\007game_id\030\001 \001"
+  "(\t\022\036\n\004move\030\002 \001(\0132\020.referee.v1.Move\022\026\n\016cl"
+  "ient_move_id\030\003 \001(\t\022\035\n\020expected_version\030\004"
+  " \001(\003H\000\210\001\001B\023\n\021_expected_version\"{\n\022Submit"
+  "MoveResponse\022\017\n\007version\030\001 \001(\003\022\036\n\004view\030\002 "
+  "\001(\0132\020.referee.v1.View\022!\n\006events\030\003 \003(\0132\021."
+  "referee.v1.Event\022\021\n\tduplicate\030\004 \001(\010\"F\n\023V"
+  "alidateMoveRequest\022\017\n\007game_id\030\001 \001(\t\022\036\n\004m"
+  "ove\030\002 \001(\0132\020.referee.v1.Move\"W\n\024ValidateM"
+  "oveResponse\022\017\n\007version\030\001 \001(\003\022\r\n\005legal\030\002 "
+  "\001(\010\022\016\n\006reason\030\003 \001(\t\022\017\n\007message\030\004 \001(\t\"c\n\020"
+  "WatchGameRequest\022\017\n\007game_id\030\001 \001(\t\022\032\n\raft"
+  "er_version\030\002 \001(\003H\000\210\001\001\022\020\n\010revealed\030\003 \001(\010B"
+  "\020\n\016_after_version\"y\n\021WatchGameResponse\022\017"
+  "\n\007version\030\001 \001(\003\022!\n\006events\030\002 \003(\0132\021.refere"
+  "e.v1.Event\022\036\n\004view\030\003 \001(\0132\020.referee.v1.Vi"
+  "ew\022\020\n\010snapshot\030\004 \001(\010\"K\n\021GetHistoryReques"
+  "t\022\017\n\007game_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n"
+  "\npage_token\030\003 \001(\t\"\202\002\n\022GetHistoryResponse"
+  "\022$\n\005setup\030\001 \001(\0132\025.referee.v1.GameSetup\022\017"
+  "\n\007version\030\002 \001(\003\022)\n\007entries\030\003 \003(\0132\030.refer"
+  "ee.v1.HistoryEntry\022\023\n\013seed_sha256\030\004 \001(\t\022"
+  "\014\n\004seed\030\005 \001(\014\022$\n\007outcome\030\006 \001(\0132\023.referee"
+  ".v1.Outcome\022\027\n\017next_page_token\030\007 \001(\t\022(\n\007"
+  "actions\030\010 \003(\0132\027.referee.v1.TableAction\"h"
+  "\n\024VerifyHistoryRequest\022/\n\007history\030\001 \001(\0132"
+  "\036.referee.v1.GetHistoryResponse\022\037\n\005views"
+  "\030\002 \003(\0132\020.referee.v1.View\"\234\001\n\025VerifyHisto"
+  "ryResponse\022\020\n\010verified\030\001 \001(\010\022\026\n\016moves_re"
+  "played\030\002 \001(\005\022\025\n\rviews_checked\030\003 \001(\005\022\037\n\027f"
+  "irst_differing_version\030\004 \001(\003\022\020\n\010problems"
+  "\030\005 \003(\t\022\017\n\007chained\030\006 \001(\010\"\210\003\n\013PlayRequest\022"
+  ",\n\004join\030\001 \001(\0132\034.referee.v1.PlayRequest.J"
+  "oinH\000\0220\n\006submit\030\002 \001(\0132\036.referee.v1.PlayR"
+  "equest.SubmitH\000\022B\n\020list_legal_moves\030\003 \001("
+  "\0132&.referee.v1.PlayRequest.ListLegalMove"
+  "sH\000\032E\n\004Join\022\017\n\007game_id\030\001 \001(\t\022\032\n\rafter_ve"
+  "rsion\030\002 \001(\003H\000\210\001\001B\020\n\016_after_version\032t\n\006Su"
+  "bmit\022\036\n\004move\030\001 \001(\0132\020.referee.v1.Move\022\026\n\016"
+  "client_move_id\030\002 \001(\t\022\035\n\020expected_version"
+  "\030\003 \001(\003H\000\210\001\001B\023\n\021_expected_version\032\020\n\016List"
+  "LegalMovesB\006\n\004kind\"\213\004\n\014PlayResponse\022/\n\006u"
+  "pdate\030\001 \001(\0132\035.referee.v1.WatchGameRespon"
+  "seH\000\022:\n\013move_result\030\002 \001(\0132#.referee.v1.P"
+  "layResponse.MoveResultH\000\0229\n\013legal_moves\030"
+  "\003 \001(\0132\".referee.v1.ListLegalMovesRespons"
+  "eH\000\0227\n\trejection\030\004 \001(\0132\".referee.v1.Play"
+  "Response.RejectionH\000\032H\n\nMoveResult\022\026\n\016cl"
+  "ient_move_id\030\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\021\n\td"
+  "uplicate\030\003 \001(\010\032\307\001\n\tRejection\022\026\n\016client_m"
+  "ove_id\030\001 \001(\t\022\014\n\004code\030\002 \001(\005\022\016\n\006reason\030\003 \001"
+  "(\t\022\017\n\007message\030\004 \001(\t\022B\n\010metadata\030\005 \003(\01320."
+  "referee.v1.PlayResponse.Rejection.Metada"
+  "taEntry\032/\n\rMetadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n"
+  "\005value\030\002 \001(\t:\0028\001B\006\n\004kind2\310\005\n\016RefereeServ"
+  "ice\022K\n\nCreateGame\022\035.referee.v1.CreateGam"
+  "eRequest\032\036.referee.v1.CreateGameResponse"
+  "\022B\n\007GetView\022\032.referee.v1.GetViewRequest\032"
+  "\033.referee.v1.GetViewResponse\022W\n\016ListLega"
+  "lMoves\022!.referee.v1.ListLegalMovesReques"
+  "t\032\".referee.v1.ListLegalMovesResponse\022K\n"
+  "\nSubmitMove\022\035.referee.v1.SubmitMoveReque"
+  "st\032\036.referee.v1.SubmitMoveResponse\022Q\n\014Va"
+  "lidateMove\022\037.referee.v1.ValidateMoveRequ"
+  "est\032 .referee.v1.ValidateMoveResponse\022J\n"
+  "\tWatchGame\022\034.referee.v1.WatchGameRequest"
+  "\032\035.referee.v1.WatchGameResponse0\001\022K\n\nGet"
+  "History\022\035.referee.v1.GetHistoryRequest\032\036"
+  ".referee.v1.GetHistoryResponse\022=\n\004Play\022\027"
+  ".referee.v1.PlayRequest\032\030.referee.v1.Pla"
+  "yResponse(\0010\001\022T\n\rVerifyHistory\022 .referee"
+  ".v1.VerifyHistoryRequest\032!.referee.v1.Ve"
+  "rifyHistoryResponseb\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_referee_2fv1_2freferee_2eproto_deps[2] = {
   &::descriptor_table_referee_2fv1_2fgame_2eproto,
@@ -822,7 +824,7 @@ static const ::_pbi::DescriptorTable* const descriptor_table_referee_2fv1_2frefe
 };
 static ::_pbi::once_flag descriptor_table_referee_2fv1_2freferee_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_referee_2fv1_2freferee_2eproto = {
-    false, false, 3692, descriptor_table_protodef_referee_2fv1_2freferee_2eproto,
+    false, false, 3707, descriptor_table_protodef_referee_2fv1_2freferee_2eproto,
     "referee/v1/referee.proto",
     &descriptor_table_referee_2fv1_2freferee_2eproto_once, descriptor_table_referee_2fv1_2freferee_2eproto_deps, 2, 25,
     schemas, file_default_instances, TableStruct_referee_2fv1_2freferee_2eproto::offsets,
@@ -873,6 +875,7 @@ CreateGameRequest::CreateGameRequest(const CreateGameRequest& from)
     , decltype(_impl_.open_seats_){}
     , decltype(_impl_.allow_spectators_){}
     , decltype(_impl_.listed_){}
+    , decltype(_impl_.rated_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
@@ -896,8 +899,8 @@ CreateGameRequest::CreateGameRequest(const CreateGameRequest& from)
     _this->_impl_.options_ = new ::referee::v1::TableOptions(*from._impl_.options_);
   }
   ::memcpy(&_impl_.seats_, &from._impl_.seats_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.listed_) -
-    reinterpret_cast<char*>(&_impl_.seats_)) + sizeof(_impl_.listed_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.rated_) -
+    reinterpret_cast<char*>(&_impl_.seats_)) + sizeof(_impl_.rated_));
   // @@protoc_insertion_point(copy_constructor:referee.v1.CreateGameRequest)
 }
 
@@ -914,6 +917,7 @@ inline void CreateGameRequest::SharedCtor(
     , decltype(_impl_.open_seats_){0}
     , decltype(_impl_.allow_spectators_){false}
     , decltype(_impl_.listed_){false}
+    , decltype(_impl_.rated_){false}
     , /*decltype(_impl_._cached_size_)*/{}
   };
   _impl_.game_.InitDefault();
@@ -961,8 +965,8 @@ void CreateGameRequest::Clear() {
   }
   _impl_.options_ = nullptr;
   ::memset(&_impl_.seats_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.listed_) -
-      reinterpret_cast<char*>(&_impl_.seats_)) + sizeof(_impl_.listed_));
+      reinterpret_cast<char*>(&_impl_.rated_) -
+      reinterpret_cast<char*>(&_impl_.seats_)) + sizeof(_impl_.rated_));
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -1042,6 +1046,14 @@ const char* CreateGameRequest::_InternalParse(const char* ptr, ::_pbi::ParseCont
       case 8:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 64)) {
           _impl_.listed_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool rated = 9;
+      case 9:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 72)) {
+          _impl_.rated_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -1132,6 +1144,12 @@ uint8_t* CreateGameRequest::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(8, this->_internal_listed(), target);
   }
 
+  // bool rated = 9;
+  if (this->_internal_rated() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(9, this->_internal_rated(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1197,6 +1215,11 @@ size_t CreateGameRequest::ByteSizeLong() const {
     total_size += 1 + 1;
   }
 
+  // bool rated = 9;
+  if (this->_internal_rated() != 0) {
+    total_size += 1 + 1;
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -1238,6 +1261,9 @@ void CreateGameRequest::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, cons
   if (from._internal_listed() != 0) {
     _this->_internal_set_listed(from._internal_listed());
   }
+  if (from._internal_rated() != 0) {
+    _this->_internal_set_rated(from._internal_rated());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -1267,8 +1293,8 @@ void CreateGameRequest::InternalSwap(CreateGameRequest* other) {
       &other->_impl_.seed_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(CreateGameRequest, _impl_.listed_)
-      + sizeof(CreateGameRequest::_impl_.listed_)
+      PROTOBUF_FIELD_OFFSET(CreateGameRequest, _impl_.rated_)
+      + sizeof(CreateGameRequest::_impl_.rated_)
       - PROTOBUF_FIELD_OFFSET(CreateGameRequest, _impl_.options_)>(
           reinterpret_cast<char*>(&_impl_.options_),
           reinterpret_cast<char*>(&other->_impl_.options_));

@@ -290,6 +290,7 @@ class CreateGameRequest final :
     kOpenSeatsFieldNumber = 6,
     kAllowSpectatorsFieldNumber = 4,
     kListedFieldNumber = 8,
+    kRatedFieldNumber = 9,
   };
   // repeated string names = 7;
   int names_size() const;
@@ -397,6 +398,15 @@ class CreateGameRequest final :
   void _internal_set_listed(bool value);
   public:
 
+  // bool rated = 9;
+  void clear_rated();
+  bool rated() const;
+  void set_rated(bool value);
+  private:
+  bool _internal_rated() const;
+  void _internal_set_rated(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:referee.v1.CreateGameRequest)
  private:
   class _Internal;
@@ -413,6 +423,7 @@ class CreateGameRequest final :
     int32_t open_seats_;
     bool allow_spectators_;
     bool listed_;
+    bool rated_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
   union { Impl_ _impl_; };
@@ -5209,6 +5220,26 @@ inline void CreateGameRequest::_internal_set_listed(bool value) {
 inline void CreateGameRequest::set_listed(bool value) {
   _internal_set_listed(value);
   // @@protoc_insertion_point(field_set:referee.v1.CreateGameRequest.listed)
+}
+
+// bool rated = 9;
+inline void CreateGameRequest::clear_rated() {
+  _impl_.rated_ = false;
+}
+inline bool CreateGameRequest::_internal_rated() const {
+  return _impl_.rated_;
+}
+inline bool CreateGameRequest::rated() const {
+  // @@protoc_insertion_point(field_get:referee.v1.CreateGameRequest.rated)
+  return _internal_rated();
+}
+inline void CreateGameRequest::_internal_set_rated(bool value) {
+  
+  _impl_.rated_ = value;
+}
+inline void CreateGameRequest::set_rated(bool value) {
+  _internal_set_rated(value);
+  // @@protoc_insertion_point(field_set:referee.v1.CreateGameRequest.rated)
 }
 
 // -------------------------------------------------------------------

@@ -29,6 +29,7 @@ PROTOBUF_CONSTEXPR Clock::Clock(
   , /*decltype(_impl_.increment_seconds_)*/0
   , /*decltype(_impl_.no_show_after_)*/0
   , /*decltype(_impl_.no_show_)*/0
+  , /*decltype(_impl_.no_show_bot_)*/0
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct ClockDefaultTypeInternal {
   PROTOBUF_CONSTEXPR ClockDefaultTypeInternal()
@@ -64,9 +65,10 @@ PROTOBUF_CONSTEXPR Table::Table(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.seats_)*/{}
   , /*decltype(_impl_.clock_)*/nullptr
+  , /*decltype(_impl_.waiting_since_unix_ms_)*/int64_t{0}
   , /*decltype(_impl_.status_)*/0
   , /*decltype(_impl_.listed_)*/false
-  , /*decltype(_impl_.waiting_since_unix_ms_)*/int64_t{0}
+  , /*decltype(_impl_.rated_)*/false
   , /*decltype(_impl_.created_at_unix_ms_)*/int64_t{0}
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct TableDefaultTypeInternal {
@@ -99,7 +101,7 @@ PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORIT
 }  // namespace v1
 }  // namespace referee
 static ::_pb::Metadata file_level_metadata_referee_2fv1_2ftable_2eproto[4];
-static const ::_pb::EnumDescriptor* file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[5];
+static const ::_pb::EnumDescriptor* file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[6];
 static constexpr ::_pb::ServiceDescriptor const** file_level_service_descriptors_referee_2fv1_2ftable_2eproto = nullptr;
 
 const uint32_t TableStruct_referee_2fv1_2ftable_2eproto::offsets[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
@@ -114,6 +116,7 @@ const uint32_t TableStruct_referee_2fv1_2ftable_2eproto::offsets[] PROTOBUF_SECT
   PROTOBUF_FIELD_OFFSET(::referee::v1::Clock, _impl_.increment_seconds_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::Clock, _impl_.no_show_after_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::Clock, _impl_.no_show_),
+  PROTOBUF_FIELD_OFFSET(::referee::v1::Clock, _impl_.no_show_bot_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::referee::v1::TableSeat, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -141,6 +144,7 @@ const uint32_t TableStruct_referee_2fv1_2ftable_2eproto::offsets[] PROTOBUF_SECT
   PROTOBUF_FIELD_OFFSET(::referee::v1::Table, _impl_.waiting_since_unix_ms_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::Table, _impl_.listed_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::Table, _impl_.created_at_unix_ms_),
+  PROTOBUF_FIELD_OFFSET(::referee::v1::Table, _impl_.rated_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::referee::v1::TableAction, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -156,9 +160,9 @@ const uint32_t TableStruct_referee_2fv1_2ftable_2eproto::offsets[] PROTOBUF_SECT
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::referee::v1::Clock)},
-  { 11, -1, -1, sizeof(::referee::v1::TableSeat)},
-  { 26, -1, -1, sizeof(::referee::v1::Table)},
-  { 38, -1, -1, sizeof(::referee::v1::TableAction)},
+  { 12, -1, -1, sizeof(::referee::v1::TableSeat)},
+  { 27, -1, -1, sizeof(::referee::v1::Table)},
+  { 40, -1, -1, sizeof(::referee::v1::TableAction)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -169,42 +173,47 @@ static const ::_pb::Message* const file_default_instances[] = {
 };
 
 const char descriptor_table_protodef_referee_2fv1_2ftable_2eproto[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) =
-  "\n\026referee/v1/table.proto\022\nreferee.v1\"\212\001\n"
+  "\n\026referee/v1/table.proto\022\nreferee.v1\"\266\001\n"
   "\005Clock\022\024\n\014move_seconds\030\001 \001(\005\022\024\n\014bank_sec"
   "onds\030\002 \001(\005\022\031\n\021increment_seconds\030\003 \001(\005\022\025\n"
   "\rno_show_after\030\004 \001(\005\022#\n\007no_show\030\005 \001(\0162\022."
-  "referee.v1.NoShow\"\306\001\n\tTableSeat\022\014\n\004seat\030"
-  "\001 \001(\005\022&\n\006holder\030\002 \001(\0162\026.referee.v1.SeatH"
-  "older\022\014\n\004name\030\003 \001(\t\022\021\n\tplayer_id\030\004 \001(\t\022\017"
-  "\n\007present\030\005 \001(\010\022\030\n\020deadline_unix_ms\030\006 \001("
-  "\003\022\017\n\007bank_ms\030\007 \001(\003\022\023\n\013clock_moves\030\010 \001(\005\022"
-  "\021\n\tforfeited\030\t \001(\010\"\303\001\n\005Table\022\'\n\006status\030\001"
-  " \001(\0162\027.referee.v1.TableStatus\022$\n\005seats\030\002"
-  " \003(\0132\025.referee.v1.TableSeat\022 \n\005clock\030\003 \001"
-  "(\0132\021.referee.v1.Clock\022\035\n\025waiting_since_u"
-  "nix_ms\030\004 \001(\003\022\016\n\006listed\030\005 \001(\010\022\032\n\022created_"
-  "at_unix_ms\030\006 \001(\003\"\264\002\n\013TableAction\022*\n\004kind"
-  "\030\001 \001(\0162\034.referee.v1.TableAction.Kind\022\017\n\007"
-  "version\030\002 \001(\003\022\014\n\004seat\030\003 \001(\005\022\014\n\004name\030\004 \001("
-  "\t\022\022\n\nat_unix_ms\030\005 \001(\003\022\021\n\tautomatic\030\006 \001(\010"
-  "\"\244\001\n\004Kind\022\024\n\020KIND_UNSPECIFIED\020\000\022\017\n\013KIND_"
-  "JOINED\020\001\022\r\n\tKIND_LEFT\020\002\022\020\n\014KIND_STARTED\020"
-  "\003\022\027\n\023KIND_TOKEN_REISSUED\020\004\022\022\n\016KIND_FORFE"
-  "ITED\020\005\022\025\n\021KIND_BOT_REPLACED\020\006\022\020\n\014KIND_AB"
-  "ORTED\020\007*G\n\006NoShow\022\027\n\023NO_SHOW_UNSPECIFIED"
-  "\020\000\022\017\n\013NO_SHOW_BOT\020\001\022\023\n\017NO_SHOW_FORFEIT\020\002"
-  "*\216\001\n\013TableStatus\022\034\n\030TABLE_STATUS_UNSPECI"
-  "FIED\020\000\022\025\n\021TABLE_STATUS_OPEN\020\001\022\025\n\021TABLE_S"
-  "TATUS_LIVE\020\002\022\031\n\025TABLE_STATUS_FINISHED\020\003\022"
-  "\030\n\024TABLE_STATUS_ABORTED\020\004*V\n\nSeatHolder\022"
-  "\033\n\027SEAT_HOLDER_UNSPECIFIED\020\000\022\026\n\022SEAT_HOL"
-  "DER_PLAYER\020\001\022\023\n\017SEAT_HOLDER_BOT\020\002*E\n\006Mov"
-  "eBy\022\027\n\023MOVE_BY_UNSPECIFIED\020\000\022\021\n\rMOVE_BY_"
-  "CLOCK\020\001\022\017\n\013MOVE_BY_BOT\020\002b\006proto3"
+  "referee.v1.NoShow\022*\n\013no_show_bot\030\006 \001(\0162\025"
+  ".referee.v1.NoShowBot\"\306\001\n\tTableSeat\022\014\n\004s"
+  "eat\030\001 \001(\005\022&\n\006holder\030\002 \001(\0162\026.referee.v1.S"
+  "eatHolder\022\014\n\004name\030\003 \001(\t\022\021\n\tplayer_id\030\004 \001"
+  "(\t\022\017\n\007present\030\005 \001(\010\022\030\n\020deadline_unix_ms\030"
+  "\006 \001(\003\022\017\n\007bank_ms\030\007 \001(\003\022\023\n\013clock_moves\030\010 "
+  "\001(\005\022\021\n\tforfeited\030\t \001(\010\"\322\001\n\005Table\022\'\n\006stat"
+  "us\030\001 \001(\0162\027.referee.v1.TableStatus\022$\n\005sea"
+  "ts\030\002 \003(\0132\025.referee.v1.TableSeat\022 \n\005clock"
+  "\030\003 \001(\0132\021.referee.v1.Clock\022\035\n\025waiting_sin"
+  "ce_unix_ms\030\004 \001(\003\022\016\n\006listed\030\005 \001(\010\022\032\n\022crea"
+  "ted_at_unix_ms\030\006 \001(\003\022\r\n\005rated\030\007 \001(\010\"\264\002\n\013"
+  "TableAction\022*\n\004kind\030\001 \001(\0162\034.referee.v1.T"
+  "ableAction.Kind\022\017\n\007version\030\002 \001(\003\022\014\n\004seat"
+  "\030\003 \001(\005\022\014\n\004name\030\004 \001(\t\022\022\n\nat_unix_ms\030\005 \001(\003"
+  "\022\021\n\tautomatic\030\006 \001(\010\"\244\001\n\004Kind\022\024\n\020KIND_UNS"
+  "PECIFIED\020\000\022\017\n\013KIND_JOINED\020\001\022\r\n\tKIND_LEFT"
+  "\020\002\022\020\n\014KIND_STARTED\020\003\022\027\n\023KIND_TOKEN_REISS"
+  "UED\020\004\022\022\n\016KIND_FORFEITED\020\005\022\025\n\021KIND_BOT_RE"
+  "PLACED\020\006\022\020\n\014KIND_ABORTED\020\007*s\n\tNoShowBot\022"
+  "\033\n\027NO_SHOW_BOT_UNSPECIFIED\020\000\022\026\n\022NO_SHOW_"
+  "BOT_RANDOM\020\001\022\031\n\025NO_SHOW_BOT_HEURISTIC\020\002\022"
+  "\026\n\022NO_SHOW_BOT_SEARCH\020\003*G\n\006NoShow\022\027\n\023NO_"
+  "SHOW_UNSPECIFIED\020\000\022\017\n\013NO_SHOW_BOT\020\001\022\023\n\017N"
+  "O_SHOW_FORFEIT\020\002*\216\001\n\013TableStatus\022\034\n\030TABL"
+  "E_STATUS_UNSPECIFIED\020\000\022\025\n\021TABLE_STATUS_O"
+  "PEN\020\001\022\025\n\021TABLE_STATUS_LIVE\020\002\022\031\n\025TABLE_ST"
+  "ATUS_FINISHED\020\003\022\030\n\024TABLE_STATUS_ABORTED\020"
+  "\004*V\n\nSeatHolder\022\033\n\027SEAT_HOLDER_UNSPECIFI"
+  "ED\020\000\022\026\n\022SEAT_HOLDER_PLAYER\020\001\022\023\n\017SEAT_HOL"
+  "DER_BOT\020\002*E\n\006MoveBy\022\027\n\023MOVE_BY_UNSPECIFI"
+  "ED\020\000\022\021\n\rMOVE_BY_CLOCK\020\001\022\017\n\013MOVE_BY_BOT\020\002"
+  "b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_referee_2fv1_2ftable_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_referee_2fv1_2ftable_2eproto = {
-    false, false, 1272, descriptor_table_protodef_referee_2fv1_2ftable_2eproto,
+    false, false, 1448, descriptor_table_protodef_referee_2fv1_2ftable_2eproto,
     "referee/v1/table.proto",
     &descriptor_table_referee_2fv1_2ftable_2eproto_once, nullptr, 0, 4,
     schemas, file_default_instances, TableStruct_referee_2fv1_2ftable_2eproto::offsets,
@@ -252,9 +261,25 @@ constexpr TableAction_Kind TableAction::Kind_MIN;
 constexpr TableAction_Kind TableAction::Kind_MAX;
 constexpr int TableAction::Kind_ARRAYSIZE;
 #endif  // (__cplusplus < 201703) && (!defined(_MSC_VER) || (_MSC_VER >= 1900 && _MSC_VER < 1912))
-const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* NoShow_descriptor() {
+const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* NoShowBot_descriptor() {
   ::PROTOBUF_NAMESPACE_ID::internal::AssignDescriptors(&descriptor_table_referee_2fv1_2ftable_2eproto);
   return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[1];
+}
+bool NoShowBot_IsValid(int value) {
+  switch (value) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* NoShow_descriptor() {
+  ::PROTOBUF_NAMESPACE_ID::internal::AssignDescriptors(&descriptor_table_referee_2fv1_2ftable_2eproto);
+  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[2];
 }
 bool NoShow_IsValid(int value) {
   switch (value) {
@@ -269,7 +294,7 @@ bool NoShow_IsValid(int value) {
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* TableStatus_descriptor() {
   ::PROTOBUF_NAMESPACE_ID::internal::AssignDescriptors(&descriptor_table_referee_2fv1_2ftable_2eproto);
-  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[2];
+  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[3];
 }
 bool TableStatus_IsValid(int value) {
   switch (value) {
@@ -286,7 +311,7 @@ bool TableStatus_IsValid(int value) {
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* SeatHolder_descriptor() {
   ::PROTOBUF_NAMESPACE_ID::internal::AssignDescriptors(&descriptor_table_referee_2fv1_2ftable_2eproto);
-  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[3];
+  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[4];
 }
 bool SeatHolder_IsValid(int value) {
   switch (value) {
@@ -301,7 +326,7 @@ bool SeatHolder_IsValid(int value) {
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* MoveBy_descriptor() {
   ::PROTOBUF_NAMESPACE_ID::internal::AssignDescriptors(&descriptor_table_referee_2fv1_2ftable_2eproto);
-  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[4];
+  return file_level_enum_descriptors_referee_2fv1_2ftable_2eproto[5];
 }
 bool MoveBy_IsValid(int value) {
   switch (value) {
@@ -336,12 +361,13 @@ Clock::Clock(const Clock& from)
     , decltype(_impl_.increment_seconds_){}
     , decltype(_impl_.no_show_after_){}
     , decltype(_impl_.no_show_){}
+    , decltype(_impl_.no_show_bot_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   ::memcpy(&_impl_.move_seconds_, &from._impl_.move_seconds_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.no_show_) -
-    reinterpret_cast<char*>(&_impl_.move_seconds_)) + sizeof(_impl_.no_show_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.no_show_bot_) -
+    reinterpret_cast<char*>(&_impl_.move_seconds_)) + sizeof(_impl_.no_show_bot_));
   // @@protoc_insertion_point(copy_constructor:referee.v1.Clock)
 }
 
@@ -355,6 +381,7 @@ inline void Clock::SharedCtor(
     , decltype(_impl_.increment_seconds_){0}
     , decltype(_impl_.no_show_after_){0}
     , decltype(_impl_.no_show_){0}
+    , decltype(_impl_.no_show_bot_){0}
     , /*decltype(_impl_._cached_size_)*/{}
   };
 }
@@ -383,8 +410,8 @@ void Clock::Clear() {
   (void) cached_has_bits;
 
   ::memset(&_impl_.move_seconds_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.no_show_) -
-      reinterpret_cast<char*>(&_impl_.move_seconds_)) + sizeof(_impl_.no_show_));
+      reinterpret_cast<char*>(&_impl_.no_show_bot_) -
+      reinterpret_cast<char*>(&_impl_.move_seconds_)) + sizeof(_impl_.no_show_bot_));
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -432,6 +459,15 @@ const char* Clock::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
           uint64_t val = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
           _internal_set_no_show(static_cast<::referee::v1::NoShow>(val));
+        } else
+          goto handle_unusual;
+        continue;
+      // .referee.v1.NoShowBot no_show_bot = 6;
+      case 6:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 48)) {
+          uint64_t val = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+          _internal_set_no_show_bot(static_cast<::referee::v1::NoShowBot>(val));
         } else
           goto handle_unusual;
         continue;
@@ -495,6 +531,13 @@ uint8_t* Clock::_InternalSerialize(
       5, this->_internal_no_show(), target);
   }
 
+  // .referee.v1.NoShowBot no_show_bot = 6;
+  if (this->_internal_no_show_bot() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteEnumToArray(
+      6, this->_internal_no_show_bot(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -537,6 +580,12 @@ size_t Clock::ByteSizeLong() const {
       ::_pbi::WireFormatLite::EnumSize(this->_internal_no_show());
   }
 
+  // .referee.v1.NoShowBot no_show_bot = 6;
+  if (this->_internal_no_show_bot() != 0) {
+    total_size += 1 +
+      ::_pbi::WireFormatLite::EnumSize(this->_internal_no_show_bot());
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -570,6 +619,9 @@ void Clock::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_no_show() != 0) {
     _this->_internal_set_no_show(from._internal_no_show());
   }
+  if (from._internal_no_show_bot() != 0) {
+    _this->_internal_set_no_show_bot(from._internal_no_show_bot());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -588,8 +640,8 @@ void Clock::InternalSwap(Clock* other) {
   using std::swap;
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Clock, _impl_.no_show_)
-      + sizeof(Clock::_impl_.no_show_)
+      PROTOBUF_FIELD_OFFSET(Clock, _impl_.no_show_bot_)
+      + sizeof(Clock::_impl_.no_show_bot_)
       - PROTOBUF_FIELD_OFFSET(Clock, _impl_.move_seconds_)>(
           reinterpret_cast<char*>(&_impl_.move_seconds_),
           reinterpret_cast<char*>(&other->_impl_.move_seconds_));
@@ -1060,9 +1112,10 @@ Table::Table(const Table& from)
   new (&_impl_) Impl_{
       decltype(_impl_.seats_){from._impl_.seats_}
     , decltype(_impl_.clock_){nullptr}
+    , decltype(_impl_.waiting_since_unix_ms_){}
     , decltype(_impl_.status_){}
     , decltype(_impl_.listed_){}
-    , decltype(_impl_.waiting_since_unix_ms_){}
+    , decltype(_impl_.rated_){}
     , decltype(_impl_.created_at_unix_ms_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
@@ -1070,9 +1123,9 @@ Table::Table(const Table& from)
   if (from._internal_has_clock()) {
     _this->_impl_.clock_ = new ::referee::v1::Clock(*from._impl_.clock_);
   }
-  ::memcpy(&_impl_.status_, &from._impl_.status_,
+  ::memcpy(&_impl_.waiting_since_unix_ms_, &from._impl_.waiting_since_unix_ms_,
     static_cast<size_t>(reinterpret_cast<char*>(&_impl_.created_at_unix_ms_) -
-    reinterpret_cast<char*>(&_impl_.status_)) + sizeof(_impl_.created_at_unix_ms_));
+    reinterpret_cast<char*>(&_impl_.waiting_since_unix_ms_)) + sizeof(_impl_.created_at_unix_ms_));
   // @@protoc_insertion_point(copy_constructor:referee.v1.Table)
 }
 
@@ -1083,9 +1136,10 @@ inline void Table::SharedCtor(
   new (&_impl_) Impl_{
       decltype(_impl_.seats_){arena}
     , decltype(_impl_.clock_){nullptr}
+    , decltype(_impl_.waiting_since_unix_ms_){int64_t{0}}
     , decltype(_impl_.status_){0}
     , decltype(_impl_.listed_){false}
-    , decltype(_impl_.waiting_since_unix_ms_){int64_t{0}}
+    , decltype(_impl_.rated_){false}
     , decltype(_impl_.created_at_unix_ms_){int64_t{0}}
     , /*decltype(_impl_._cached_size_)*/{}
   };
@@ -1121,9 +1175,9 @@ void Table::Clear() {
     delete _impl_.clock_;
   }
   _impl_.clock_ = nullptr;
-  ::memset(&_impl_.status_, 0, static_cast<size_t>(
+  ::memset(&_impl_.waiting_since_unix_ms_, 0, static_cast<size_t>(
       reinterpret_cast<char*>(&_impl_.created_at_unix_ms_) -
-      reinterpret_cast<char*>(&_impl_.status_)) + sizeof(_impl_.created_at_unix_ms_));
+      reinterpret_cast<char*>(&_impl_.waiting_since_unix_ms_)) + sizeof(_impl_.created_at_unix_ms_));
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -1183,6 +1237,14 @@ const char* Table::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
       case 6:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 48)) {
           _impl_.created_at_unix_ms_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool rated = 7;
+      case 7:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 56)) {
+          _impl_.rated_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -1256,6 +1318,12 @@ uint8_t* Table::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteInt64ToArray(6, this->_internal_created_at_unix_ms(), target);
   }
 
+  // bool rated = 7;
+  if (this->_internal_rated() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(7, this->_internal_rated(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1286,6 +1354,11 @@ size_t Table::ByteSizeLong() const {
         *_impl_.clock_);
   }
 
+  // int64 waiting_since_unix_ms = 4;
+  if (this->_internal_waiting_since_unix_ms() != 0) {
+    total_size += ::_pbi::WireFormatLite::Int64SizePlusOne(this->_internal_waiting_since_unix_ms());
+  }
+
   // .referee.v1.TableStatus status = 1;
   if (this->_internal_status() != 0) {
     total_size += 1 +
@@ -1297,9 +1370,9 @@ size_t Table::ByteSizeLong() const {
     total_size += 1 + 1;
   }
 
-  // int64 waiting_since_unix_ms = 4;
-  if (this->_internal_waiting_since_unix_ms() != 0) {
-    total_size += ::_pbi::WireFormatLite::Int64SizePlusOne(this->_internal_waiting_since_unix_ms());
+  // bool rated = 7;
+  if (this->_internal_rated() != 0) {
+    total_size += 1 + 1;
   }
 
   // int64 created_at_unix_ms = 6;
@@ -1330,14 +1403,17 @@ void Table::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
     _this->_internal_mutable_clock()->::referee::v1::Clock::MergeFrom(
         from._internal_clock());
   }
+  if (from._internal_waiting_since_unix_ms() != 0) {
+    _this->_internal_set_waiting_since_unix_ms(from._internal_waiting_since_unix_ms());
+  }
   if (from._internal_status() != 0) {
     _this->_internal_set_status(from._internal_status());
   }
   if (from._internal_listed() != 0) {
     _this->_internal_set_listed(from._internal_listed());
   }
-  if (from._internal_waiting_since_unix_ms() != 0) {
-    _this->_internal_set_waiting_since_unix_ms(from._internal_waiting_since_unix_ms());
+  if (from._internal_rated() != 0) {
+    _this->_internal_set_rated(from._internal_rated());
   }
   if (from._internal_created_at_unix_ms() != 0) {
     _this->_internal_set_created_at_unix_ms(from._internal_created_at_unix_ms());

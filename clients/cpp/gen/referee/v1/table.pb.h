@@ -101,6 +101,33 @@ inline bool TableAction_Kind_Parse(
   return ::PROTOBUF_NAMESPACE_ID::internal::ParseNamedEnum<TableAction_Kind>(
     TableAction_Kind_descriptor(), name, value);
 }
+enum NoShowBot : int {
+  NO_SHOW_BOT_UNSPECIFIED = 0,
+  NO_SHOW_BOT_RANDOM = 1,
+  NO_SHOW_BOT_HEURISTIC = 2,
+  NO_SHOW_BOT_SEARCH = 3,
+  NoShowBot_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
+  NoShowBot_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
+};
+bool NoShowBot_IsValid(int value);
+constexpr NoShowBot NoShowBot_MIN = NO_SHOW_BOT_UNSPECIFIED;
+constexpr NoShowBot NoShowBot_MAX = NO_SHOW_BOT_SEARCH;
+constexpr int NoShowBot_ARRAYSIZE = NoShowBot_MAX + 1;
+
+const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* NoShowBot_descriptor();
+template<typename T>
+inline const std::string& NoShowBot_Name(T enum_t_value) {
+  static_assert(::std::is_same<T, NoShowBot>::value ||
+    ::std::is_integral<T>::value,
+    "Incorrect type passed to function NoShowBot_Name.");
+  return ::PROTOBUF_NAMESPACE_ID::internal::NameOfEnum(
+    NoShowBot_descriptor(), enum_t_value);
+}
+inline bool NoShowBot_Parse(
+    ::PROTOBUF_NAMESPACE_ID::ConstStringParam name, NoShowBot* value) {
+  return ::PROTOBUF_NAMESPACE_ID::internal::ParseNamedEnum<NoShowBot>(
+    NoShowBot_descriptor(), name, value);
+}
 enum NoShow : int {
   NO_SHOW_UNSPECIFIED = 0,
   NO_SHOW_BOT = 1,
@@ -335,6 +362,7 @@ class Clock final :
     kIncrementSecondsFieldNumber = 3,
     kNoShowAfterFieldNumber = 4,
     kNoShowFieldNumber = 5,
+    kNoShowBotFieldNumber = 6,
   };
   // int32 move_seconds = 1;
   void clear_move_seconds();
@@ -381,6 +409,15 @@ class Clock final :
   void _internal_set_no_show(::referee::v1::NoShow value);
   public:
 
+  // .referee.v1.NoShowBot no_show_bot = 6;
+  void clear_no_show_bot();
+  ::referee::v1::NoShowBot no_show_bot() const;
+  void set_no_show_bot(::referee::v1::NoShowBot value);
+  private:
+  ::referee::v1::NoShowBot _internal_no_show_bot() const;
+  void _internal_set_no_show_bot(::referee::v1::NoShowBot value);
+  public:
+
   // @@protoc_insertion_point(class_scope:referee.v1.Clock)
  private:
   class _Internal;
@@ -394,6 +431,7 @@ class Clock final :
     int32_t increment_seconds_;
     int32_t no_show_after_;
     int no_show_;
+    int no_show_bot_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
   union { Impl_ _impl_; };
@@ -770,9 +808,10 @@ class Table final :
   enum : int {
     kSeatsFieldNumber = 2,
     kClockFieldNumber = 3,
+    kWaitingSinceUnixMsFieldNumber = 4,
     kStatusFieldNumber = 1,
     kListedFieldNumber = 5,
-    kWaitingSinceUnixMsFieldNumber = 4,
+    kRatedFieldNumber = 7,
     kCreatedAtUnixMsFieldNumber = 6,
   };
   // repeated .referee.v1.TableSeat seats = 2;
@@ -811,6 +850,15 @@ class Table final :
       ::referee::v1::Clock* clock);
   ::referee::v1::Clock* unsafe_arena_release_clock();
 
+  // int64 waiting_since_unix_ms = 4;
+  void clear_waiting_since_unix_ms();
+  int64_t waiting_since_unix_ms() const;
+  void set_waiting_since_unix_ms(int64_t value);
+  private:
+  int64_t _internal_waiting_since_unix_ms() const;
+  void _internal_set_waiting_since_unix_ms(int64_t value);
+  public:
+
   // .referee.v1.TableStatus status = 1;
   void clear_status();
   ::referee::v1::TableStatus status() const;
@@ -829,13 +877,13 @@ class Table final :
   void _internal_set_listed(bool value);
   public:
 
-  // int64 waiting_since_unix_ms = 4;
-  void clear_waiting_since_unix_ms();
-  int64_t waiting_since_unix_ms() const;
-  void set_waiting_since_unix_ms(int64_t value);
+  // bool rated = 7;
+  void clear_rated();
+  bool rated() const;
+  void set_rated(bool value);
   private:
-  int64_t _internal_waiting_since_unix_ms() const;
-  void _internal_set_waiting_since_unix_ms(int64_t value);
+  bool _internal_rated() const;
+  void _internal_set_rated(bool value);
   public:
 
   // int64 created_at_unix_ms = 6;
@@ -857,9 +905,10 @@ class Table final :
   struct Impl_ {
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::referee::v1::TableSeat > seats_;
     ::referee::v1::Clock* clock_;
+    int64_t waiting_since_unix_ms_;
     int status_;
     bool listed_;
-    int64_t waiting_since_unix_ms_;
+    bool rated_;
     int64_t created_at_unix_ms_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
@@ -1225,6 +1274,26 @@ inline void Clock::_internal_set_no_show(::referee::v1::NoShow value) {
 inline void Clock::set_no_show(::referee::v1::NoShow value) {
   _internal_set_no_show(value);
   // @@protoc_insertion_point(field_set:referee.v1.Clock.no_show)
+}
+
+// .referee.v1.NoShowBot no_show_bot = 6;
+inline void Clock::clear_no_show_bot() {
+  _impl_.no_show_bot_ = 0;
+}
+inline ::referee::v1::NoShowBot Clock::_internal_no_show_bot() const {
+  return static_cast< ::referee::v1::NoShowBot >(_impl_.no_show_bot_);
+}
+inline ::referee::v1::NoShowBot Clock::no_show_bot() const {
+  // @@protoc_insertion_point(field_get:referee.v1.Clock.no_show_bot)
+  return _internal_no_show_bot();
+}
+inline void Clock::_internal_set_no_show_bot(::referee::v1::NoShowBot value) {
+  
+  _impl_.no_show_bot_ = value;
+}
+inline void Clock::set_no_show_bot(::referee::v1::NoShowBot value) {
+  _internal_set_no_show_bot(value);
+  // @@protoc_insertion_point(field_set:referee.v1.Clock.no_show_bot)
 }
 
 // -------------------------------------------------------------------
@@ -1685,6 +1754,26 @@ inline void Table::set_created_at_unix_ms(int64_t value) {
   // @@protoc_insertion_point(field_set:referee.v1.Table.created_at_unix_ms)
 }
 
+// bool rated = 7;
+inline void Table::clear_rated() {
+  _impl_.rated_ = false;
+}
+inline bool Table::_internal_rated() const {
+  return _impl_.rated_;
+}
+inline bool Table::rated() const {
+  // @@protoc_insertion_point(field_get:referee.v1.Table.rated)
+  return _internal_rated();
+}
+inline void Table::_internal_set_rated(bool value) {
+  
+  _impl_.rated_ = value;
+}
+inline void Table::set_rated(bool value) {
+  _internal_set_rated(value);
+  // @@protoc_insertion_point(field_set:referee.v1.Table.rated)
+}
+
 // -------------------------------------------------------------------
 
 // TableAction
@@ -1860,6 +1949,11 @@ template <> struct is_proto_enum< ::referee::v1::TableAction_Kind> : ::std::true
 template <>
 inline const EnumDescriptor* GetEnumDescriptor< ::referee::v1::TableAction_Kind>() {
   return ::referee::v1::TableAction_Kind_descriptor();
+}
+template <> struct is_proto_enum< ::referee::v1::NoShowBot> : ::std::true_type {};
+template <>
+inline const EnumDescriptor* GetEnumDescriptor< ::referee::v1::NoShowBot>() {
+  return ::referee::v1::NoShowBot_descriptor();
 }
 template <> struct is_proto_enum< ::referee::v1::NoShow> : ::std::true_type {};
 template <>

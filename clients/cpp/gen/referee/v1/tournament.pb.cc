@@ -25,6 +25,7 @@ namespace v1 {
 PROTOBUF_CONSTEXPR ParticipantSpec::ParticipantSpec(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.name_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.player_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.bot_)*/0
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct ParticipantSpecDefaultTypeInternal {
@@ -272,6 +273,7 @@ PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORIT
 PROTOBUF_CONSTEXPR TournamentParticipant::TournamentParticipant(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.name_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.player_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.index_)*/0
   , /*decltype(_impl_.bot_)*/0
   , /*decltype(_impl_.claimed_at_unix_ms_)*/int64_t{0}
@@ -450,6 +452,7 @@ const uint32_t TableStruct_referee_2fv1_2ftournament_2eproto::offsets[] PROTOBUF
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::referee::v1::ParticipantSpec, _impl_.name_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::ParticipantSpec, _impl_.bot_),
+  PROTOBUF_FIELD_OFFSET(::referee::v1::ParticipantSpec, _impl_.player_id_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::referee::v1::CreateTournamentRequest, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -605,6 +608,7 @@ const uint32_t TableStruct_referee_2fv1_2ftournament_2eproto::offsets[] PROTOBUF
   PROTOBUF_FIELD_OFFSET(::referee::v1::TournamentParticipant, _impl_.bot_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::TournamentParticipant, _impl_.claimed_),
   PROTOBUF_FIELD_OFFSET(::referee::v1::TournamentParticipant, _impl_.claimed_at_unix_ms_),
+  PROTOBUF_FIELD_OFFSET(::referee::v1::TournamentParticipant, _impl_.player_id_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::referee::v1::TournamentRound, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -701,31 +705,31 @@ const uint32_t TableStruct_referee_2fv1_2ftournament_2eproto::offsets[] PROTOBUF
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::referee::v1::ParticipantSpec)},
-  { 8, -1, -1, sizeof(::referee::v1::CreateTournamentRequest)},
-  { 23, -1, -1, sizeof(::referee::v1::CreateTournamentResponse)},
-  { 35, -1, -1, sizeof(::referee::v1::SeatCode)},
-  { 44, -1, -1, sizeof(::referee::v1::ClaimSeatRequest)},
-  { 52, -1, -1, sizeof(::referee::v1::ClaimSeatResponse)},
-  { 62, -1, -1, sizeof(::referee::v1::ParticipantToken)},
-  { 70, -1, -1, sizeof(::referee::v1::StartTournamentRequest)},
-  { 77, -1, -1, sizeof(::referee::v1::StartTournamentResponse)},
-  { 84, -1, -1, sizeof(::referee::v1::GetTournamentRequest)},
-  { 91, -1, -1, sizeof(::referee::v1::GetTournamentResponse)},
-  { 98, 106, -1, sizeof(::referee::v1::WatchTournamentRequest)},
-  { 108, -1, -1, sizeof(::referee::v1::WatchTournamentResponse)},
-  { 115, -1, -1, sizeof(::referee::v1::ListTournamentsRequest)},
-  { 123, -1, -1, sizeof(::referee::v1::ListTournamentsResponse)},
-  { 130, -1, -1, sizeof(::referee::v1::Tournament)},
-  { 152, -1, -1, sizeof(::referee::v1::TournamentParticipant)},
-  { 163, -1, -1, sizeof(::referee::v1::TournamentRound)},
-  { 174, -1, -1, sizeof(::referee::v1::TournamentTable)},
-  { 187, -1, -1, sizeof(::referee::v1::TableResult)},
-  { 199, -1, -1, sizeof(::referee::v1::Rating)},
-  { 209, -1, -1, sizeof(::referee::v1::Standing)},
-  { 223, -1, -1, sizeof(::referee::v1::ForfeitTableSeatRequest)},
-  { 232, -1, -1, sizeof(::referee::v1::ForfeitTableSeatResponse)},
-  { 239, -1, -1, sizeof(::referee::v1::ReplaceTableSeatByBotRequest)},
-  { 249, -1, -1, sizeof(::referee::v1::ReplaceTableSeatByBotResponse)},
+  { 9, -1, -1, sizeof(::referee::v1::CreateTournamentRequest)},
+  { 24, -1, -1, sizeof(::referee::v1::CreateTournamentResponse)},
+  { 36, -1, -1, sizeof(::referee::v1::SeatCode)},
+  { 45, -1, -1, sizeof(::referee::v1::ClaimSeatRequest)},
+  { 53, -1, -1, sizeof(::referee::v1::ClaimSeatResponse)},
+  { 63, -1, -1, sizeof(::referee::v1::ParticipantToken)},
+  { 71, -1, -1, sizeof(::referee::v1::StartTournamentRequest)},
+  { 78, -1, -1, sizeof(::referee::v1::StartTournamentResponse)},
+  { 85, -1, -1, sizeof(::referee::v1::GetTournamentRequest)},
+  { 92, -1, -1, sizeof(::referee::v1::GetTournamentResponse)},
+  { 99, 107, -1, sizeof(::referee::v1::WatchTournamentRequest)},
+  { 109, -1, -1, sizeof(::referee::v1::WatchTournamentResponse)},
+  { 116, -1, -1, sizeof(::referee::v1::ListTournamentsRequest)},
+  { 124, -1, -1, sizeof(::referee::v1::ListTournamentsResponse)},
+  { 131, -1, -1, sizeof(::referee::v1::Tournament)},
+  { 153, -1, -1, sizeof(::referee::v1::TournamentParticipant)},
+  { 165, -1, -1, sizeof(::referee::v1::TournamentRound)},
+  { 176, -1, -1, sizeof(::referee::v1::TournamentTable)},
+  { 189, -1, -1, sizeof(::referee::v1::TableResult)},
+  { 201, -1, -1, sizeof(::referee::v1::Rating)},
+  { 211, -1, -1, sizeof(::referee::v1::Standing)},
+  { 225, -1, -1, sizeof(::referee::v1::ForfeitTableSeatRequest)},
+  { 234, -1, -1, sizeof(::referee::v1::ForfeitTableSeatResponse)},
+  { 241, -1, -1, sizeof(::referee::v1::ReplaceTableSeatByBotRequest)},
+  { 251, -1, -1, sizeof(::referee::v1::ReplaceTableSeatByBotResponse)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -760,116 +764,117 @@ static const ::_pb::Message* const file_default_instances[] = {
 const char descriptor_table_protodef_referee_2fv1_2ftournament_2eproto[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) =
   "\n\033referee/v1/tournament.proto\022\nreferee.v"
   "1\032\025referee/v1/game.proto\032\030referee/v1/ref"
-  "eree.proto\032\026referee/v1/table.proto\"E\n\017Pa"
+  "eree.proto\032\026referee/v1/table.proto\"X\n\017Pa"
   "rticipantSpec\022\014\n\004name\030\001 \001(\t\022$\n\003bot\030\002 \001(\016"
-  "2\027.referee.v1.BotStrategy\"\247\002\n\027CreateTour"
-  "namentRequest\022\014\n\004game\030\001 \001(\t\022\027\n\017seats_per"
-  "_table\030\002 \001(\005\022)\n\007options\030\003 \001(\0132\030.referee."
-  "v1.TableOptions\0221\n\014participants\030\004 \003(\0132\033."
-  "referee.v1.ParticipantSpec\022,\n\006format\030\005 \001"
-  "(\0162\034.referee.v1.TournamentFormat\022\016\n\006roun"
-  "ds\030\006 \001(\005\022\014\n\004seed\030\007 \001(\014\022\031\n\021bot_move_delay"
-  "_ms\030\010 \001(\005\022 \n\005clock\030\t \001(\0132\021.referee.v1.Cl"
-  "ock\"\347\001\n\030CreateTournamentResponse\022\025\n\rtour"
-  "nament_id\030\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\023\n\013admi"
-  "n_token\030\003 \001(\t\0228\n\022participant_tokens\030\004 \003("
-  "\0132\034.referee.v1.ParticipantToken\022*\n\ntourn"
-  "ament\030\005 \001(\0132\026.referee.v1.Tournament\022(\n\ns"
-  "eat_codes\030\006 \003(\0132\024.referee.v1.SeatCode\"I\n"
-  "\010SeatCode\022\023\n\013participant\030\001 \001(\005\022\014\n\004code\030\002"
-  " \001(\t\022\032\n\022expires_at_unix_ms\030\003 \001(\003\"6\n\020Clai"
-  "mSeatRequest\022\014\n\004code\030\001 \001(\t\022\024\n\014display_na"
-  "me\030\002 \001(\t\"\206\001\n\021ClaimSeatResponse\022\025\n\rtourna"
-  "ment_id\030\001 \001(\t\022\023\n\013participant\030\002 \001(\005\022\031\n\021pa"
-  "rticipant_token\030\003 \001(\t\022*\n\ntournament\030\004 \001("
-  "\0132\026.referee.v1.Tournament\"6\n\020Participant"
-  "Token\022\023\n\013participant\030\001 \001(\005\022\r\n\005token\030\002 \001("
-  "\t\"/\n\026StartTournamentRequest\022\025\n\rtournamen"
-  "t_id\030\001 \001(\t\"E\n\027StartTournamentResponse\022*\n"
-  "\ntournament\030\001 \001(\0132\026.referee.v1.Tournamen"
-  "t\"-\n\024GetTournamentRequest\022\025\n\rtournament_"
-  "id\030\001 \001(\t\"C\n\025GetTournamentResponse\022*\n\ntou"
-  "rnament\030\001 \001(\0132\026.referee.v1.Tournament\"]\n"
-  "\026WatchTournamentRequest\022\025\n\rtournament_id"
-  "\030\001 \001(\t\022\032\n\rafter_version\030\002 \001(\003H\000\210\001\001B\020\n\016_a"
-  "fter_version\"E\n\027WatchTournamentResponse\022"
-  "*\n\ntournament\030\001 \001(\0132\026.referee.v1.Tournam"
-  "ent\"U\n\026ListTournamentsRequest\022\r\n\005limit\030\001"
-  " \001(\005\022,\n\006status\030\002 \001(\0162\034.referee.v1.Tourna"
-  "mentStatus\"F\n\027ListTournamentsResponse\022+\n"
-  "\013tournaments\030\001 \003(\0132\026.referee.v1.Tourname"
-  "nt\"\232\004\n\nTournament\022\025\n\rtournament_id\030\001 \001(\t"
-  "\022\017\n\007version\030\002 \001(\003\022\014\n\004game\030\003 \001(\t\022\027\n\017seats"
-  "_per_table\030\004 \001(\005\022)\n\007options\030\005 \001(\0132\030.refe"
-  "ree.v1.TableOptions\022,\n\006format\030\006 \001(\0162\034.re"
-  "feree.v1.TournamentFormat\022\016\n\006rounds\030\007 \001("
-  "\005\022,\n\006status\030\010 \001(\0162\034.referee.v1.Tournamen"
-  "tStatus\022\025\n\rcurrent_round\030\t \001(\005\0227\n\014partic"
-  "ipants\030\n \003(\0132!.referee.v1.TournamentPart"
-  "icipant\0222\n\rround_results\030\013 \003(\0132\033.referee"
-  ".v1.TournamentRound\022#\n\007ratings\030\014 \003(\0132\022.r"
-  "eferee.v1.Rating\022+\n\rfinal_ranking\030\r \003(\0132"
-  "\024.referee.v1.Standing\022\023\n\013seed_sha256\030\016 \001"
-  "(\t\022\031\n\021bot_move_delay_ms\030\017 \001(\005\022 \n\005clock\030\020"
-  " \001(\0132\021.referee.v1.Clock\"\207\001\n\025TournamentPa"
-  "rticipant\022\r\n\005index\030\001 \001(\005\022\014\n\004name\030\002 \001(\t\022$"
-  "\n\003bot\030\003 \001(\0162\027.referee.v1.BotStrategy\022\017\n\007"
-  "claimed\030\004 \001(\010\022\032\n\022claimed_at_unix_ms\030\005 \001("
-  "\003\"\227\001\n\017TournamentRound\022\016\n\006number\030\001 \001(\005\022+\n"
-  "\006tables\030\002 \003(\0132\033.referee.v1.TournamentTab"
-  "le\022\014\n\004byes\030\003 \003(\005\022\020\n\010complete\030\004 \001(\010\022\'\n\tst"
-  "andings\030\005 \003(\0132\024.referee.v1.Standing\"\301\001\n\017"
-  "TournamentTable\022\016\n\006number\030\001 \001(\005\022\024\n\014parti"
-  "cipants\030\002 \003(\005\022\017\n\007game_id\030\003 \001(\t\022\020\n\010finish"
-  "ed\030\004 \001(\010\022(\n\007results\030\005 \003(\0132\027.referee.v1.T"
-  "ableResult\022\017\n\007summary\030\006 \001(\t\022*\n\013seat_toke"
-  "ns\030\007 \003(\0132\025.referee.v1.SeatToken\"n\n\013Table"
-  "Result\022\023\n\013participant\030\001 \001(\005\022\014\n\004seat\030\002 \001("
-  "\005\022\r\n\005place\030\003 \001(\005\022\016\n\006points\030\004 \001(\001\022\r\n\005scor"
-  "e\030\005 \001(\005\022\016\n\006alarms\030\006 \001(\005\"I\n\006Rating\022\023\n\013par"
-  "ticipant\030\001 \001(\005\022\n\n\002mu\030\002 \001(\001\022\r\n\005sigma\030\003 \001("
-  "\001\022\017\n\007ordinal\030\004 \001(\001\"\244\001\n\010Standing\022\014\n\004rank\030"
-  "\001 \001(\005\022\023\n\013participant\030\002 \001(\005\022\014\n\004name\030\003 \001(\t"
-  "\022\016\n\006points\030\004 \001(\001\022\"\n\006rating\030\005 \001(\0132\022.refer"
-  "ee.v1.Rating\022\025\n\rtables_played\030\006 \001(\005\022\014\n\004b"
-  "yes\030\007 \001(\005\022\016\n\006alarms\030\010 \001(\005\"O\n\027ForfeitTabl"
-  "eSeatRequest\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007g"
-  "ame_id\030\002 \001(\t\022\014\n\004seat\030\003 \001(\005\"<\n\030ForfeitTab"
-  "leSeatResponse\022 \n\005table\030\001 \001(\0132\021.referee."
-  "v1.Table\"z\n\034ReplaceTableSeatByBotRequest"
-  "\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007game_id\030\002 \001(\t"
-  "\022\014\n\004seat\030\003 \001(\005\022$\n\003bot\030\004 \001(\0162\027.referee.v1"
-  ".BotStrategy\"A\n\035ReplaceTableSeatByBotRes"
-  "ponse\022 \n\005table\030\001 \001(\0132\021.referee.v1.Table*"
-  "u\n\020TournamentFormat\022!\n\035TOURNAMENT_FORMAT"
-  "_UNSPECIFIED\020\000\022!\n\035TOURNAMENT_FORMAT_ROUN"
-  "D_ROBIN\020\001\022\033\n\027TOURNAMENT_FORMAT_SWISS\020\002*\223"
-  "\001\n\020TournamentStatus\022!\n\035TOURNAMENT_STATUS"
-  "_UNSPECIFIED\020\000\022\035\n\031TOURNAMENT_STATUS_CREA"
-  "TED\020\001\022\035\n\031TOURNAMENT_STATUS_RUNNING\020\002\022\036\n\032"
-  "TOURNAMENT_STATUS_FINISHED\020\003*`\n\013BotStrat"
-  "egy\022\034\n\030BOT_STRATEGY_UNSPECIFIED\020\000\022\027\n\023BOT"
-  "_STRATEGY_RANDOM\020\001\022\032\n\026BOT_STRATEGY_HEURI"
-  "STIC\020\0022\365\005\n\021TournamentService\022]\n\020CreateTo"
-  "urnament\022#.referee.v1.CreateTournamentRe"
-  "quest\032$.referee.v1.CreateTournamentRespo"
-  "nse\022Z\n\017StartTournament\022\".referee.v1.Star"
-  "tTournamentRequest\032#.referee.v1.StartTou"
-  "rnamentResponse\022T\n\rGetTournament\022 .refer"
-  "ee.v1.GetTournamentRequest\032!.referee.v1."
-  "GetTournamentResponse\022\\\n\017WatchTournament"
-  "\022\".referee.v1.WatchTournamentRequest\032#.r"
-  "eferee.v1.WatchTournamentResponse0\001\022Z\n\017L"
-  "istTournaments\022\".referee.v1.ListTourname"
-  "ntsRequest\032#.referee.v1.ListTournamentsR"
-  "esponse\022H\n\tClaimSeat\022\034.referee.v1.ClaimS"
-  "eatRequest\032\035.referee.v1.ClaimSeatRespons"
-  "e\022]\n\020ForfeitTableSeat\022#.referee.v1.Forfe"
-  "itTableSeatRequest\032$.referee.v1.ForfeitT"
-  "ableSeatResponse\022l\n\025ReplaceTableSeatByBo"
-  "t\022(.referee.v1.ReplaceTableSeatByBotRequ"
-  "est\032).referee.v1.ReplaceTableSeatByBotRe"
-  "sponseb\006proto3"
+  "2\027.referee.v1.BotStrategy\022\021\n\tplayer_id\030\003"
+  " \001(\t\"\247\002\n\027CreateTournamentRequest\022\014\n\004game"
+  "\030\001 \001(\t\022\027\n\017seats_per_table\030\002 \001(\005\022)\n\007optio"
+  "ns\030\003 \001(\0132\030.referee.v1.TableOptions\0221\n\014pa"
+  "rticipants\030\004 \003(\0132\033.referee.v1.Participan"
+  "tSpec\022,\n\006format\030\005 \001(\0162\034.referee.v1.Tourn"
+  "amentFormat\022\016\n\006rounds\030\006 \001(\005\022\014\n\004seed\030\007 \001("
+  "\014\022\031\n\021bot_move_delay_ms\030\010 \001(\005\022 \n\005clock\030\t "
+  "\001(\0132\021.referee.v1.Clock\"\347\001\n\030CreateTournam"
+  "entResponse\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007ve"
+  "rsion\030\002 \001(\003\022\023\n\013admin_token\030\003 \001(\t\0228\n\022part"
+  "icipant_tokens\030\004 \003(\0132\034.referee.v1.Partic"
+  "ipantToken\022*\n\ntournament\030\005 \001(\0132\026.referee"
+  ".v1.Tournament\022(\n\nseat_codes\030\006 \003(\0132\024.ref"
+  "eree.v1.SeatCode\"I\n\010SeatCode\022\023\n\013particip"
+  "ant\030\001 \001(\005\022\014\n\004code\030\002 \001(\t\022\032\n\022expires_at_un"
+  "ix_ms\030\003 \001(\003\"6\n\020ClaimSeatRequest\022\014\n\004code\030"
+  "\001 \001(\t\022\024\n\014display_name\030\002 \001(\t\"\206\001\n\021ClaimSea"
+  "tResponse\022\025\n\rtournament_id\030\001 \001(\t\022\023\n\013part"
+  "icipant\030\002 \001(\005\022\031\n\021participant_token\030\003 \001(\t"
+  "\022*\n\ntournament\030\004 \001(\0132\026.referee.v1.Tourna"
+  "ment\"6\n\020ParticipantToken\022\023\n\013participant\030"
+  "\001 \001(\005\022\r\n\005token\030\002 \001(\t\"/\n\026StartTournamentR"
+  "equest\022\025\n\rtournament_id\030\001 \001(\t\"E\n\027StartTo"
+  "urnamentResponse\022*\n\ntournament\030\001 \001(\0132\026.r"
+  "eferee.v1.Tournament\"-\n\024GetTournamentReq"
+  "uest\022\025\n\rtournament_id\030\001 \001(\t\"C\n\025GetTourna"
+  "mentResponse\022*\n\ntournament\030\001 \001(\0132\026.refer"
+  "ee.v1.Tournament\"]\n\026WatchTournamentReque"
+  "st\022\025\n\rtournament_id\030\001 \001(\t\022\032\n\rafter_versi"
+  "on\030\002 \001(\003H\000\210\001\001B\020\n\016_after_version\"E\n\027Watch"
+  "TournamentResponse\022*\n\ntournament\030\001 \001(\0132\026"
+  ".referee.v1.Tournament\"U\n\026ListTournament"
+  "sRequest\022\r\n\005limit\030\001 \001(\005\022,\n\006status\030\002 \001(\0162"
+  "\034.referee.v1.TournamentStatus\"F\n\027ListTou"
+  "rnamentsResponse\022+\n\013tournaments\030\001 \003(\0132\026."
+  "referee.v1.Tournament\"\232\004\n\nTournament\022\025\n\r"
+  "tournament_id\030\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\014\n\004"
+  "game\030\003 \001(\t\022\027\n\017seats_per_table\030\004 \001(\005\022)\n\007o"
+  "ptions\030\005 \001(\0132\030.referee.v1.TableOptions\022,"
+  "\n\006format\030\006 \001(\0162\034.referee.v1.TournamentFo"
+  "rmat\022\016\n\006rounds\030\007 \001(\005\022,\n\006status\030\010 \001(\0162\034.r"
+  "eferee.v1.TournamentStatus\022\025\n\rcurrent_ro"
+  "und\030\t \001(\005\0227\n\014participants\030\n \003(\0132!.refere"
+  "e.v1.TournamentParticipant\0222\n\rround_resu"
+  "lts\030\013 \003(\0132\033.referee.v1.TournamentRound\022#"
+  "\n\007ratings\030\014 \003(\0132\022.referee.v1.Rating\022+\n\rf"
+  "inal_ranking\030\r \003(\0132\024.referee.v1.Standing"
+  "\022\023\n\013seed_sha256\030\016 \001(\t\022\031\n\021bot_move_delay_"
+  "ms\030\017 \001(\005\022 \n\005clock\030\020 \001(\0132\021.referee.v1.Clo"
+  "ck\"\232\001\n\025TournamentParticipant\022\r\n\005index\030\001 "
+  "\001(\005\022\014\n\004name\030\002 \001(\t\022$\n\003bot\030\003 \001(\0162\027.referee"
+  ".v1.BotStrategy\022\017\n\007claimed\030\004 \001(\010\022\032\n\022clai"
+  "med_at_unix_ms\030\005 \001(\003\022\021\n\tplayer_id\030\006 \001(\t\""
+  "\227\001\n\017TournamentRound\022\016\n\006number\030\001 \001(\005\022+\n\006t"
+  "ables\030\002 \003(\0132\033.referee.v1.TournamentTable"
+  "\022\014\n\004byes\030\003 \003(\005\022\020\n\010complete\030\004 \001(\010\022\'\n\tstan"
+  "dings\030\005 \003(\0132\024.referee.v1.Standing\"\301\001\n\017To"
+  "urnamentTable\022\016\n\006number\030\001 \001(\005\022\024\n\014partici"
+  "pants\030\002 \003(\005\022\017\n\007game_id\030\003 \001(\t\022\020\n\010finished"
+  "\030\004 \001(\010\022(\n\007results\030\005 \003(\0132\027.referee.v1.Tab"
+  "leResult\022\017\n\007summary\030\006 \001(\t\022*\n\013seat_tokens"
+  "\030\007 \003(\0132\025.referee.v1.SeatToken\"n\n\013TableRe"
+  "sult\022\023\n\013participant\030\001 \001(\005\022\014\n\004seat\030\002 \001(\005\022"
+  "\r\n\005place\030\003 \001(\005\022\016\n\006points\030\004 \001(\001\022\r\n\005score\030"
+  "\005 \001(\005\022\016\n\006alarms\030\006 \001(\005\"I\n\006Rating\022\023\n\013parti"
+  "cipant\030\001 \001(\005\022\n\n\002mu\030\002 \001(\001\022\r\n\005sigma\030\003 \001(\001\022"
+  "\017\n\007ordinal\030\004 \001(\001\"\244\001\n\010Standing\022\014\n\004rank\030\001 "
+  "\001(\005\022\023\n\013participant\030\002 \001(\005\022\014\n\004name\030\003 \001(\t\022\016"
+  "\n\006points\030\004 \001(\001\022\"\n\006rating\030\005 \001(\0132\022.referee"
+  ".v1.Rating\022\025\n\rtables_played\030\006 \001(\005\022\014\n\004bye"
+  "s\030\007 \001(\005\022\016\n\006alarms\030\010 \001(\005\"O\n\027ForfeitTableS"
+  "eatRequest\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007gam"
+  "e_id\030\002 \001(\t\022\014\n\004seat\030\003 \001(\005\"<\n\030ForfeitTable"
+  "SeatResponse\022 \n\005table\030\001 \001(\0132\021.referee.v1"
+  ".Table\"z\n\034ReplaceTableSeatByBotRequest\022\025"
+  "\n\rtournament_id\030\001 \001(\t\022\017\n\007game_id\030\002 \001(\t\022\014"
+  "\n\004seat\030\003 \001(\005\022$\n\003bot\030\004 \001(\0162\027.referee.v1.B"
+  "otStrategy\"A\n\035ReplaceTableSeatByBotRespo"
+  "nse\022 \n\005table\030\001 \001(\0132\021.referee.v1.Table*u\n"
+  "\020TournamentFormat\022!\n\035TOURNAMENT_FORMAT_U"
+  "NSPECIFIED\020\000\022!\n\035TOURNAMENT_FORMAT_ROUND_"
+  "ROBIN\020\001\022\033\n\027TOURNAMENT_FORMAT_SWISS\020\002*\223\001\n"
+  "\020TournamentStatus\022!\n\035TOURNAMENT_STATUS_U"
+  "NSPECIFIED\020\000\022\035\n\031TOURNAMENT_STATUS_CREATE"
+  "D\020\001\022\035\n\031TOURNAMENT_STATUS_RUNNING\020\002\022\036\n\032TO"
+  "URNAMENT_STATUS_FINISHED\020\003*y\n\013BotStrateg"
+  "y\022\034\n\030BOT_STRATEGY_UNSPECIFIED\020\000\022\027\n\023BOT_S"
+  "TRATEGY_RANDOM\020\001\022\032\n\026BOT_STRATEGY_HEURIST"
+  "IC\020\002\022\027\n\023BOT_STRATEGY_SEARCH\020\0032\365\005\n\021Tourna"
+  "mentService\022]\n\020CreateTournament\022#.refere"
+  "e.v1.CreateTournamentRequest\032$.referee.v"
+  "1.CreateTournamentResponse\022Z\n\017StartTourn"
+  "ament\022\".referee.v1.StartTournamentReques"
+  "t\032#.referee.v1.StartTournamentResponse\022T"
+  "\n\rGetTournament\022 .referee.v1.GetTourname"
+  "ntRequest\032!.referee.v1.GetTournamentResp"
+  "onse\022\\\n\017WatchTournament\022\".referee.v1.Wat"
+  "chTournamentRequest\032#.referee.v1.WatchTo"
+  "urnamentResponse0\001\022Z\n\017ListTournaments\022\"."
+  "referee.v1.ListTournamentsRequest\032#.refe"
+  "ree.v1.ListTournamentsResponse\022H\n\tClaimS"
+  "eat\022\034.referee.v1.ClaimSeatRequest\032\035.refe"
+  "ree.v1.ClaimSeatResponse\022]\n\020ForfeitTable"
+  "Seat\022#.referee.v1.ForfeitTableSeatReques"
+  "t\032$.referee.v1.ForfeitTableSeatResponse\022"
+  "l\n\025ReplaceTableSeatByBot\022(.referee.v1.Re"
+  "placeTableSeatByBotRequest\032).referee.v1."
+  "ReplaceTableSeatByBotResponseb\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_referee_2fv1_2ftournament_2eproto_deps[3] = {
   &::descriptor_table_referee_2fv1_2fgame_2eproto,
@@ -878,7 +883,7 @@ static const ::_pbi::DescriptorTable* const descriptor_table_referee_2fv1_2ftour
 };
 static ::_pbi::once_flag descriptor_table_referee_2fv1_2ftournament_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_referee_2fv1_2ftournament_2eproto = {
-    false, false, 4454, descriptor_table_protodef_referee_2fv1_2ftournament_2eproto,
+    false, false, 4517, descriptor_table_protodef_referee_2fv1_2ftournament_2eproto,
     "referee/v1/tournament.proto",
     &descriptor_table_referee_2fv1_2ftournament_2eproto_once, descriptor_table_referee_2fv1_2ftournament_2eproto_deps, 3, 26,
     schemas, file_default_instances, TableStruct_referee_2fv1_2ftournament_2eproto::offsets,
@@ -933,6 +938,7 @@ bool BotStrategy_IsValid(int value) {
     case 0:
     case 1:
     case 2:
+    case 3:
       return true;
     default:
       return false;
@@ -957,6 +963,7 @@ ParticipantSpec::ParticipantSpec(const ParticipantSpec& from)
   ParticipantSpec* const _this = this; (void)_this;
   new (&_impl_) Impl_{
       decltype(_impl_.name_){}
+    , decltype(_impl_.player_id_){}
     , decltype(_impl_.bot_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
@@ -969,6 +976,14 @@ ParticipantSpec::ParticipantSpec(const ParticipantSpec& from)
     _this->_impl_.name_.Set(from._internal_name(), 
       _this->GetArenaForAllocation());
   }
+  _impl_.player_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.player_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_player_id().empty()) {
+    _this->_impl_.player_id_.Set(from._internal_player_id(), 
+      _this->GetArenaForAllocation());
+  }
   _this->_impl_.bot_ = from._impl_.bot_;
   // @@protoc_insertion_point(copy_constructor:referee.v1.ParticipantSpec)
 }
@@ -979,12 +994,17 @@ inline void ParticipantSpec::SharedCtor(
   (void)is_message_owned;
   new (&_impl_) Impl_{
       decltype(_impl_.name_){}
+    , decltype(_impl_.player_id_){}
     , decltype(_impl_.bot_){0}
     , /*decltype(_impl_._cached_size_)*/{}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
     _impl_.name_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.player_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.player_id_.Set("", GetArenaForAllocation());
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
 }
 
@@ -1000,6 +1020,7 @@ ParticipantSpec::~ParticipantSpec() {
 inline void ParticipantSpec::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
   _impl_.name_.Destroy();
+  _impl_.player_id_.Destroy();
 }
 
 void ParticipantSpec::SetCachedSize(int size) const {
@@ -1013,6 +1034,7 @@ void ParticipantSpec::Clear() {
   (void) cached_has_bits;
 
   _impl_.name_.ClearToEmpty();
+  _impl_.player_id_.ClearToEmpty();
   _impl_.bot_ = 0;
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1039,6 +1061,16 @@ const char* ParticipantSpec::_InternalParse(const char* ptr, ::_pbi::ParseContex
           uint64_t val = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
           _internal_set_bot(static_cast<::referee::v1::BotStrategy>(val));
+        } else
+          goto handle_unusual;
+        continue;
+      // string player_id = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 26)) {
+          auto str = _internal_mutable_player_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "referee.v1.ParticipantSpec.player_id"));
         } else
           goto handle_unusual;
         continue;
@@ -1088,6 +1120,16 @@ uint8_t* ParticipantSpec::_InternalSerialize(
       2, this->_internal_bot(), target);
   }
 
+  // string player_id = 3;
+  if (!this->_internal_player_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_player_id().data(), static_cast<int>(this->_internal_player_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "referee.v1.ParticipantSpec.player_id");
+    target = stream->WriteStringMaybeAliased(
+        3, this->_internal_player_id(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1109,6 +1151,13 @@ size_t ParticipantSpec::ByteSizeLong() const {
     total_size += 1 +
       ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
         this->_internal_name());
+  }
+
+  // string player_id = 3;
+  if (!this->_internal_player_id().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_player_id());
   }
 
   // .referee.v1.BotStrategy bot = 2;
@@ -1138,6 +1187,9 @@ void ParticipantSpec::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const 
   if (!from._internal_name().empty()) {
     _this->_internal_set_name(from._internal_name());
   }
+  if (!from._internal_player_id().empty()) {
+    _this->_internal_set_player_id(from._internal_player_id());
+  }
   if (from._internal_bot() != 0) {
     _this->_internal_set_bot(from._internal_bot());
   }
@@ -1163,6 +1215,10 @@ void ParticipantSpec::InternalSwap(ParticipantSpec* other) {
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.name_, lhs_arena,
       &other->_impl_.name_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.player_id_, lhs_arena,
+      &other->_impl_.player_id_, rhs_arena
   );
   swap(_impl_.bot_, other->_impl_.bot_);
 }
@@ -5488,6 +5544,7 @@ TournamentParticipant::TournamentParticipant(const TournamentParticipant& from)
   TournamentParticipant* const _this = this; (void)_this;
   new (&_impl_) Impl_{
       decltype(_impl_.name_){}
+    , decltype(_impl_.player_id_){}
     , decltype(_impl_.index_){}
     , decltype(_impl_.bot_){}
     , decltype(_impl_.claimed_at_unix_ms_){}
@@ -5503,6 +5560,14 @@ TournamentParticipant::TournamentParticipant(const TournamentParticipant& from)
     _this->_impl_.name_.Set(from._internal_name(), 
       _this->GetArenaForAllocation());
   }
+  _impl_.player_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.player_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_player_id().empty()) {
+    _this->_impl_.player_id_.Set(from._internal_player_id(), 
+      _this->GetArenaForAllocation());
+  }
   ::memcpy(&_impl_.index_, &from._impl_.index_,
     static_cast<size_t>(reinterpret_cast<char*>(&_impl_.claimed_) -
     reinterpret_cast<char*>(&_impl_.index_)) + sizeof(_impl_.claimed_));
@@ -5515,6 +5580,7 @@ inline void TournamentParticipant::SharedCtor(
   (void)is_message_owned;
   new (&_impl_) Impl_{
       decltype(_impl_.name_){}
+    , decltype(_impl_.player_id_){}
     , decltype(_impl_.index_){0}
     , decltype(_impl_.bot_){0}
     , decltype(_impl_.claimed_at_unix_ms_){int64_t{0}}
@@ -5524,6 +5590,10 @@ inline void TournamentParticipant::SharedCtor(
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
     _impl_.name_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.player_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.player_id_.Set("", GetArenaForAllocation());
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
 }
 
@@ -5539,6 +5609,7 @@ TournamentParticipant::~TournamentParticipant() {
 inline void TournamentParticipant::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
   _impl_.name_.Destroy();
+  _impl_.player_id_.Destroy();
 }
 
 void TournamentParticipant::SetCachedSize(int size) const {
@@ -5552,6 +5623,7 @@ void TournamentParticipant::Clear() {
   (void) cached_has_bits;
 
   _impl_.name_.ClearToEmpty();
+  _impl_.player_id_.ClearToEmpty();
   ::memset(&_impl_.index_, 0, static_cast<size_t>(
       reinterpret_cast<char*>(&_impl_.claimed_) -
       reinterpret_cast<char*>(&_impl_.index_)) + sizeof(_impl_.claimed_));
@@ -5604,6 +5676,16 @@ const char* TournamentParticipant::_InternalParse(const char* ptr, ::_pbi::Parse
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 40)) {
           _impl_.claimed_at_unix_ms_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // string player_id = 6;
+      case 6:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 50)) {
+          auto str = _internal_mutable_player_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "referee.v1.TournamentParticipant.player_id"));
         } else
           goto handle_unusual;
         continue;
@@ -5671,6 +5753,16 @@ uint8_t* TournamentParticipant::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteInt64ToArray(5, this->_internal_claimed_at_unix_ms(), target);
   }
 
+  // string player_id = 6;
+  if (!this->_internal_player_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_player_id().data(), static_cast<int>(this->_internal_player_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "referee.v1.TournamentParticipant.player_id");
+    target = stream->WriteStringMaybeAliased(
+        6, this->_internal_player_id(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -5692,6 +5784,13 @@ size_t TournamentParticipant::ByteSizeLong() const {
     total_size += 1 +
       ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
         this->_internal_name());
+  }
+
+  // string player_id = 6;
+  if (!this->_internal_player_id().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_player_id());
   }
 
   // int32 index = 1;
@@ -5736,6 +5835,9 @@ void TournamentParticipant::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, 
   if (!from._internal_name().empty()) {
     _this->_internal_set_name(from._internal_name());
   }
+  if (!from._internal_player_id().empty()) {
+    _this->_internal_set_player_id(from._internal_player_id());
+  }
   if (from._internal_index() != 0) {
     _this->_internal_set_index(from._internal_index());
   }
@@ -5770,6 +5872,10 @@ void TournamentParticipant::InternalSwap(TournamentParticipant* other) {
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.name_, lhs_arena,
       &other->_impl_.name_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.player_id_, lhs_arena,
+      &other->_impl_.player_id_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
       PROTOBUF_FIELD_OFFSET(TournamentParticipant, _impl_.claimed_)

@@ -218,12 +218,13 @@ enum BotStrategy : int {
   BOT_STRATEGY_UNSPECIFIED = 0,
   BOT_STRATEGY_RANDOM = 1,
   BOT_STRATEGY_HEURISTIC = 2,
+  BOT_STRATEGY_SEARCH = 3,
   BotStrategy_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   BotStrategy_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool BotStrategy_IsValid(int value);
 constexpr BotStrategy BotStrategy_MIN = BOT_STRATEGY_UNSPECIFIED;
-constexpr BotStrategy BotStrategy_MAX = BOT_STRATEGY_HEURISTIC;
+constexpr BotStrategy BotStrategy_MAX = BOT_STRATEGY_SEARCH;
 constexpr int BotStrategy_ARRAYSIZE = BotStrategy_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* BotStrategy_descriptor();
@@ -364,6 +365,7 @@ class ParticipantSpec final :
 
   enum : int {
     kNameFieldNumber = 1,
+    kPlayerIdFieldNumber = 3,
     kBotFieldNumber = 2,
   };
   // string name = 1;
@@ -378,6 +380,20 @@ class ParticipantSpec final :
   const std::string& _internal_name() const;
   inline PROTOBUF_ALWAYS_INLINE void _internal_set_name(const std::string& value);
   std::string* _internal_mutable_name();
+  public:
+
+  // string player_id = 3;
+  void clear_player_id();
+  const std::string& player_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_player_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_player_id();
+  PROTOBUF_NODISCARD std::string* release_player_id();
+  void set_allocated_player_id(std::string* player_id);
+  private:
+  const std::string& _internal_player_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_player_id(const std::string& value);
+  std::string* _internal_mutable_player_id();
   public:
 
   // .referee.v1.BotStrategy bot = 2;
@@ -398,6 +414,7 @@ class ParticipantSpec final :
   typedef void DestructorSkippable_;
   struct Impl_ {
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr name_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr player_id_;
     int bot_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
@@ -3393,6 +3410,7 @@ class TournamentParticipant final :
 
   enum : int {
     kNameFieldNumber = 2,
+    kPlayerIdFieldNumber = 6,
     kIndexFieldNumber = 1,
     kBotFieldNumber = 3,
     kClaimedAtUnixMsFieldNumber = 5,
@@ -3410,6 +3428,20 @@ class TournamentParticipant final :
   const std::string& _internal_name() const;
   inline PROTOBUF_ALWAYS_INLINE void _internal_set_name(const std::string& value);
   std::string* _internal_mutable_name();
+  public:
+
+  // string player_id = 6;
+  void clear_player_id();
+  const std::string& player_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_player_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_player_id();
+  PROTOBUF_NODISCARD std::string* release_player_id();
+  void set_allocated_player_id(std::string* player_id);
+  private:
+  const std::string& _internal_player_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_player_id(const std::string& value);
+  std::string* _internal_mutable_player_id();
   public:
 
   // int32 index = 1;
@@ -3457,6 +3489,7 @@ class TournamentParticipant final :
   typedef void DestructorSkippable_;
   struct Impl_ {
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr name_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr player_id_;
     int32_t index_;
     int bot_;
     int64_t claimed_at_unix_ms_;
@@ -5333,6 +5366,56 @@ inline void ParticipantSpec::_internal_set_bot(::referee::v1::BotStrategy value)
 inline void ParticipantSpec::set_bot(::referee::v1::BotStrategy value) {
   _internal_set_bot(value);
   // @@protoc_insertion_point(field_set:referee.v1.ParticipantSpec.bot)
+}
+
+// string player_id = 3;
+inline void ParticipantSpec::clear_player_id() {
+  _impl_.player_id_.ClearToEmpty();
+}
+inline const std::string& ParticipantSpec::player_id() const {
+  // @@protoc_insertion_point(field_get:referee.v1.ParticipantSpec.player_id)
+  return _internal_player_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void ParticipantSpec::set_player_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.player_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:referee.v1.ParticipantSpec.player_id)
+}
+inline std::string* ParticipantSpec::mutable_player_id() {
+  std::string* _s = _internal_mutable_player_id();
+  // @@protoc_insertion_point(field_mutable:referee.v1.ParticipantSpec.player_id)
+  return _s;
+}
+inline const std::string& ParticipantSpec::_internal_player_id() const {
+  return _impl_.player_id_.Get();
+}
+inline void ParticipantSpec::_internal_set_player_id(const std::string& value) {
+  
+  _impl_.player_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* ParticipantSpec::_internal_mutable_player_id() {
+  
+  return _impl_.player_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* ParticipantSpec::release_player_id() {
+  // @@protoc_insertion_point(field_release:referee.v1.ParticipantSpec.player_id)
+  return _impl_.player_id_.Release();
+}
+inline void ParticipantSpec::set_allocated_player_id(std::string* player_id) {
+  if (player_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.player_id_.SetAllocated(player_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.player_id_.IsDefault()) {
+    _impl_.player_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:referee.v1.ParticipantSpec.player_id)
 }
 
 // -------------------------------------------------------------------
@@ -7825,6 +7908,56 @@ inline void TournamentParticipant::_internal_set_claimed_at_unix_ms(int64_t valu
 inline void TournamentParticipant::set_claimed_at_unix_ms(int64_t value) {
   _internal_set_claimed_at_unix_ms(value);
   // @@protoc_insertion_point(field_set:referee.v1.TournamentParticipant.claimed_at_unix_ms)
+}
+
+// string player_id = 6;
+inline void TournamentParticipant::clear_player_id() {
+  _impl_.player_id_.ClearToEmpty();
+}
+inline const std::string& TournamentParticipant::player_id() const {
+  // @@protoc_insertion_point(field_get:referee.v1.TournamentParticipant.player_id)
+  return _internal_player_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void TournamentParticipant::set_player_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.player_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:referee.v1.TournamentParticipant.player_id)
+}
+inline std::string* TournamentParticipant::mutable_player_id() {
+  std::string* _s = _internal_mutable_player_id();
+  // @@protoc_insertion_point(field_mutable:referee.v1.TournamentParticipant.player_id)
+  return _s;
+}
+inline const std::string& TournamentParticipant::_internal_player_id() const {
+  return _impl_.player_id_.Get();
+}
+inline void TournamentParticipant::_internal_set_player_id(const std::string& value) {
+  
+  _impl_.player_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* TournamentParticipant::_internal_mutable_player_id() {
+  
+  return _impl_.player_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* TournamentParticipant::release_player_id() {
+  // @@protoc_insertion_point(field_release:referee.v1.TournamentParticipant.player_id)
+  return _impl_.player_id_.Release();
+}
+inline void TournamentParticipant::set_allocated_player_id(std::string* player_id) {
+  if (player_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.player_id_.SetAllocated(player_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.player_id_.IsDefault()) {
+    _impl_.player_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:referee.v1.TournamentParticipant.player_id)
 }
 
 // -------------------------------------------------------------------

@@ -166,6 +166,19 @@ public final class Referee {
      * @return The listed.
      */
     boolean getListed();
+
+    /**
+     * <pre>
+     * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
+     * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
+     * key (`x-referee-key`), even where creating games needs none: without one,
+     * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+     * </pre>
+     *
+     * <code>bool rated = 9;</code>
+     * @return The rated.
+     */
+    boolean getRated();
   }
   /**
    * Protobuf type {@code referee.v1.CreateGameRequest}
@@ -433,6 +446,24 @@ public final class Referee {
       return listed_;
     }
 
+    public static final int RATED_FIELD_NUMBER = 9;
+    private boolean rated_ = false;
+    /**
+     * <pre>
+     * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
+     * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
+     * key (`x-referee-key`), even where creating games needs none: without one,
+     * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+     * </pre>
+     *
+     * <code>bool rated = 9;</code>
+     * @return The rated.
+     */
+    @java.lang.Override
+    public boolean getRated() {
+      return rated_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -470,6 +501,9 @@ public final class Referee {
       }
       if (listed_ != false) {
         output.writeBool(8, listed_);
+      }
+      if (rated_ != false) {
+        output.writeBool(9, rated_);
       }
       getUnknownFields().writeTo(output);
     }
@@ -515,6 +549,10 @@ public final class Referee {
         size += com.google.protobuf.CodedOutputStream
           .computeBoolSize(8, listed_);
       }
+      if (rated_ != false) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(9, rated_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -549,6 +587,8 @@ public final class Referee {
           .equals(other.getNamesList())) return false;
       if (getListed()
           != other.getListed()) return false;
+      if (getRated()
+          != other.getRated()) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -582,6 +622,9 @@ public final class Referee {
       hash = (37 * hash) + LISTED_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
           getListed());
+      hash = (37 * hash) + RATED_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getRated());
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -724,6 +767,7 @@ public final class Referee {
         names_ = com.google.protobuf.LazyStringArrayList.EMPTY;
         bitField0_ = (bitField0_ & ~0x00000040);
         listed_ = false;
+        rated_ = false;
         return this;
       }
 
@@ -788,6 +832,9 @@ public final class Referee {
         }
         if (((from_bitField0_ & 0x00000080) != 0)) {
           result.listed_ = listed_;
+        }
+        if (((from_bitField0_ & 0x00000100) != 0)) {
+          result.rated_ = rated_;
         }
       }
 
@@ -868,6 +915,9 @@ public final class Referee {
         if (other.getListed() != false) {
           setListed(other.getListed());
         }
+        if (other.getRated() != false) {
+          setRated(other.getRated());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -937,6 +987,11 @@ public final class Referee {
                 bitField0_ |= 0x00000080;
                 break;
               } // case 64
+              case 72: {
+                rated_ = input.readBool();
+                bitField0_ |= 0x00000100;
+                break;
+              } // case 72
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -1584,6 +1639,59 @@ public final class Referee {
       public Builder clearListed() {
         bitField0_ = (bitField0_ & ~0x00000080);
         listed_ = false;
+        onChanged();
+        return this;
+      }
+
+      private boolean rated_ ;
+      /**
+       * <pre>
+       * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
+       * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
+       * key (`x-referee-key`), even where creating games needs none: without one,
+       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+       * </pre>
+       *
+       * <code>bool rated = 9;</code>
+       * @return The rated.
+       */
+      @java.lang.Override
+      public boolean getRated() {
+        return rated_;
+      }
+      /**
+       * <pre>
+       * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
+       * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
+       * key (`x-referee-key`), even where creating games needs none: without one,
+       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+       * </pre>
+       *
+       * <code>bool rated = 9;</code>
+       * @param value The rated to set.
+       * @return This builder for chaining.
+       */
+      public Builder setRated(boolean value) {
+        
+        rated_ = value;
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
+       * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
+       * key (`x-referee-key`), even where creating games needs none: without one,
+       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+       * </pre>
+       *
+       * <code>bool rated = 9;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearRated() {
+        bitField0_ = (bitField0_ & ~0x00000100);
+        rated_ = false;
         onChanged();
         return this;
       }
@@ -26574,97 +26682,97 @@ java.lang.String defaultValue) {
     java.lang.String[] descriptorData = {
       "\n\030referee/v1/referee.proto\022\nreferee.v1\032\025" +
       "referee/v1/game.proto\032\026referee/v1/table." +
-      "proto\"\266\001\n\021CreateGameRequest\022\014\n\004game\030\001 \001(" +
+      "proto\"\305\001\n\021CreateGameRequest\022\014\n\004game\030\001 \001(" +
       "\t\022\r\n\005seats\030\002 \001(\005\022)\n\007options\030\003 \001(\0132\030.refe" +
       "ree.v1.TableOptions\022\030\n\020allow_spectators\030" +
       "\004 \001(\010\022\014\n\004seed\030\005 \001(\014\022\022\n\nopen_seats\030\006 \001(\005\022" +
-      "\r\n\005names\030\007 \003(\t\022\016\n\006listed\030\010 \001(\010\"\215\002\n\022Creat" +
-      "eGameResponse\022\017\n\007game_id\030\001 \001(\t\022\017\n\007versio" +
-      "n\030\002 \001(\003\022\023\n\013seed_sha256\030\003 \001(\t\022*\n\013seat_tok" +
-      "ens\030\004 \003(\0132\025.referee.v1.SeatToken\022$\n\005setu" +
-      "p\030\005 \001(\0132\025.referee.v1.GameSetup\022\023\n\013admin_" +
-      "token\030\006 \001(\t\022\021\n\tjoin_code\030\007 \001(\t\022$\n\034join_c" +
-      "ode_expires_at_unix_ms\030\010 \001(\003\022 \n\005table\030\t " +
-      "\001(\0132\021.referee.v1.Table\"(\n\tSeatToken\022\014\n\004s" +
-      "eat\030\001 \001(\005\022\r\n\005token\030\002 \001(\t\"!\n\016GetViewReque" +
-      "st\022\017\n\007game_id\030\001 \001(\t\"1\n\017GetViewResponse\022\036" +
-      "\n\004view\030\001 \001(\0132\020.referee.v1.View\"(\n\025ListLe" +
-      "galMovesRequest\022\017\n\007game_id\030\001 \001(\t\"J\n\026List" +
-      "LegalMovesResponse\022\017\n\007version\030\001 \001(\003\022\037\n\005m" +
-      "oves\030\002 \003(\0132\020.referee.v1.Move\"\220\001\n\021SubmitM" +
-      "oveRequest\022\017\n\007game_id\030\001 \001(\t\022\036\n\004move\030\002 \001(" +
-      "\0132\020.referee.v1.Move\022\026\n\016client_move_id\030\003 " +
-      "\001(\t\022\035\n\020expected_version\030\004 \001(\003H\000\210\001\001B\023\n\021_e" +
-      "xpected_version\"{\n\022SubmitMoveResponse\022\017\n" +
-      "\007version\030\001 \001(\003\022\036\n\004view\030\002 \001(\0132\020.referee.v" +
-      "1.View\022!\n\006events\030\003 \003(\0132\021.referee.v1.Even" +
-      "t\022\021\n\tduplicate\030\004 \001(\010\"F\n\023ValidateMoveRequ" +
-      "est\022\017\n\007game_id\030\001 \001(\t\022\036\n\004move\030\002 \001(\0132\020.ref" +
-      "eree.v1.Move\"W\n\024ValidateMoveResponse\022\017\n\007" +
-      "version\030\001 \001(\003\022\r\n\005legal\030\002 \001(\010\022\016\n\006reason\030\003" +
-      " \001(\t\022\017\n\007message\030\004 \001(\t\"c\n\020WatchGameReques" +
-      "t\022\017\n\007game_id\030\001 \001(\t\022\032\n\rafter_version\030\002 \001(" +
-      "\003H\000\210\001\001\022\020\n\010revealed\030\003 \001(\010B\020\n\016_after_versi" +
-      "on\"y\n\021WatchGameResponse\022\017\n\007version\030\001 \001(\003" +
-      "\022!\n\006events\030\002 \003(\0132\021.referee.v1.Event\022\036\n\004v" +
-      "iew\030\003 \001(\0132\020.referee.v1.View\022\020\n\010snapshot\030" +
-      "\004 \001(\010\"K\n\021GetHistoryRequest\022\017\n\007game_id\030\001 " +
-      "\001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n\npage_token\030\003 \001" +
-      "(\t\"\202\002\n\022GetHistoryResponse\022$\n\005setup\030\001 \001(\013" +
-      "2\025.referee.v1.GameSetup\022\017\n\007version\030\002 \001(\003" +
-      "\022)\n\007entries\030\003 \003(\0132\030.referee.v1.HistoryEn" +
-      "try\022\023\n\013seed_sha256\030\004 \001(\t\022\014\n\004seed\030\005 \001(\014\022$" +
-      "\n\007outcome\030\006 \001(\0132\023.referee.v1.Outcome\022\027\n\017" +
-      "next_page_token\030\007 \001(\t\022(\n\007actions\030\010 \003(\0132\027" +
-      ".referee.v1.TableAction\"h\n\024VerifyHistory" +
-      "Request\022/\n\007history\030\001 \001(\0132\036.referee.v1.Ge" +
-      "tHistoryResponse\022\037\n\005views\030\002 \003(\0132\020.refere" +
-      "e.v1.View\"\234\001\n\025VerifyHistoryResponse\022\020\n\010v" +
-      "erified\030\001 \001(\010\022\026\n\016moves_replayed\030\002 \001(\005\022\025\n" +
-      "\rviews_checked\030\003 \001(\005\022\037\n\027first_differing_" +
-      "version\030\004 \001(\003\022\020\n\010problems\030\005 \003(\t\022\017\n\007chain" +
-      "ed\030\006 \001(\010\"\210\003\n\013PlayRequest\022,\n\004join\030\001 \001(\0132\034" +
-      ".referee.v1.PlayRequest.JoinH\000\0220\n\006submit" +
-      "\030\002 \001(\0132\036.referee.v1.PlayRequest.SubmitH\000" +
-      "\022B\n\020list_legal_moves\030\003 \001(\0132&.referee.v1." +
-      "PlayRequest.ListLegalMovesH\000\032E\n\004Join\022\017\n\007" +
-      "game_id\030\001 \001(\t\022\032\n\rafter_version\030\002 \001(\003H\000\210\001" +
-      "\001B\020\n\016_after_version\032t\n\006Submit\022\036\n\004move\030\001 " +
-      "\001(\0132\020.referee.v1.Move\022\026\n\016client_move_id\030" +
-      "\002 \001(\t\022\035\n\020expected_version\030\003 \001(\003H\000\210\001\001B\023\n\021" +
-      "_expected_version\032\020\n\016ListLegalMovesB\006\n\004k" +
-      "ind\"\213\004\n\014PlayResponse\022/\n\006update\030\001 \001(\0132\035.r" +
-      "eferee.v1.WatchGameResponseH\000\022:\n\013move_re" +
-      "sult\030\002 \001(\0132#.referee.v1.PlayResponse.Mov" +
-      "eResultH\000\0229\n\013legal_moves\030\003 \001(\0132\".referee" +
-      ".v1.ListLegalMovesResponseH\000\0227\n\trejectio" +
-      "n\030\004 \001(\0132\".referee.v1.PlayResponse.Reject" +
-      "ionH\000\032H\n\nMoveResult\022\026\n\016client_move_id\030\001 " +
-      "\001(\t\022\017\n\007version\030\002 \001(\003\022\021\n\tduplicate\030\003 \001(\010\032" +
-      "\307\001\n\tRejection\022\026\n\016client_move_id\030\001 \001(\t\022\014\n" +
-      "\004code\030\002 \001(\005\022\016\n\006reason\030\003 \001(\t\022\017\n\007message\030\004" +
-      " \001(\t\022B\n\010metadata\030\005 \003(\01320.referee.v1.Play" +
-      "Response.Rejection.MetadataEntry\032/\n\rMeta" +
-      "dataEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028" +
-      "\001B\006\n\004kind2\310\005\n\016RefereeService\022K\n\nCreateGa" +
-      "me\022\035.referee.v1.CreateGameRequest\032\036.refe" +
-      "ree.v1.CreateGameResponse\022B\n\007GetView\022\032.r" +
-      "eferee.v1.GetViewRequest\032\033.referee.v1.Ge" +
-      "tViewResponse\022W\n\016ListLegalMoves\022!.refere" +
-      "e.v1.ListLegalMovesRequest\032\".referee.v1." +
-      "ListLegalMovesResponse\022K\n\nSubmitMove\022\035.r" +
-      "eferee.v1.SubmitMoveRequest\032\036.referee.v1" +
-      ".SubmitMoveResponse\022Q\n\014ValidateMove\022\037.re" +
-      "feree.v1.ValidateMoveRequest\032 .referee.v" +
-      "1.ValidateMoveResponse\022J\n\tWatchGame\022\034.re" +
-      "feree.v1.WatchGameRequest\032\035.referee.v1.W" +
-      "atchGameResponse0\001\022K\n\nGetHistory\022\035.refer" +
-      "ee.v1.GetHistoryRequest\032\036.referee.v1.Get" +
-      "HistoryResponse\022=\n\004Play\022\027.referee.v1.Pla" +
-      "yRequest\032\030.referee.v1.PlayResponse(\0010\001\022T" +
-      "\n\rVerifyHistory\022 .referee.v1.VerifyHisto" +
-      "ryRequest\032!.referee.v1.VerifyHistoryResp" +
-      "onseb\006proto3"
+      "\r\n\005names\030\007 \003(\t\022\016\n\006listed\030\010 \001(\010\022\r\n\005rated\030" +
+      "\t \001(\010\"\215\002\n\022CreateGameResponse\022\017\n\007game_id\030" +
+      "\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\023\n\013seed_sha256\030\003 " +
+      "\001(\t\022*\n\013seat_tokens\030\004 \003(\0132\025.referee.v1.Se" +
+      "atToken\022$\n\005setup\030\005 \001(\0132\025.referee.v1.Game" +
+      "Setup\022\023\n\013admin_token\030\006 \001(\t\022\021\n\tjoin_code\030" +
+      "\007 \001(\t\022$\n\034join_code_expires_at_unix_ms\030\010 " +
+      "\001(\003\022 \n\005table\030\t \001(\0132\021.referee.v1.Table\"(\n" +
+      "\tSeatToken\022\014\n\004seat\030\001 \001(\005\022\r\n\005token\030\002 \001(\t\"" +
+      "!\n\016GetViewRequest\022\017\n\007game_id\030\001 \001(\t\"1\n\017Ge" +
+      "tViewResponse\022\036\n\004view\030\001 \001(\0132\020.referee.v1" +
+      ".View\"(\n\025ListLegalMovesRequest\022\017\n\007game_i" +
+      "d\030\001 \001(\t\"J\n\026ListLegalMovesResponse\022\017\n\007ver" +
+      "sion\030\001 \001(\003\022\037\n\005moves\030\002 \003(\0132\020.referee.v1.M" +
+      "ove\"\220\001\n\021SubmitMoveRequest\022\017\n\007game_id\030\001 \001" +
+      "(\t\022\036\n\004move\030\002 \001(\0132\020.referee.v1.Move\022\026\n\016cl" +
+      "ient_move_id\030\003 \001(\t\022\035\n\020expected_version\030\004" +
+      " \001(\003H\000\210\001\001B\023\n\021_expected_version\"{\n\022Submit" +
+      "MoveResponse\022\017\n\007version\030\001 \001(\003\022\036\n\004view\030\002 " +
+      "\001(\0132\020.referee.v1.View\022!\n\006events\030\003 \003(\0132\021." +
+      "referee.v1.Event\022\021\n\tduplicate\030\004 \001(\010\"F\n\023V" +
+      "alidateMoveRequest\022\017\n\007game_id\030\001 \001(\t\022\036\n\004m" +
+      "ove\030\002 \001(\0132\020.referee.v1.Move\"W\n\024ValidateM" +
+      "oveResponse\022\017\n\007version\030\001 \001(\003\022\r\n\005legal\030\002 " +
+      "\001(\010\022\016\n\006reason\030\003 \001(\t\022\017\n\007message\030\004 \001(\t\"c\n\020" +
+      "WatchGameRequest\022\017\n\007game_id\030\001 \001(\t\022\032\n\raft" +
+      "er_version\030\002 \001(\003H\000\210\001\001\022\020\n\010revealed\030\003 \001(\010B" +
+      "\020\n\016_after_version\"y\n\021WatchGameResponse\022\017" +
+      "\n\007version\030\001 \001(\003\022!\n\006events\030\002 \003(\0132\021.refere" +
+      "e.v1.Event\022\036\n\004view\030\003 \001(\0132\020.referee.v1.Vi" +
+      "ew\022\020\n\010snapshot\030\004 \001(\010\"K\n\021GetHistoryReques" +
+      "t\022\017\n\007game_id\030\001 \001(\t\022\021\n\tpage_size\030\002 \001(\005\022\022\n" +
+      "\npage_token\030\003 \001(\t\"\202\002\n\022GetHistoryResponse" +
+      "\022$\n\005setup\030\001 \001(\0132\025.referee.v1.GameSetup\022\017" +
+      "\n\007version\030\002 \001(\003\022)\n\007entries\030\003 \003(\0132\030.refer" +
+      "ee.v1.HistoryEntry\022\023\n\013seed_sha256\030\004 \001(\t\022" +
+      "\014\n\004seed\030\005 \001(\014\022$\n\007outcome\030\006 \001(\0132\023.referee" +
+      ".v1.Outcome\022\027\n\017next_page_token\030\007 \001(\t\022(\n\007" +
+      "actions\030\010 \003(\0132\027.referee.v1.TableAction\"h" +
+      "\n\024VerifyHistoryRequest\022/\n\007history\030\001 \001(\0132" +
+      "\036.referee.v1.GetHistoryResponse\022\037\n\005views" +
+      "\030\002 \003(\0132\020.referee.v1.View\"\234\001\n\025VerifyHisto" +
+      "ryResponse\022\020\n\010verified\030\001 \001(\010\022\026\n\016moves_re" +
+      "played\030\002 \001(\005\022\025\n\rviews_checked\030\003 \001(\005\022\037\n\027f" +
+      "irst_differing_version\030\004 \001(\003\022\020\n\010problems" +
+      "\030\005 \003(\t\022\017\n\007chained\030\006 \001(\010\"\210\003\n\013PlayRequest\022" +
+      ",\n\004join\030\001 \001(\0132\034.referee.v1.PlayRequest.J" +
+      "oinH\000\0220\n\006submit\030\002 \001(\0132\036.referee.v1.PlayR" +
+      "equest.SubmitH\000\022B\n\020list_legal_moves\030\003 \001(" +
+      "\0132&.referee.v1.PlayRequest.ListLegalMove" +
+      "sH\000\032E\n\004Join\022\017\n\007game_id\030\001 \001(\t\022\032\n\rafter_ve" +
+      "rsion\030\002 \001(\003H\000\210\001\001B\020\n\016_after_version\032t\n\006Su" +
+      "bmit\022\036\n\004move\030\001 \001(\0132\020.referee.v1.Move\022\026\n\016" +
+      "client_move_id\030\002 \001(\t\022\035\n\020expected_version" +
+      "\030\003 \001(\003H\000\210\001\001B\023\n\021_expected_version\032\020\n\016List" +
+      "LegalMovesB\006\n\004kind\"\213\004\n\014PlayResponse\022/\n\006u" +
+      "pdate\030\001 \001(\0132\035.referee.v1.WatchGameRespon" +
+      "seH\000\022:\n\013move_result\030\002 \001(\0132#.referee.v1.P" +
+      "layResponse.MoveResultH\000\0229\n\013legal_moves\030" +
+      "\003 \001(\0132\".referee.v1.ListLegalMovesRespons" +
+      "eH\000\0227\n\trejection\030\004 \001(\0132\".referee.v1.Play" +
+      "Response.RejectionH\000\032H\n\nMoveResult\022\026\n\016cl" +
+      "ient_move_id\030\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\021\n\td" +
+      "uplicate\030\003 \001(\010\032\307\001\n\tRejection\022\026\n\016client_m" +
+      "ove_id\030\001 \001(\t\022\014\n\004code\030\002 \001(\005\022\016\n\006reason\030\003 \001" +
+      "(\t\022\017\n\007message\030\004 \001(\t\022B\n\010metadata\030\005 \003(\01320." +
+      "referee.v1.PlayResponse.Rejection.Metada" +
+      "taEntry\032/\n\rMetadataEntry\022\013\n\003key\030\001 \001(\t\022\r\n" +
+      "\005value\030\002 \001(\t:\0028\001B\006\n\004kind2\310\005\n\016RefereeServ" +
+      "ice\022K\n\nCreateGame\022\035.referee.v1.CreateGam" +
+      "eRequest\032\036.referee.v1.CreateGameResponse" +
+      "\022B\n\007GetView\022\032.referee.v1.GetViewRequest\032" +
+      "\033.referee.v1.GetViewResponse\022W\n\016ListLega" +
+      "lMoves\022!.referee.v1.ListLegalMovesReques" +
+      "t\032\".referee.v1.ListLegalMovesResponse\022K\n" +
+      "\nSubmitMove\022\035.referee.v1.SubmitMoveReque" +
+      "st\032\036.referee.v1.SubmitMoveResponse\022Q\n\014Va" +
+      "lidateMove\022\037.referee.v1.ValidateMoveRequ" +
+      "est\032 .referee.v1.ValidateMoveResponse\022J\n" +
+      "\tWatchGame\022\034.referee.v1.WatchGameRequest" +
+      "\032\035.referee.v1.WatchGameResponse0\001\022K\n\nGet" +
+      "History\022\035.referee.v1.GetHistoryRequest\032\036" +
+      ".referee.v1.GetHistoryResponse\022=\n\004Play\022\027" +
+      ".referee.v1.PlayRequest\032\030.referee.v1.Pla" +
+      "yResponse(\0010\001\022T\n\rVerifyHistory\022 .referee" +
+      ".v1.VerifyHistoryRequest\032!.referee.v1.Ve" +
+      "rifyHistoryResponseb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -26677,7 +26785,7 @@ java.lang.String defaultValue) {
     internal_static_referee_v1_CreateGameRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_referee_v1_CreateGameRequest_descriptor,
-        new java.lang.String[] { "Game", "Seats", "Options", "AllowSpectators", "Seed", "OpenSeats", "Names", "Listed", });
+        new java.lang.String[] { "Game", "Seats", "Options", "AllowSpectators", "Seed", "OpenSeats", "Names", "Listed", "Rated", });
     internal_static_referee_v1_CreateGameResponse_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_referee_v1_CreateGameResponse_fieldAccessorTable = new

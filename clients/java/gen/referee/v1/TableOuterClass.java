@@ -16,6 +16,170 @@ public final class TableOuterClass {
   }
   /**
    * <pre>
+   * The bot that takes a no-show's seat (Clock.no_show_bot). Its numbers are those of
+   * BotStrategy (tournament.proto), which table.proto cannot import: tournament.proto imports
+   * this file, and moving BotStrategy here would break the released contract.
+   * </pre>
+   *
+   * Protobuf enum {@code referee.v1.NoShowBot}
+   */
+  public enum NoShowBot
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <pre>
+     * The default: NO_SHOW_BOT_SEARCH.
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_UNSPECIFIED = 0;</code>
+     */
+    NO_SHOW_BOT_UNSPECIFIED(0),
+    /**
+     * <pre>
+     * Uniformly random legal moves (BOT_STRATEGY_RANDOM).
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_RANDOM = 1;</code>
+     */
+    NO_SHOW_BOT_RANDOM(1),
+    /**
+     * <pre>
+     * Simple greedy play (BOT_STRATEGY_HEURISTIC).
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_HEURISTIC = 2;</code>
+     */
+    NO_SHOW_BOT_HEURISTIC(2),
+    /**
+     * <pre>
+     * Information-set Monte Carlo tree search over the seat's view (BOT_STRATEGY_SEARCH).
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_SEARCH = 3;</code>
+     */
+    NO_SHOW_BOT_SEARCH(3),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <pre>
+     * The default: NO_SHOW_BOT_SEARCH.
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_UNSPECIFIED = 0;</code>
+     */
+    public static final int NO_SHOW_BOT_UNSPECIFIED_VALUE = 0;
+    /**
+     * <pre>
+     * Uniformly random legal moves (BOT_STRATEGY_RANDOM).
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_RANDOM = 1;</code>
+     */
+    public static final int NO_SHOW_BOT_RANDOM_VALUE = 1;
+    /**
+     * <pre>
+     * Simple greedy play (BOT_STRATEGY_HEURISTIC).
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_HEURISTIC = 2;</code>
+     */
+    public static final int NO_SHOW_BOT_HEURISTIC_VALUE = 2;
+    /**
+     * <pre>
+     * Information-set Monte Carlo tree search over the seat's view (BOT_STRATEGY_SEARCH).
+     * </pre>
+     *
+     * <code>NO_SHOW_BOT_SEARCH = 3;</code>
+     */
+    public static final int NO_SHOW_BOT_SEARCH_VALUE = 3;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static NoShowBot valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static NoShowBot forNumber(int value) {
+      switch (value) {
+        case 0: return NO_SHOW_BOT_UNSPECIFIED;
+        case 1: return NO_SHOW_BOT_RANDOM;
+        case 2: return NO_SHOW_BOT_HEURISTIC;
+        case 3: return NO_SHOW_BOT_SEARCH;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<NoShowBot>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        NoShowBot> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<NoShowBot>() {
+            public NoShowBot findValueByNumber(int number) {
+              return NoShowBot.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(0);
+    }
+
+    private static final NoShowBot[] VALUES = values();
+
+    public static NoShowBot valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private NoShowBot(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:referee.v1.NoShowBot)
+  }
+
+  /**
+   * <pre>
    * What happens to a seat the clock has played `Clock.no_show_after` times in a row.
    * </pre>
    *
@@ -33,7 +197,7 @@ public final class TableOuterClass {
     NO_SHOW_UNSPECIFIED(0),
     /**
      * <pre>
-     * The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on.
+     * The seat is handed to a bot (Clock.no_show_bot), which plays it at once from then on.
      * </pre>
      *
      * <code>NO_SHOW_BOT = 1;</code>
@@ -61,7 +225,7 @@ public final class TableOuterClass {
     public static final int NO_SHOW_UNSPECIFIED_VALUE = 0;
     /**
      * <pre>
-     * The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on.
+     * The seat is handed to a bot (Clock.no_show_bot), which plays it at once from then on.
      * </pre>
      *
      * <code>NO_SHOW_BOT = 1;</code>
@@ -135,7 +299,7 @@ public final class TableOuterClass {
     }
     public static final com.google.protobuf.Descriptors.EnumDescriptor
         getDescriptor() {
-      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(0);
+      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(1);
     }
 
     private static final NoShow[] VALUES = values();
@@ -310,7 +474,7 @@ public final class TableOuterClass {
     }
     public static final com.google.protobuf.Descriptors.EnumDescriptor
         getDescriptor() {
-      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(1);
+      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(2);
     }
 
     private static final TableStatus[] VALUES = values();
@@ -457,7 +621,7 @@ public final class TableOuterClass {
     }
     public static final com.google.protobuf.Descriptors.EnumDescriptor
         getDescriptor() {
-      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(2);
+      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(3);
     }
 
     private static final SeatHolder[] VALUES = values();
@@ -602,7 +766,7 @@ public final class TableOuterClass {
     }
     public static final com.google.protobuf.Descriptors.EnumDescriptor
         getDescriptor() {
-      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(3);
+      return referee.v1.TableOuterClass.getDescriptor().getEnumTypes().get(4);
     }
 
     private static final MoveBy[] VALUES = values();
@@ -687,6 +851,27 @@ public final class TableOuterClass {
      * @return The noShow.
      */
     referee.v1.TableOuterClass.NoShow getNoShow();
+
+    /**
+     * <pre>
+     * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+     * Gang); unset: NO_SHOW_BOT_SEARCH.
+     * </pre>
+     *
+     * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+     * @return The enum numeric value on the wire for noShowBot.
+     */
+    int getNoShowBotValue();
+    /**
+     * <pre>
+     * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+     * Gang); unset: NO_SHOW_BOT_SEARCH.
+     * </pre>
+     *
+     * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+     * @return The noShowBot.
+     */
+    referee.v1.TableOuterClass.NoShowBot getNoShowBot();
   }
   /**
    * <pre>
@@ -711,6 +896,7 @@ public final class TableOuterClass {
     }
     private Clock() {
       noShow_ = 0;
+      noShowBot_ = 0;
     }
 
     @java.lang.Override
@@ -821,6 +1007,34 @@ public final class TableOuterClass {
       return result == null ? referee.v1.TableOuterClass.NoShow.UNRECOGNIZED : result;
     }
 
+    public static final int NO_SHOW_BOT_FIELD_NUMBER = 6;
+    private int noShowBot_ = 0;
+    /**
+     * <pre>
+     * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+     * Gang); unset: NO_SHOW_BOT_SEARCH.
+     * </pre>
+     *
+     * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+     * @return The enum numeric value on the wire for noShowBot.
+     */
+    @java.lang.Override public int getNoShowBotValue() {
+      return noShowBot_;
+    }
+    /**
+     * <pre>
+     * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+     * Gang); unset: NO_SHOW_BOT_SEARCH.
+     * </pre>
+     *
+     * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+     * @return The noShowBot.
+     */
+    @java.lang.Override public referee.v1.TableOuterClass.NoShowBot getNoShowBot() {
+      referee.v1.TableOuterClass.NoShowBot result = referee.v1.TableOuterClass.NoShowBot.forNumber(noShowBot_);
+      return result == null ? referee.v1.TableOuterClass.NoShowBot.UNRECOGNIZED : result;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -849,6 +1063,9 @@ public final class TableOuterClass {
       }
       if (noShow_ != referee.v1.TableOuterClass.NoShow.NO_SHOW_UNSPECIFIED.getNumber()) {
         output.writeEnum(5, noShow_);
+      }
+      if (noShowBot_ != referee.v1.TableOuterClass.NoShowBot.NO_SHOW_BOT_UNSPECIFIED.getNumber()) {
+        output.writeEnum(6, noShowBot_);
       }
       getUnknownFields().writeTo(output);
     }
@@ -879,6 +1096,10 @@ public final class TableOuterClass {
         size += com.google.protobuf.CodedOutputStream
           .computeEnumSize(5, noShow_);
       }
+      if (noShowBot_ != referee.v1.TableOuterClass.NoShowBot.NO_SHOW_BOT_UNSPECIFIED.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(6, noShowBot_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -903,6 +1124,7 @@ public final class TableOuterClass {
       if (getNoShowAfter()
           != other.getNoShowAfter()) return false;
       if (noShow_ != other.noShow_) return false;
+      if (noShowBot_ != other.noShowBot_) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -924,6 +1146,8 @@ public final class TableOuterClass {
       hash = (53 * hash) + getNoShowAfter();
       hash = (37 * hash) + NO_SHOW_FIELD_NUMBER;
       hash = (53 * hash) + noShow_;
+      hash = (37 * hash) + NO_SHOW_BOT_FIELD_NUMBER;
+      hash = (53 * hash) + noShowBot_;
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -1067,6 +1291,7 @@ public final class TableOuterClass {
         incrementSeconds_ = 0;
         noShowAfter_ = 0;
         noShow_ = 0;
+        noShowBot_ = 0;
         return this;
       }
 
@@ -1114,6 +1339,9 @@ public final class TableOuterClass {
         }
         if (((from_bitField0_ & 0x00000010) != 0)) {
           result.noShow_ = noShow_;
+        }
+        if (((from_bitField0_ & 0x00000020) != 0)) {
+          result.noShowBot_ = noShowBot_;
         }
       }
 
@@ -1176,6 +1404,9 @@ public final class TableOuterClass {
         if (other.noShow_ != 0) {
           setNoShowValue(other.getNoShowValue());
         }
+        if (other.noShowBot_ != 0) {
+          setNoShowBotValue(other.getNoShowBotValue());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -1227,6 +1458,11 @@ public final class TableOuterClass {
                 bitField0_ |= 0x00000010;
                 break;
               } // case 40
+              case 48: {
+                noShowBot_ = input.readEnum();
+                bitField0_ |= 0x00000020;
+                break;
+              } // case 48
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -1484,6 +1720,84 @@ public final class TableOuterClass {
       public Builder clearNoShow() {
         bitField0_ = (bitField0_ & ~0x00000010);
         noShow_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private int noShowBot_ = 0;
+      /**
+       * <pre>
+       * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+       * Gang); unset: NO_SHOW_BOT_SEARCH.
+       * </pre>
+       *
+       * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+       * @return The enum numeric value on the wire for noShowBot.
+       */
+      @java.lang.Override public int getNoShowBotValue() {
+        return noShowBot_;
+      }
+      /**
+       * <pre>
+       * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+       * Gang); unset: NO_SHOW_BOT_SEARCH.
+       * </pre>
+       *
+       * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+       * @param value The enum numeric value on the wire for noShowBot to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNoShowBotValue(int value) {
+        noShowBot_ = value;
+        bitField0_ |= 0x00000020;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+       * Gang); unset: NO_SHOW_BOT_SEARCH.
+       * </pre>
+       *
+       * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+       * @return The noShowBot.
+       */
+      @java.lang.Override
+      public referee.v1.TableOuterClass.NoShowBot getNoShowBot() {
+        referee.v1.TableOuterClass.NoShowBot result = referee.v1.TableOuterClass.NoShowBot.forNumber(noShowBot_);
+        return result == null ? referee.v1.TableOuterClass.NoShowBot.UNRECOGNIZED : result;
+      }
+      /**
+       * <pre>
+       * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+       * Gang); unset: NO_SHOW_BOT_SEARCH.
+       * </pre>
+       *
+       * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+       * @param value The noShowBot to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNoShowBot(referee.v1.TableOuterClass.NoShowBot value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000020;
+        noShowBot_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+       * Gang); unset: NO_SHOW_BOT_SEARCH.
+       * </pre>
+       *
+       * <code>.referee.v1.NoShowBot no_show_bot = 6;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNoShowBot() {
+        bitField0_ = (bitField0_ & ~0x00000020);
+        noShowBot_ = 0;
         onChanged();
         return this;
       }
@@ -3141,6 +3455,17 @@ public final class TableOuterClass {
      * @return The createdAtUnixMs.
      */
     long getCreatedAtUnixMs();
+
+    /**
+     * <pre>
+     * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+     * players' ratings (RatingService).
+     * </pre>
+     *
+     * <code>bool rated = 7;</code>
+     * @return The rated.
+     */
+    boolean getRated();
   }
   /**
    * <pre>
@@ -3348,6 +3673,22 @@ public final class TableOuterClass {
       return createdAtUnixMs_;
     }
 
+    public static final int RATED_FIELD_NUMBER = 7;
+    private boolean rated_ = false;
+    /**
+     * <pre>
+     * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+     * players' ratings (RatingService).
+     * </pre>
+     *
+     * <code>bool rated = 7;</code>
+     * @return The rated.
+     */
+    @java.lang.Override
+    public boolean getRated() {
+      return rated_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -3379,6 +3720,9 @@ public final class TableOuterClass {
       }
       if (createdAtUnixMs_ != 0L) {
         output.writeInt64(6, createdAtUnixMs_);
+      }
+      if (rated_ != false) {
+        output.writeBool(7, rated_);
       }
       getUnknownFields().writeTo(output);
     }
@@ -3413,6 +3757,10 @@ public final class TableOuterClass {
         size += com.google.protobuf.CodedOutputStream
           .computeInt64Size(6, createdAtUnixMs_);
       }
+      if (rated_ != false) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(7, rated_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -3442,6 +3790,8 @@ public final class TableOuterClass {
           != other.getListed()) return false;
       if (getCreatedAtUnixMs()
           != other.getCreatedAtUnixMs()) return false;
+      if (getRated()
+          != other.getRated()) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -3472,6 +3822,9 @@ public final class TableOuterClass {
       hash = (37 * hash) + CREATED_AT_UNIX_MS_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
           getCreatedAtUnixMs());
+      hash = (37 * hash) + RATED_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+          getRated());
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -3621,6 +3974,7 @@ public final class TableOuterClass {
         waitingSinceUnixMs_ = 0L;
         listed_ = false;
         createdAtUnixMs_ = 0L;
+        rated_ = false;
         return this;
       }
 
@@ -3683,6 +4037,9 @@ public final class TableOuterClass {
         }
         if (((from_bitField0_ & 0x00000020) != 0)) {
           result.createdAtUnixMs_ = createdAtUnixMs_;
+        }
+        if (((from_bitField0_ & 0x00000040) != 0)) {
+          result.rated_ = rated_;
         }
       }
 
@@ -3771,6 +4128,9 @@ public final class TableOuterClass {
         if (other.getCreatedAtUnixMs() != 0L) {
           setCreatedAtUnixMs(other.getCreatedAtUnixMs());
         }
+        if (other.getRated() != false) {
+          setRated(other.getRated());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -3837,6 +4197,11 @@ public final class TableOuterClass {
                 bitField0_ |= 0x00000020;
                 break;
               } // case 48
+              case 56: {
+                rated_ = input.readBool();
+                bitField0_ |= 0x00000040;
+                break;
+              } // case 56
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -4496,6 +4861,53 @@ public final class TableOuterClass {
       public Builder clearCreatedAtUnixMs() {
         bitField0_ = (bitField0_ & ~0x00000020);
         createdAtUnixMs_ = 0L;
+        onChanged();
+        return this;
+      }
+
+      private boolean rated_ ;
+      /**
+       * <pre>
+       * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+       * players' ratings (RatingService).
+       * </pre>
+       *
+       * <code>bool rated = 7;</code>
+       * @return The rated.
+       */
+      @java.lang.Override
+      public boolean getRated() {
+        return rated_;
+      }
+      /**
+       * <pre>
+       * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+       * players' ratings (RatingService).
+       * </pre>
+       *
+       * <code>bool rated = 7;</code>
+       * @param value The rated to set.
+       * @return This builder for chaining.
+       */
+      public Builder setRated(boolean value) {
+        
+        rated_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+       * players' ratings (RatingService).
+       * </pre>
+       *
+       * <code>bool rated = 7;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearRated() {
+        bitField0_ = (bitField0_ & ~0x00000040);
+        rated_ = false;
         onChanged();
         return this;
       }
@@ -5867,38 +6279,43 @@ public final class TableOuterClass {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026referee/v1/table.proto\022\nreferee.v1\"\212\001\n" +
+      "\n\026referee/v1/table.proto\022\nreferee.v1\"\266\001\n" +
       "\005Clock\022\024\n\014move_seconds\030\001 \001(\005\022\024\n\014bank_sec" +
       "onds\030\002 \001(\005\022\031\n\021increment_seconds\030\003 \001(\005\022\025\n" +
       "\rno_show_after\030\004 \001(\005\022#\n\007no_show\030\005 \001(\0162\022." +
-      "referee.v1.NoShow\"\306\001\n\tTableSeat\022\014\n\004seat\030" +
-      "\001 \001(\005\022&\n\006holder\030\002 \001(\0162\026.referee.v1.SeatH" +
-      "older\022\014\n\004name\030\003 \001(\t\022\021\n\tplayer_id\030\004 \001(\t\022\017" +
-      "\n\007present\030\005 \001(\010\022\030\n\020deadline_unix_ms\030\006 \001(" +
-      "\003\022\017\n\007bank_ms\030\007 \001(\003\022\023\n\013clock_moves\030\010 \001(\005\022" +
-      "\021\n\tforfeited\030\t \001(\010\"\303\001\n\005Table\022\'\n\006status\030\001" +
-      " \001(\0162\027.referee.v1.TableStatus\022$\n\005seats\030\002" +
-      " \003(\0132\025.referee.v1.TableSeat\022 \n\005clock\030\003 \001" +
-      "(\0132\021.referee.v1.Clock\022\035\n\025waiting_since_u" +
-      "nix_ms\030\004 \001(\003\022\016\n\006listed\030\005 \001(\010\022\032\n\022created_" +
-      "at_unix_ms\030\006 \001(\003\"\264\002\n\013TableAction\022*\n\004kind" +
-      "\030\001 \001(\0162\034.referee.v1.TableAction.Kind\022\017\n\007" +
-      "version\030\002 \001(\003\022\014\n\004seat\030\003 \001(\005\022\014\n\004name\030\004 \001(" +
-      "\t\022\022\n\nat_unix_ms\030\005 \001(\003\022\021\n\tautomatic\030\006 \001(\010" +
-      "\"\244\001\n\004Kind\022\024\n\020KIND_UNSPECIFIED\020\000\022\017\n\013KIND_" +
-      "JOINED\020\001\022\r\n\tKIND_LEFT\020\002\022\020\n\014KIND_STARTED\020" +
-      "\003\022\027\n\023KIND_TOKEN_REISSUED\020\004\022\022\n\016KIND_FORFE" +
-      "ITED\020\005\022\025\n\021KIND_BOT_REPLACED\020\006\022\020\n\014KIND_AB" +
-      "ORTED\020\007*G\n\006NoShow\022\027\n\023NO_SHOW_UNSPECIFIED" +
-      "\020\000\022\017\n\013NO_SHOW_BOT\020\001\022\023\n\017NO_SHOW_FORFEIT\020\002" +
-      "*\216\001\n\013TableStatus\022\034\n\030TABLE_STATUS_UNSPECI" +
-      "FIED\020\000\022\025\n\021TABLE_STATUS_OPEN\020\001\022\025\n\021TABLE_S" +
-      "TATUS_LIVE\020\002\022\031\n\025TABLE_STATUS_FINISHED\020\003\022" +
-      "\030\n\024TABLE_STATUS_ABORTED\020\004*V\n\nSeatHolder\022" +
-      "\033\n\027SEAT_HOLDER_UNSPECIFIED\020\000\022\026\n\022SEAT_HOL" +
-      "DER_PLAYER\020\001\022\023\n\017SEAT_HOLDER_BOT\020\002*E\n\006Mov" +
-      "eBy\022\027\n\023MOVE_BY_UNSPECIFIED\020\000\022\021\n\rMOVE_BY_" +
-      "CLOCK\020\001\022\017\n\013MOVE_BY_BOT\020\002b\006proto3"
+      "referee.v1.NoShow\022*\n\013no_show_bot\030\006 \001(\0162\025" +
+      ".referee.v1.NoShowBot\"\306\001\n\tTableSeat\022\014\n\004s" +
+      "eat\030\001 \001(\005\022&\n\006holder\030\002 \001(\0162\026.referee.v1.S" +
+      "eatHolder\022\014\n\004name\030\003 \001(\t\022\021\n\tplayer_id\030\004 \001" +
+      "(\t\022\017\n\007present\030\005 \001(\010\022\030\n\020deadline_unix_ms\030" +
+      "\006 \001(\003\022\017\n\007bank_ms\030\007 \001(\003\022\023\n\013clock_moves\030\010 " +
+      "\001(\005\022\021\n\tforfeited\030\t \001(\010\"\322\001\n\005Table\022\'\n\006stat" +
+      "us\030\001 \001(\0162\027.referee.v1.TableStatus\022$\n\005sea" +
+      "ts\030\002 \003(\0132\025.referee.v1.TableSeat\022 \n\005clock" +
+      "\030\003 \001(\0132\021.referee.v1.Clock\022\035\n\025waiting_sin" +
+      "ce_unix_ms\030\004 \001(\003\022\016\n\006listed\030\005 \001(\010\022\032\n\022crea" +
+      "ted_at_unix_ms\030\006 \001(\003\022\r\n\005rated\030\007 \001(\010\"\264\002\n\013" +
+      "TableAction\022*\n\004kind\030\001 \001(\0162\034.referee.v1.T" +
+      "ableAction.Kind\022\017\n\007version\030\002 \001(\003\022\014\n\004seat" +
+      "\030\003 \001(\005\022\014\n\004name\030\004 \001(\t\022\022\n\nat_unix_ms\030\005 \001(\003" +
+      "\022\021\n\tautomatic\030\006 \001(\010\"\244\001\n\004Kind\022\024\n\020KIND_UNS" +
+      "PECIFIED\020\000\022\017\n\013KIND_JOINED\020\001\022\r\n\tKIND_LEFT" +
+      "\020\002\022\020\n\014KIND_STARTED\020\003\022\027\n\023KIND_TOKEN_REISS" +
+      "UED\020\004\022\022\n\016KIND_FORFEITED\020\005\022\025\n\021KIND_BOT_RE" +
+      "PLACED\020\006\022\020\n\014KIND_ABORTED\020\007*s\n\tNoShowBot\022" +
+      "\033\n\027NO_SHOW_BOT_UNSPECIFIED\020\000\022\026\n\022NO_SHOW_" +
+      "BOT_RANDOM\020\001\022\031\n\025NO_SHOW_BOT_HEURISTIC\020\002\022" +
+      "\026\n\022NO_SHOW_BOT_SEARCH\020\003*G\n\006NoShow\022\027\n\023NO_" +
+      "SHOW_UNSPECIFIED\020\000\022\017\n\013NO_SHOW_BOT\020\001\022\023\n\017N" +
+      "O_SHOW_FORFEIT\020\002*\216\001\n\013TableStatus\022\034\n\030TABL" +
+      "E_STATUS_UNSPECIFIED\020\000\022\025\n\021TABLE_STATUS_O" +
+      "PEN\020\001\022\025\n\021TABLE_STATUS_LIVE\020\002\022\031\n\025TABLE_ST" +
+      "ATUS_FINISHED\020\003\022\030\n\024TABLE_STATUS_ABORTED\020" +
+      "\004*V\n\nSeatHolder\022\033\n\027SEAT_HOLDER_UNSPECIFI" +
+      "ED\020\000\022\026\n\022SEAT_HOLDER_PLAYER\020\001\022\023\n\017SEAT_HOL" +
+      "DER_BOT\020\002*E\n\006MoveBy\022\027\n\023MOVE_BY_UNSPECIFI" +
+      "ED\020\000\022\021\n\rMOVE_BY_CLOCK\020\001\022\017\n\013MOVE_BY_BOT\020\002" +
+      "b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -5909,7 +6326,7 @@ public final class TableOuterClass {
     internal_static_referee_v1_Clock_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_referee_v1_Clock_descriptor,
-        new java.lang.String[] { "MoveSeconds", "BankSeconds", "IncrementSeconds", "NoShowAfter", "NoShow", });
+        new java.lang.String[] { "MoveSeconds", "BankSeconds", "IncrementSeconds", "NoShowAfter", "NoShow", "NoShowBot", });
     internal_static_referee_v1_TableSeat_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_referee_v1_TableSeat_fieldAccessorTable = new
@@ -5921,7 +6338,7 @@ public final class TableOuterClass {
     internal_static_referee_v1_Table_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_referee_v1_Table_descriptor,
-        new java.lang.String[] { "Status", "Seats", "Clock", "WaitingSinceUnixMs", "Listed", "CreatedAtUnixMs", });
+        new java.lang.String[] { "Status", "Seats", "Clock", "WaitingSinceUnixMs", "Listed", "CreatedAtUnixMs", "Rated", });
     internal_static_referee_v1_TableAction_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_referee_v1_TableAction_fieldAccessorTable = new

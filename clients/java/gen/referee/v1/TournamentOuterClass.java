@@ -350,6 +350,14 @@ public final class TournamentOuterClass {
      * <code>BOT_STRATEGY_HEURISTIC = 2;</code>
      */
     BOT_STRATEGY_HEURISTIC(2),
+    /**
+     * <pre>
+     * Information-set Monte Carlo tree search over the seat's view (referee.search).
+     * </pre>
+     *
+     * <code>BOT_STRATEGY_SEARCH = 3;</code>
+     */
+    BOT_STRATEGY_SEARCH(3),
     UNRECOGNIZED(-1),
     ;
 
@@ -377,6 +385,14 @@ public final class TournamentOuterClass {
      * <code>BOT_STRATEGY_HEURISTIC = 2;</code>
      */
     public static final int BOT_STRATEGY_HEURISTIC_VALUE = 2;
+    /**
+     * <pre>
+     * Information-set Monte Carlo tree search over the seat's view (referee.search).
+     * </pre>
+     *
+     * <code>BOT_STRATEGY_SEARCH = 3;</code>
+     */
+    public static final int BOT_STRATEGY_SEARCH_VALUE = 3;
 
 
     public final int getNumber() {
@@ -406,6 +422,7 @@ public final class TournamentOuterClass {
         case 0: return BOT_STRATEGY_UNSPECIFIED;
         case 1: return BOT_STRATEGY_RANDOM;
         case 2: return BOT_STRATEGY_HEURISTIC;
+        case 3: return BOT_STRATEGY_SEARCH;
         default: return null;
       }
     }
@@ -506,6 +523,32 @@ public final class TournamentOuterClass {
      * @return The bot.
      */
     referee.v1.TournamentOuterClass.BotStrategy getBot();
+
+    /**
+     * <pre>
+     * The operator's own id for this person (at most 128 printable characters), under which
+     * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * </pre>
+     *
+     * <code>string player_id = 3;</code>
+     * @return The playerId.
+     */
+    java.lang.String getPlayerId();
+    /**
+     * <pre>
+     * The operator's own id for this person (at most 128 printable characters), under which
+     * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * </pre>
+     *
+     * <code>string player_id = 3;</code>
+     * @return The bytes for playerId.
+     */
+    com.google.protobuf.ByteString
+        getPlayerIdBytes();
   }
   /**
    * Protobuf type {@code referee.v1.ParticipantSpec}
@@ -522,6 +565,7 @@ public final class TournamentOuterClass {
     private ParticipantSpec() {
       name_ = "";
       bot_ = 0;
+      playerId_ = "";
     }
 
     @java.lang.Override
@@ -624,6 +668,59 @@ public final class TournamentOuterClass {
       return result == null ? referee.v1.TournamentOuterClass.BotStrategy.UNRECOGNIZED : result;
     }
 
+    public static final int PLAYER_ID_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object playerId_ = "";
+    /**
+     * <pre>
+     * The operator's own id for this person (at most 128 printable characters), under which
+     * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * </pre>
+     *
+     * <code>string player_id = 3;</code>
+     * @return The playerId.
+     */
+    @java.lang.Override
+    public java.lang.String getPlayerId() {
+      java.lang.Object ref = playerId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        playerId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The operator's own id for this person (at most 128 printable characters), under which
+     * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * </pre>
+     *
+     * <code>string player_id = 3;</code>
+     * @return The bytes for playerId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getPlayerIdBytes() {
+      java.lang.Object ref = playerId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        playerId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -644,6 +741,9 @@ public final class TournamentOuterClass {
       if (bot_ != referee.v1.TournamentOuterClass.BotStrategy.BOT_STRATEGY_UNSPECIFIED.getNumber()) {
         output.writeEnum(2, bot_);
       }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(playerId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, playerId_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -659,6 +759,9 @@ public final class TournamentOuterClass {
       if (bot_ != referee.v1.TournamentOuterClass.BotStrategy.BOT_STRATEGY_UNSPECIFIED.getNumber()) {
         size += com.google.protobuf.CodedOutputStream
           .computeEnumSize(2, bot_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(playerId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, playerId_);
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -678,6 +781,8 @@ public final class TournamentOuterClass {
       if (!getName()
           .equals(other.getName())) return false;
       if (bot_ != other.bot_) return false;
+      if (!getPlayerId()
+          .equals(other.getPlayerId())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -693,6 +798,8 @@ public final class TournamentOuterClass {
       hash = (53 * hash) + getName().hashCode();
       hash = (37 * hash) + BOT_FIELD_NUMBER;
       hash = (53 * hash) + bot_;
+      hash = (37 * hash) + PLAYER_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getPlayerId().hashCode();
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -824,6 +931,7 @@ public final class TournamentOuterClass {
         bitField0_ = 0;
         name_ = "";
         bot_ = 0;
+        playerId_ = "";
         return this;
       }
 
@@ -862,6 +970,9 @@ public final class TournamentOuterClass {
         }
         if (((from_bitField0_ & 0x00000002) != 0)) {
           result.bot_ = bot_;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.playerId_ = playerId_;
         }
       }
 
@@ -917,6 +1028,11 @@ public final class TournamentOuterClass {
         if (other.bot_ != 0) {
           setBotValue(other.getBotValue());
         }
+        if (!other.getPlayerId().isEmpty()) {
+          playerId_ = other.playerId_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -953,6 +1069,11 @@ public final class TournamentOuterClass {
                 bitField0_ |= 0x00000002;
                 break;
               } // case 16
+              case 26: {
+                playerId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -1136,6 +1257,113 @@ public final class TournamentOuterClass {
       public Builder clearBot() {
         bitField0_ = (bitField0_ & ~0x00000002);
         bot_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object playerId_ = "";
+      /**
+       * <pre>
+       * The operator's own id for this person (at most 128 printable characters), under which
+       * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * </pre>
+       *
+       * <code>string player_id = 3;</code>
+       * @return The playerId.
+       */
+      public java.lang.String getPlayerId() {
+        java.lang.Object ref = playerId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          playerId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The operator's own id for this person (at most 128 printable characters), under which
+       * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * </pre>
+       *
+       * <code>string player_id = 3;</code>
+       * @return The bytes for playerId.
+       */
+      public com.google.protobuf.ByteString
+          getPlayerIdBytes() {
+        java.lang.Object ref = playerId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          playerId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The operator's own id for this person (at most 128 printable characters), under which
+       * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * </pre>
+       *
+       * <code>string player_id = 3;</code>
+       * @param value The playerId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPlayerId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        playerId_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The operator's own id for this person (at most 128 printable characters), under which
+       * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * </pre>
+       *
+       * <code>string player_id = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearPlayerId() {
+        playerId_ = getDefaultInstance().getPlayerId();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The operator's own id for this person (at most 128 printable characters), under which
+       * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
+       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
+       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * </pre>
+       *
+       * <code>string player_id = 3;</code>
+       * @param value The bytes for playerId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPlayerIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        playerId_ = value;
+        bitField0_ |= 0x00000004;
         onChanged();
         return this;
       }
@@ -17729,6 +17957,26 @@ public final class TournamentOuterClass {
      * @return The claimedAtUnixMs.
      */
     long getClaimedAtUnixMs();
+
+    /**
+     * <pre>
+     * ParticipantSpec.player_id, as created (public, like the name).
+     * </pre>
+     *
+     * <code>string player_id = 6;</code>
+     * @return The playerId.
+     */
+    java.lang.String getPlayerId();
+    /**
+     * <pre>
+     * ParticipantSpec.player_id, as created (public, like the name).
+     * </pre>
+     *
+     * <code>string player_id = 6;</code>
+     * @return The bytes for playerId.
+     */
+    com.google.protobuf.ByteString
+        getPlayerIdBytes();
   }
   /**
    * Protobuf type {@code referee.v1.TournamentParticipant}
@@ -17745,6 +17993,7 @@ public final class TournamentOuterClass {
     private TournamentParticipant() {
       name_ = "";
       bot_ = 0;
+      playerId_ = "";
     }
 
     @java.lang.Override
@@ -17880,6 +18129,53 @@ public final class TournamentOuterClass {
       return claimedAtUnixMs_;
     }
 
+    public static final int PLAYER_ID_FIELD_NUMBER = 6;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object playerId_ = "";
+    /**
+     * <pre>
+     * ParticipantSpec.player_id, as created (public, like the name).
+     * </pre>
+     *
+     * <code>string player_id = 6;</code>
+     * @return The playerId.
+     */
+    @java.lang.Override
+    public java.lang.String getPlayerId() {
+      java.lang.Object ref = playerId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        playerId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * ParticipantSpec.player_id, as created (public, like the name).
+     * </pre>
+     *
+     * <code>string player_id = 6;</code>
+     * @return The bytes for playerId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getPlayerIdBytes() {
+      java.lang.Object ref = playerId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        playerId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -17909,6 +18205,9 @@ public final class TournamentOuterClass {
       if (claimedAtUnixMs_ != 0L) {
         output.writeInt64(5, claimedAtUnixMs_);
       }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(playerId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 6, playerId_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -17937,6 +18236,9 @@ public final class TournamentOuterClass {
         size += com.google.protobuf.CodedOutputStream
           .computeInt64Size(5, claimedAtUnixMs_);
       }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(playerId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, playerId_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -17961,6 +18263,8 @@ public final class TournamentOuterClass {
           != other.getClaimed()) return false;
       if (getClaimedAtUnixMs()
           != other.getClaimedAtUnixMs()) return false;
+      if (!getPlayerId()
+          .equals(other.getPlayerId())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -17984,6 +18288,8 @@ public final class TournamentOuterClass {
       hash = (37 * hash) + CLAIMED_AT_UNIX_MS_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
           getClaimedAtUnixMs());
+      hash = (37 * hash) + PLAYER_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getPlayerId().hashCode();
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -18118,6 +18424,7 @@ public final class TournamentOuterClass {
         bot_ = 0;
         claimed_ = false;
         claimedAtUnixMs_ = 0L;
+        playerId_ = "";
         return this;
       }
 
@@ -18165,6 +18472,9 @@ public final class TournamentOuterClass {
         }
         if (((from_bitField0_ & 0x00000010) != 0)) {
           result.claimedAtUnixMs_ = claimedAtUnixMs_;
+        }
+        if (((from_bitField0_ & 0x00000020) != 0)) {
+          result.playerId_ = playerId_;
         }
       }
 
@@ -18229,6 +18539,11 @@ public final class TournamentOuterClass {
         if (other.getClaimedAtUnixMs() != 0L) {
           setClaimedAtUnixMs(other.getClaimedAtUnixMs());
         }
+        if (!other.getPlayerId().isEmpty()) {
+          playerId_ = other.playerId_;
+          bitField0_ |= 0x00000020;
+          onChanged();
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -18280,6 +18595,11 @@ public final class TournamentOuterClass {
                 bitField0_ |= 0x00000010;
                 break;
               } // case 40
+              case 50: {
+                playerId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000020;
+                break;
+              } // case 50
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -18564,6 +18884,98 @@ public final class TournamentOuterClass {
       public Builder clearClaimedAtUnixMs() {
         bitField0_ = (bitField0_ & ~0x00000010);
         claimedAtUnixMs_ = 0L;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object playerId_ = "";
+      /**
+       * <pre>
+       * ParticipantSpec.player_id, as created (public, like the name).
+       * </pre>
+       *
+       * <code>string player_id = 6;</code>
+       * @return The playerId.
+       */
+      public java.lang.String getPlayerId() {
+        java.lang.Object ref = playerId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          playerId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * ParticipantSpec.player_id, as created (public, like the name).
+       * </pre>
+       *
+       * <code>string player_id = 6;</code>
+       * @return The bytes for playerId.
+       */
+      public com.google.protobuf.ByteString
+          getPlayerIdBytes() {
+        java.lang.Object ref = playerId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          playerId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * ParticipantSpec.player_id, as created (public, like the name).
+       * </pre>
+       *
+       * <code>string player_id = 6;</code>
+       * @param value The playerId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPlayerId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        playerId_ = value;
+        bitField0_ |= 0x00000020;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * ParticipantSpec.player_id, as created (public, like the name).
+       * </pre>
+       *
+       * <code>string player_id = 6;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearPlayerId() {
+        playerId_ = getDefaultInstance().getPlayerId();
+        bitField0_ = (bitField0_ & ~0x00000020);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * ParticipantSpec.player_id, as created (public, like the name).
+       * </pre>
+       *
+       * <code>string player_id = 6;</code>
+       * @param value The bytes for playerId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPlayerIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        playerId_ = value;
+        bitField0_ |= 0x00000020;
         onChanged();
         return this;
       }
@@ -28656,116 +29068,117 @@ public final class TournamentOuterClass {
     java.lang.String[] descriptorData = {
       "\n\033referee/v1/tournament.proto\022\nreferee.v" +
       "1\032\025referee/v1/game.proto\032\030referee/v1/ref" +
-      "eree.proto\032\026referee/v1/table.proto\"E\n\017Pa" +
+      "eree.proto\032\026referee/v1/table.proto\"X\n\017Pa" +
       "rticipantSpec\022\014\n\004name\030\001 \001(\t\022$\n\003bot\030\002 \001(\016" +
-      "2\027.referee.v1.BotStrategy\"\247\002\n\027CreateTour" +
-      "namentRequest\022\014\n\004game\030\001 \001(\t\022\027\n\017seats_per" +
-      "_table\030\002 \001(\005\022)\n\007options\030\003 \001(\0132\030.referee." +
-      "v1.TableOptions\0221\n\014participants\030\004 \003(\0132\033." +
-      "referee.v1.ParticipantSpec\022,\n\006format\030\005 \001" +
-      "(\0162\034.referee.v1.TournamentFormat\022\016\n\006roun" +
-      "ds\030\006 \001(\005\022\014\n\004seed\030\007 \001(\014\022\031\n\021bot_move_delay" +
-      "_ms\030\010 \001(\005\022 \n\005clock\030\t \001(\0132\021.referee.v1.Cl" +
-      "ock\"\347\001\n\030CreateTournamentResponse\022\025\n\rtour" +
-      "nament_id\030\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\023\n\013admi" +
-      "n_token\030\003 \001(\t\0228\n\022participant_tokens\030\004 \003(" +
-      "\0132\034.referee.v1.ParticipantToken\022*\n\ntourn" +
-      "ament\030\005 \001(\0132\026.referee.v1.Tournament\022(\n\ns" +
-      "eat_codes\030\006 \003(\0132\024.referee.v1.SeatCode\"I\n" +
-      "\010SeatCode\022\023\n\013participant\030\001 \001(\005\022\014\n\004code\030\002" +
-      " \001(\t\022\032\n\022expires_at_unix_ms\030\003 \001(\003\"6\n\020Clai" +
-      "mSeatRequest\022\014\n\004code\030\001 \001(\t\022\024\n\014display_na" +
-      "me\030\002 \001(\t\"\206\001\n\021ClaimSeatResponse\022\025\n\rtourna" +
-      "ment_id\030\001 \001(\t\022\023\n\013participant\030\002 \001(\005\022\031\n\021pa" +
-      "rticipant_token\030\003 \001(\t\022*\n\ntournament\030\004 \001(" +
-      "\0132\026.referee.v1.Tournament\"6\n\020Participant" +
-      "Token\022\023\n\013participant\030\001 \001(\005\022\r\n\005token\030\002 \001(" +
-      "\t\"/\n\026StartTournamentRequest\022\025\n\rtournamen" +
-      "t_id\030\001 \001(\t\"E\n\027StartTournamentResponse\022*\n" +
-      "\ntournament\030\001 \001(\0132\026.referee.v1.Tournamen" +
-      "t\"-\n\024GetTournamentRequest\022\025\n\rtournament_" +
-      "id\030\001 \001(\t\"C\n\025GetTournamentResponse\022*\n\ntou" +
-      "rnament\030\001 \001(\0132\026.referee.v1.Tournament\"]\n" +
-      "\026WatchTournamentRequest\022\025\n\rtournament_id" +
-      "\030\001 \001(\t\022\032\n\rafter_version\030\002 \001(\003H\000\210\001\001B\020\n\016_a" +
-      "fter_version\"E\n\027WatchTournamentResponse\022" +
-      "*\n\ntournament\030\001 \001(\0132\026.referee.v1.Tournam" +
-      "ent\"U\n\026ListTournamentsRequest\022\r\n\005limit\030\001" +
-      " \001(\005\022,\n\006status\030\002 \001(\0162\034.referee.v1.Tourna" +
-      "mentStatus\"F\n\027ListTournamentsResponse\022+\n" +
-      "\013tournaments\030\001 \003(\0132\026.referee.v1.Tourname" +
-      "nt\"\232\004\n\nTournament\022\025\n\rtournament_id\030\001 \001(\t" +
-      "\022\017\n\007version\030\002 \001(\003\022\014\n\004game\030\003 \001(\t\022\027\n\017seats" +
-      "_per_table\030\004 \001(\005\022)\n\007options\030\005 \001(\0132\030.refe" +
-      "ree.v1.TableOptions\022,\n\006format\030\006 \001(\0162\034.re" +
-      "feree.v1.TournamentFormat\022\016\n\006rounds\030\007 \001(" +
-      "\005\022,\n\006status\030\010 \001(\0162\034.referee.v1.Tournamen" +
-      "tStatus\022\025\n\rcurrent_round\030\t \001(\005\0227\n\014partic" +
-      "ipants\030\n \003(\0132!.referee.v1.TournamentPart" +
-      "icipant\0222\n\rround_results\030\013 \003(\0132\033.referee" +
-      ".v1.TournamentRound\022#\n\007ratings\030\014 \003(\0132\022.r" +
-      "eferee.v1.Rating\022+\n\rfinal_ranking\030\r \003(\0132" +
-      "\024.referee.v1.Standing\022\023\n\013seed_sha256\030\016 \001" +
-      "(\t\022\031\n\021bot_move_delay_ms\030\017 \001(\005\022 \n\005clock\030\020" +
-      " \001(\0132\021.referee.v1.Clock\"\207\001\n\025TournamentPa" +
-      "rticipant\022\r\n\005index\030\001 \001(\005\022\014\n\004name\030\002 \001(\t\022$" +
-      "\n\003bot\030\003 \001(\0162\027.referee.v1.BotStrategy\022\017\n\007" +
-      "claimed\030\004 \001(\010\022\032\n\022claimed_at_unix_ms\030\005 \001(" +
-      "\003\"\227\001\n\017TournamentRound\022\016\n\006number\030\001 \001(\005\022+\n" +
-      "\006tables\030\002 \003(\0132\033.referee.v1.TournamentTab" +
-      "le\022\014\n\004byes\030\003 \003(\005\022\020\n\010complete\030\004 \001(\010\022\'\n\tst" +
-      "andings\030\005 \003(\0132\024.referee.v1.Standing\"\301\001\n\017" +
-      "TournamentTable\022\016\n\006number\030\001 \001(\005\022\024\n\014parti" +
-      "cipants\030\002 \003(\005\022\017\n\007game_id\030\003 \001(\t\022\020\n\010finish" +
-      "ed\030\004 \001(\010\022(\n\007results\030\005 \003(\0132\027.referee.v1.T" +
-      "ableResult\022\017\n\007summary\030\006 \001(\t\022*\n\013seat_toke" +
-      "ns\030\007 \003(\0132\025.referee.v1.SeatToken\"n\n\013Table" +
-      "Result\022\023\n\013participant\030\001 \001(\005\022\014\n\004seat\030\002 \001(" +
-      "\005\022\r\n\005place\030\003 \001(\005\022\016\n\006points\030\004 \001(\001\022\r\n\005scor" +
-      "e\030\005 \001(\005\022\016\n\006alarms\030\006 \001(\005\"I\n\006Rating\022\023\n\013par" +
-      "ticipant\030\001 \001(\005\022\n\n\002mu\030\002 \001(\001\022\r\n\005sigma\030\003 \001(" +
-      "\001\022\017\n\007ordinal\030\004 \001(\001\"\244\001\n\010Standing\022\014\n\004rank\030" +
-      "\001 \001(\005\022\023\n\013participant\030\002 \001(\005\022\014\n\004name\030\003 \001(\t" +
-      "\022\016\n\006points\030\004 \001(\001\022\"\n\006rating\030\005 \001(\0132\022.refer" +
-      "ee.v1.Rating\022\025\n\rtables_played\030\006 \001(\005\022\014\n\004b" +
-      "yes\030\007 \001(\005\022\016\n\006alarms\030\010 \001(\005\"O\n\027ForfeitTabl" +
-      "eSeatRequest\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007g" +
-      "ame_id\030\002 \001(\t\022\014\n\004seat\030\003 \001(\005\"<\n\030ForfeitTab" +
-      "leSeatResponse\022 \n\005table\030\001 \001(\0132\021.referee." +
-      "v1.Table\"z\n\034ReplaceTableSeatByBotRequest" +
-      "\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007game_id\030\002 \001(\t" +
-      "\022\014\n\004seat\030\003 \001(\005\022$\n\003bot\030\004 \001(\0162\027.referee.v1" +
-      ".BotStrategy\"A\n\035ReplaceTableSeatByBotRes" +
-      "ponse\022 \n\005table\030\001 \001(\0132\021.referee.v1.Table*" +
-      "u\n\020TournamentFormat\022!\n\035TOURNAMENT_FORMAT" +
-      "_UNSPECIFIED\020\000\022!\n\035TOURNAMENT_FORMAT_ROUN" +
-      "D_ROBIN\020\001\022\033\n\027TOURNAMENT_FORMAT_SWISS\020\002*\223" +
-      "\001\n\020TournamentStatus\022!\n\035TOURNAMENT_STATUS" +
-      "_UNSPECIFIED\020\000\022\035\n\031TOURNAMENT_STATUS_CREA" +
-      "TED\020\001\022\035\n\031TOURNAMENT_STATUS_RUNNING\020\002\022\036\n\032" +
-      "TOURNAMENT_STATUS_FINISHED\020\003*`\n\013BotStrat" +
-      "egy\022\034\n\030BOT_STRATEGY_UNSPECIFIED\020\000\022\027\n\023BOT" +
-      "_STRATEGY_RANDOM\020\001\022\032\n\026BOT_STRATEGY_HEURI" +
-      "STIC\020\0022\365\005\n\021TournamentService\022]\n\020CreateTo" +
-      "urnament\022#.referee.v1.CreateTournamentRe" +
-      "quest\032$.referee.v1.CreateTournamentRespo" +
-      "nse\022Z\n\017StartTournament\022\".referee.v1.Star" +
-      "tTournamentRequest\032#.referee.v1.StartTou" +
-      "rnamentResponse\022T\n\rGetTournament\022 .refer" +
-      "ee.v1.GetTournamentRequest\032!.referee.v1." +
-      "GetTournamentResponse\022\\\n\017WatchTournament" +
-      "\022\".referee.v1.WatchTournamentRequest\032#.r" +
-      "eferee.v1.WatchTournamentResponse0\001\022Z\n\017L" +
-      "istTournaments\022\".referee.v1.ListTourname" +
-      "ntsRequest\032#.referee.v1.ListTournamentsR" +
-      "esponse\022H\n\tClaimSeat\022\034.referee.v1.ClaimS" +
-      "eatRequest\032\035.referee.v1.ClaimSeatRespons" +
-      "e\022]\n\020ForfeitTableSeat\022#.referee.v1.Forfe" +
-      "itTableSeatRequest\032$.referee.v1.ForfeitT" +
-      "ableSeatResponse\022l\n\025ReplaceTableSeatByBo" +
-      "t\022(.referee.v1.ReplaceTableSeatByBotRequ" +
-      "est\032).referee.v1.ReplaceTableSeatByBotRe" +
-      "sponseb\006proto3"
+      "2\027.referee.v1.BotStrategy\022\021\n\tplayer_id\030\003" +
+      " \001(\t\"\247\002\n\027CreateTournamentRequest\022\014\n\004game" +
+      "\030\001 \001(\t\022\027\n\017seats_per_table\030\002 \001(\005\022)\n\007optio" +
+      "ns\030\003 \001(\0132\030.referee.v1.TableOptions\0221\n\014pa" +
+      "rticipants\030\004 \003(\0132\033.referee.v1.Participan" +
+      "tSpec\022,\n\006format\030\005 \001(\0162\034.referee.v1.Tourn" +
+      "amentFormat\022\016\n\006rounds\030\006 \001(\005\022\014\n\004seed\030\007 \001(" +
+      "\014\022\031\n\021bot_move_delay_ms\030\010 \001(\005\022 \n\005clock\030\t " +
+      "\001(\0132\021.referee.v1.Clock\"\347\001\n\030CreateTournam" +
+      "entResponse\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007ve" +
+      "rsion\030\002 \001(\003\022\023\n\013admin_token\030\003 \001(\t\0228\n\022part" +
+      "icipant_tokens\030\004 \003(\0132\034.referee.v1.Partic" +
+      "ipantToken\022*\n\ntournament\030\005 \001(\0132\026.referee" +
+      ".v1.Tournament\022(\n\nseat_codes\030\006 \003(\0132\024.ref" +
+      "eree.v1.SeatCode\"I\n\010SeatCode\022\023\n\013particip" +
+      "ant\030\001 \001(\005\022\014\n\004code\030\002 \001(\t\022\032\n\022expires_at_un" +
+      "ix_ms\030\003 \001(\003\"6\n\020ClaimSeatRequest\022\014\n\004code\030" +
+      "\001 \001(\t\022\024\n\014display_name\030\002 \001(\t\"\206\001\n\021ClaimSea" +
+      "tResponse\022\025\n\rtournament_id\030\001 \001(\t\022\023\n\013part" +
+      "icipant\030\002 \001(\005\022\031\n\021participant_token\030\003 \001(\t" +
+      "\022*\n\ntournament\030\004 \001(\0132\026.referee.v1.Tourna" +
+      "ment\"6\n\020ParticipantToken\022\023\n\013participant\030" +
+      "\001 \001(\005\022\r\n\005token\030\002 \001(\t\"/\n\026StartTournamentR" +
+      "equest\022\025\n\rtournament_id\030\001 \001(\t\"E\n\027StartTo" +
+      "urnamentResponse\022*\n\ntournament\030\001 \001(\0132\026.r" +
+      "eferee.v1.Tournament\"-\n\024GetTournamentReq" +
+      "uest\022\025\n\rtournament_id\030\001 \001(\t\"C\n\025GetTourna" +
+      "mentResponse\022*\n\ntournament\030\001 \001(\0132\026.refer" +
+      "ee.v1.Tournament\"]\n\026WatchTournamentReque" +
+      "st\022\025\n\rtournament_id\030\001 \001(\t\022\032\n\rafter_versi" +
+      "on\030\002 \001(\003H\000\210\001\001B\020\n\016_after_version\"E\n\027Watch" +
+      "TournamentResponse\022*\n\ntournament\030\001 \001(\0132\026" +
+      ".referee.v1.Tournament\"U\n\026ListTournament" +
+      "sRequest\022\r\n\005limit\030\001 \001(\005\022,\n\006status\030\002 \001(\0162" +
+      "\034.referee.v1.TournamentStatus\"F\n\027ListTou" +
+      "rnamentsResponse\022+\n\013tournaments\030\001 \003(\0132\026." +
+      "referee.v1.Tournament\"\232\004\n\nTournament\022\025\n\r" +
+      "tournament_id\030\001 \001(\t\022\017\n\007version\030\002 \001(\003\022\014\n\004" +
+      "game\030\003 \001(\t\022\027\n\017seats_per_table\030\004 \001(\005\022)\n\007o" +
+      "ptions\030\005 \001(\0132\030.referee.v1.TableOptions\022," +
+      "\n\006format\030\006 \001(\0162\034.referee.v1.TournamentFo" +
+      "rmat\022\016\n\006rounds\030\007 \001(\005\022,\n\006status\030\010 \001(\0162\034.r" +
+      "eferee.v1.TournamentStatus\022\025\n\rcurrent_ro" +
+      "und\030\t \001(\005\0227\n\014participants\030\n \003(\0132!.refere" +
+      "e.v1.TournamentParticipant\0222\n\rround_resu" +
+      "lts\030\013 \003(\0132\033.referee.v1.TournamentRound\022#" +
+      "\n\007ratings\030\014 \003(\0132\022.referee.v1.Rating\022+\n\rf" +
+      "inal_ranking\030\r \003(\0132\024.referee.v1.Standing" +
+      "\022\023\n\013seed_sha256\030\016 \001(\t\022\031\n\021bot_move_delay_" +
+      "ms\030\017 \001(\005\022 \n\005clock\030\020 \001(\0132\021.referee.v1.Clo" +
+      "ck\"\232\001\n\025TournamentParticipant\022\r\n\005index\030\001 " +
+      "\001(\005\022\014\n\004name\030\002 \001(\t\022$\n\003bot\030\003 \001(\0162\027.referee" +
+      ".v1.BotStrategy\022\017\n\007claimed\030\004 \001(\010\022\032\n\022clai" +
+      "med_at_unix_ms\030\005 \001(\003\022\021\n\tplayer_id\030\006 \001(\t\"" +
+      "\227\001\n\017TournamentRound\022\016\n\006number\030\001 \001(\005\022+\n\006t" +
+      "ables\030\002 \003(\0132\033.referee.v1.TournamentTable" +
+      "\022\014\n\004byes\030\003 \003(\005\022\020\n\010complete\030\004 \001(\010\022\'\n\tstan" +
+      "dings\030\005 \003(\0132\024.referee.v1.Standing\"\301\001\n\017To" +
+      "urnamentTable\022\016\n\006number\030\001 \001(\005\022\024\n\014partici" +
+      "pants\030\002 \003(\005\022\017\n\007game_id\030\003 \001(\t\022\020\n\010finished" +
+      "\030\004 \001(\010\022(\n\007results\030\005 \003(\0132\027.referee.v1.Tab" +
+      "leResult\022\017\n\007summary\030\006 \001(\t\022*\n\013seat_tokens" +
+      "\030\007 \003(\0132\025.referee.v1.SeatToken\"n\n\013TableRe" +
+      "sult\022\023\n\013participant\030\001 \001(\005\022\014\n\004seat\030\002 \001(\005\022" +
+      "\r\n\005place\030\003 \001(\005\022\016\n\006points\030\004 \001(\001\022\r\n\005score\030" +
+      "\005 \001(\005\022\016\n\006alarms\030\006 \001(\005\"I\n\006Rating\022\023\n\013parti" +
+      "cipant\030\001 \001(\005\022\n\n\002mu\030\002 \001(\001\022\r\n\005sigma\030\003 \001(\001\022" +
+      "\017\n\007ordinal\030\004 \001(\001\"\244\001\n\010Standing\022\014\n\004rank\030\001 " +
+      "\001(\005\022\023\n\013participant\030\002 \001(\005\022\014\n\004name\030\003 \001(\t\022\016" +
+      "\n\006points\030\004 \001(\001\022\"\n\006rating\030\005 \001(\0132\022.referee" +
+      ".v1.Rating\022\025\n\rtables_played\030\006 \001(\005\022\014\n\004bye" +
+      "s\030\007 \001(\005\022\016\n\006alarms\030\010 \001(\005\"O\n\027ForfeitTableS" +
+      "eatRequest\022\025\n\rtournament_id\030\001 \001(\t\022\017\n\007gam" +
+      "e_id\030\002 \001(\t\022\014\n\004seat\030\003 \001(\005\"<\n\030ForfeitTable" +
+      "SeatResponse\022 \n\005table\030\001 \001(\0132\021.referee.v1" +
+      ".Table\"z\n\034ReplaceTableSeatByBotRequest\022\025" +
+      "\n\rtournament_id\030\001 \001(\t\022\017\n\007game_id\030\002 \001(\t\022\014" +
+      "\n\004seat\030\003 \001(\005\022$\n\003bot\030\004 \001(\0162\027.referee.v1.B" +
+      "otStrategy\"A\n\035ReplaceTableSeatByBotRespo" +
+      "nse\022 \n\005table\030\001 \001(\0132\021.referee.v1.Table*u\n" +
+      "\020TournamentFormat\022!\n\035TOURNAMENT_FORMAT_U" +
+      "NSPECIFIED\020\000\022!\n\035TOURNAMENT_FORMAT_ROUND_" +
+      "ROBIN\020\001\022\033\n\027TOURNAMENT_FORMAT_SWISS\020\002*\223\001\n" +
+      "\020TournamentStatus\022!\n\035TOURNAMENT_STATUS_U" +
+      "NSPECIFIED\020\000\022\035\n\031TOURNAMENT_STATUS_CREATE" +
+      "D\020\001\022\035\n\031TOURNAMENT_STATUS_RUNNING\020\002\022\036\n\032TO" +
+      "URNAMENT_STATUS_FINISHED\020\003*y\n\013BotStrateg" +
+      "y\022\034\n\030BOT_STRATEGY_UNSPECIFIED\020\000\022\027\n\023BOT_S" +
+      "TRATEGY_RANDOM\020\001\022\032\n\026BOT_STRATEGY_HEURIST" +
+      "IC\020\002\022\027\n\023BOT_STRATEGY_SEARCH\020\0032\365\005\n\021Tourna" +
+      "mentService\022]\n\020CreateTournament\022#.refere" +
+      "e.v1.CreateTournamentRequest\032$.referee.v" +
+      "1.CreateTournamentResponse\022Z\n\017StartTourn" +
+      "ament\022\".referee.v1.StartTournamentReques" +
+      "t\032#.referee.v1.StartTournamentResponse\022T" +
+      "\n\rGetTournament\022 .referee.v1.GetTourname" +
+      "ntRequest\032!.referee.v1.GetTournamentResp" +
+      "onse\022\\\n\017WatchTournament\022\".referee.v1.Wat" +
+      "chTournamentRequest\032#.referee.v1.WatchTo" +
+      "urnamentResponse0\001\022Z\n\017ListTournaments\022\"." +
+      "referee.v1.ListTournamentsRequest\032#.refe" +
+      "ree.v1.ListTournamentsResponse\022H\n\tClaimS" +
+      "eat\022\034.referee.v1.ClaimSeatRequest\032\035.refe" +
+      "ree.v1.ClaimSeatResponse\022]\n\020ForfeitTable" +
+      "Seat\022#.referee.v1.ForfeitTableSeatReques" +
+      "t\032$.referee.v1.ForfeitTableSeatResponse\022" +
+      "l\n\025ReplaceTableSeatByBot\022(.referee.v1.Re" +
+      "placeTableSeatByBotRequest\032).referee.v1." +
+      "ReplaceTableSeatByBotResponseb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -28779,7 +29192,7 @@ public final class TournamentOuterClass {
     internal_static_referee_v1_ParticipantSpec_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_referee_v1_ParticipantSpec_descriptor,
-        new java.lang.String[] { "Name", "Bot", });
+        new java.lang.String[] { "Name", "Bot", "PlayerId", });
     internal_static_referee_v1_CreateTournamentRequest_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_referee_v1_CreateTournamentRequest_fieldAccessorTable = new
@@ -28875,7 +29288,7 @@ public final class TournamentOuterClass {
     internal_static_referee_v1_TournamentParticipant_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_referee_v1_TournamentParticipant_descriptor,
-        new java.lang.String[] { "Index", "Name", "Bot", "Claimed", "ClaimedAtUnixMs", });
+        new java.lang.String[] { "Index", "Name", "Bot", "Claimed", "ClaimedAtUnixMs", "PlayerId", });
     internal_static_referee_v1_TournamentRound_descriptor =
       getDescriptor().getMessageTypes().get(17);
     internal_static_referee_v1_TournamentRound_fieldAccessorTable = new

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file referee/v1/table.proto.
  */
 export const file_referee_v1_table: GenFile = /*@__PURE__*/
-  fileDesc("ChZyZWZlcmVlL3YxL3RhYmxlLnByb3RvEgpyZWZlcmVlLnYxIooBCgVDbG9jaxIUCgxtb3ZlX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEhUKDW5vX3Nob3dfYWZ0ZXIYBCABKAUSIwoHbm9fc2hvdxgFIAEoDjISLnJlZmVyZWUudjEuTm9TaG93IsYBCglUYWJsZVNlYXQSDAoEc2VhdBgBIAEoBRImCgZob2xkZXIYAiABKA4yFi5yZWZlcmVlLnYxLlNlYXRIb2xkZXISDAoEbmFtZRgDIAEoCRIRCglwbGF5ZXJfaWQYBCABKAkSDwoHcHJlc2VudBgFIAEoCBIYChBkZWFkbGluZV91bml4X21zGAYgASgDEg8KB2JhbmtfbXMYByABKAMSEwoLY2xvY2tfbW92ZXMYCCABKAUSEQoJZm9yZmVpdGVkGAkgASgIIsMBCgVUYWJsZRInCgZzdGF0dXMYASABKA4yFy5yZWZlcmVlLnYxLlRhYmxlU3RhdHVzEiQKBXNlYXRzGAIgAygLMhUucmVmZXJlZS52MS5UYWJsZVNlYXQSIAoFY2xvY2sYAyABKAsyES5yZWZlcmVlLnYxLkNsb2NrEh0KFXdhaXRpbmdfc2luY2VfdW5peF9tcxgEIAEoAxIOCgZsaXN0ZWQYBSABKAgSGgoSY3JlYXRlZF9hdF91bml4X21zGAYgASgDIrQCCgtUYWJsZUFjdGlvbhIqCgRraW5kGAEgASgOMhwucmVmZXJlZS52MS5UYWJsZUFjdGlvbi5LaW5kEg8KB3ZlcnNpb24YAiABKAMSDAoEc2VhdBgDIAEoBRIMCgRuYW1lGAQgASgJEhIKCmF0X3VuaXhfbXMYBSABKAMSEQoJYXV0b21hdGljGAYgASgIIqQBCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIPCgtLSU5EX0pPSU5FRBABEg0KCUtJTkRfTEVGVBACEhAKDEtJTkRfU1RBUlRFRBADEhcKE0tJTkRfVE9LRU5fUkVJU1NVRUQQBBISCg5LSU5EX0ZPUkZFSVRFRBAFEhUKEUtJTkRfQk9UX1JFUExBQ0VEEAYSEAoMS0lORF9BQk9SVEVEEAcqRwoGTm9TaG93EhcKE05PX1NIT1dfVU5TUEVDSUZJRUQQABIPCgtOT19TSE9XX0JPVBABEhMKD05PX1NIT1dfRk9SRkVJVBACKo4BCgtUYWJsZVN0YXR1cxIcChhUQUJMRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFUQUJMRV9TVEFUVVNfT1BFThABEhUKEVRBQkxFX1NUQVRVU19MSVZFEAISGQoVVEFCTEVfU1RBVFVTX0ZJTklTSEVEEAMSGAoUVEFCTEVfU1RBVFVTX0FCT1JURUQQBCpWCgpTZWF0SG9sZGVyEhsKF1NFQVRfSE9MREVSX1VOU1BFQ0lGSUVEEAASFgoSU0VBVF9IT0xERVJfUExBWUVSEAESEwoPU0VBVF9IT0xERVJfQk9UEAIqRQoGTW92ZUJ5EhcKE01PVkVfQllfVU5TUEVDSUZJRUQQABIRCg1NT1ZFX0JZX0NMT0NLEAESDwoLTU9WRV9CWV9CT1QQAmIGcHJvdG8z");
+  fileDesc("ChZyZWZlcmVlL3YxL3RhYmxlLnByb3RvEgpyZWZlcmVlLnYxIrYBCgVDbG9jaxIUCgxtb3ZlX3NlY29uZHMYASABKAUSFAoMYmFua19zZWNvbmRzGAIgASgFEhkKEWluY3JlbWVudF9zZWNvbmRzGAMgASgFEhUKDW5vX3Nob3dfYWZ0ZXIYBCABKAUSIwoHbm9fc2hvdxgFIAEoDjISLnJlZmVyZWUudjEuTm9TaG93EioKC25vX3Nob3dfYm90GAYgASgOMhUucmVmZXJlZS52MS5Ob1Nob3dCb3QixgEKCVRhYmxlU2VhdBIMCgRzZWF0GAEgASgFEiYKBmhvbGRlchgCIAEoDjIWLnJlZmVyZWUudjEuU2VhdEhvbGRlchIMCgRuYW1lGAMgASgJEhEKCXBsYXllcl9pZBgEIAEoCRIPCgdwcmVzZW50GAUgASgIEhgKEGRlYWRsaW5lX3VuaXhfbXMYBiABKAMSDwoHYmFua19tcxgHIAEoAxITCgtjbG9ja19tb3ZlcxgIIAEoBRIRCglmb3JmZWl0ZWQYCSABKAgi0gEKBVRhYmxlEicKBnN0YXR1cxgBIAEoDjIXLnJlZmVyZWUudjEuVGFibGVTdGF0dXMSJAoFc2VhdHMYAiADKAsyFS5yZWZlcmVlLnYxLlRhYmxlU2VhdBIgCgVjbG9jaxgDIAEoCzIRLnJlZmVyZWUudjEuQ2xvY2sSHQoVd2FpdGluZ19zaW5jZV91bml4X21zGAQgASgDEg4KBmxpc3RlZBgFIAEoCBIaChJjcmVhdGVkX2F0X3VuaXhfbXMYBiABKAMSDQoFcmF0ZWQYByABKAgitAIKC1RhYmxlQWN0aW9uEioKBGtpbmQYASABKA4yHC5yZWZlcmVlLnYxLlRhYmxlQWN0aW9uLktpbmQSDwoHdmVyc2lvbhgCIAEoAxIMCgRzZWF0GAMgASgFEgwKBG5hbWUYBCABKAkSEgoKYXRfdW5peF9tcxgFIAEoAxIRCglhdXRvbWF0aWMYBiABKAgipAEKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEg8KC0tJTkRfSk9JTkVEEAESDQoJS0lORF9MRUZUEAISEAoMS0lORF9TVEFSVEVEEAMSFwoTS0lORF9UT0tFTl9SRUlTU1VFRBAEEhIKDktJTkRfRk9SRkVJVEVEEAUSFQoRS0lORF9CT1RfUkVQTEFDRUQQBhIQCgxLSU5EX0FCT1JURUQQBypzCglOb1Nob3dCb3QSGwoXTk9fU0hPV19CT1RfVU5TUEVDSUZJRUQQABIWChJOT19TSE9XX0JPVF9SQU5ET00QARIZChVOT19TSE9XX0JPVF9IRVVSSVNUSUMQAhIWChJOT19TSE9XX0JPVF9TRUFSQ0gQAypHCgZOb1Nob3cSFwoTTk9fU0hPV19VTlNQRUNJRklFRBAAEg8KC05PX1NIT1dfQk9UEAESEwoPTk9fU0hPV19GT1JGRUlUEAIqjgEKC1RhYmxlU3RhdHVzEhwKGFRBQkxFX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEVRBQkxFX1NUQVRVU19PUEVOEAESFQoRVEFCTEVfU1RBVFVTX0xJVkUQAhIZChVUQUJMRV9TVEFUVVNfRklOSVNIRUQQAxIYChRUQUJMRV9TVEFUVVNfQUJPUlRFRBAEKlYKClNlYXRIb2xkZXISGwoXU0VBVF9IT0xERVJfVU5TUEVDSUZJRUQQABIWChJTRUFUX0hPTERFUl9QTEFZRVIQARITCg9TRUFUX0hPTERFUl9CT1QQAipFCgZNb3ZlQnkSFwoTTU9WRV9CWV9VTlNQRUNJRklFRBAAEhEKDU1PVkVfQllfQ0xPQ0sQARIPCgtNT1ZFX0JZX0JPVBACYgZwcm90bzM");
 
 /**
  * A table's turn clock (TableOptions.clock). Whole seconds throughout. A seat's clock runs
@@ -60,6 +60,14 @@ export type Clock = Message<"referee.v1.Clock"> & {
    * @generated from field: referee.v1.NoShow no_show = 5;
    */
   noShow: NoShow;
+
+  /**
+   * The bot that takes over a seat under NO_SHOW_BOT (and under NO_SHOW_FORFEIT in The
+   * Gang); unset: NO_SHOW_BOT_SEARCH.
+   *
+   * @generated from field: referee.v1.NoShowBot no_show_bot = 6;
+   */
+  noShowBot: NoShowBot;
 };
 
 /**
@@ -196,6 +204,14 @@ export type Table = Message<"referee.v1.Table"> & {
    * @generated from field: int64 created_at_unix_ms = 6;
    */
   createdAtUnixMs: bigint;
+
+  /**
+   * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
+   * players' ratings (RatingService).
+   *
+   * @generated from field: bool rated = 7;
+   */
+  rated: boolean;
 };
 
 /**
@@ -324,6 +340,49 @@ export const TableAction_KindSchema: GenEnum<TableAction_Kind> = /*@__PURE__*/
   enumDesc(file_referee_v1_table, 3, 0);
 
 /**
+ * The bot that takes a no-show's seat (Clock.no_show_bot). Its numbers are those of
+ * BotStrategy (tournament.proto), which table.proto cannot import: tournament.proto imports
+ * this file, and moving BotStrategy here would break the released contract.
+ *
+ * @generated from enum referee.v1.NoShowBot
+ */
+export enum NoShowBot {
+  /**
+   * The default: NO_SHOW_BOT_SEARCH.
+   *
+   * @generated from enum value: NO_SHOW_BOT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Uniformly random legal moves (BOT_STRATEGY_RANDOM).
+   *
+   * @generated from enum value: NO_SHOW_BOT_RANDOM = 1;
+   */
+  RANDOM = 1,
+
+  /**
+   * Simple greedy play (BOT_STRATEGY_HEURISTIC).
+   *
+   * @generated from enum value: NO_SHOW_BOT_HEURISTIC = 2;
+   */
+  HEURISTIC = 2,
+
+  /**
+   * Information-set Monte Carlo tree search over the seat's view (BOT_STRATEGY_SEARCH).
+   *
+   * @generated from enum value: NO_SHOW_BOT_SEARCH = 3;
+   */
+  SEARCH = 3,
+}
+
+/**
+ * Describes the enum referee.v1.NoShowBot.
+ */
+export const NoShowBotSchema: GenEnum<NoShowBot> = /*@__PURE__*/
+  enumDesc(file_referee_v1_table, 0);
+
+/**
  * What happens to a seat the clock has played `Clock.no_show_after` times in a row.
  *
  * @generated from enum referee.v1.NoShow
@@ -337,7 +396,7 @@ export enum NoShow {
   UNSPECIFIED = 0,
 
   /**
-   * The seat is handed to a bot (BOT_STRATEGY_RANDOM), which plays it at once from then on.
+   * The seat is handed to a bot (Clock.no_show_bot), which plays it at once from then on.
    *
    * @generated from enum value: NO_SHOW_BOT = 1;
    */
@@ -356,7 +415,7 @@ export enum NoShow {
  * Describes the enum referee.v1.NoShow.
  */
 export const NoShowSchema: GenEnum<NoShow> = /*@__PURE__*/
-  enumDesc(file_referee_v1_table, 0);
+  enumDesc(file_referee_v1_table, 1);
 
 /**
  * Where a table is.
@@ -404,7 +463,7 @@ export enum TableStatus {
  * Describes the enum referee.v1.TableStatus.
  */
 export const TableStatusSchema: GenEnum<TableStatus> = /*@__PURE__*/
-  enumDesc(file_referee_v1_table, 1);
+  enumDesc(file_referee_v1_table, 2);
 
 /**
  * Who holds a seat.
@@ -439,7 +498,7 @@ export enum SeatHolder {
  * Describes the enum referee.v1.SeatHolder.
  */
 export const SeatHolderSchema: GenEnum<SeatHolder> = /*@__PURE__*/
-  enumDesc(file_referee_v1_table, 2);
+  enumDesc(file_referee_v1_table, 3);
 
 /**
  * Who made a logged move.
@@ -473,5 +532,5 @@ export enum MoveBy {
  * Describes the enum referee.v1.MoveBy.
  */
 export const MoveBySchema: GenEnum<MoveBy> = /*@__PURE__*/
-  enumDesc(file_referee_v1_table, 3);
+  enumDesc(file_referee_v1_table, 4);
 
