@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -44,6 +45,12 @@ from engines.gang_of_four.model import (
 from engines.gang_of_four.moves import GiveBack, Move, Pass, Play
 from engines.gang_of_four.view import GangOfFourView
 from engines.rng import Rng
+from referee.search.bot import SearchBot
+from referee.search.core import Budget, Search
+from referee.v1 import game_pb2
+
+WIDTH = 6
+"""How many of the heuristic's cheapest plays a search compares (besides one per shape)."""
 
 Cards = Counter[GofCard]
 
@@ -168,6 +175,16 @@ class GangOfFourModel:
     def playout_move(self, state: GangOfFourState, seat: int, rng: random.Random) -> Move:
         return heuristic_move(state, seat, rng)
 
+    def play_out(
+        self, state: GangOfFourState, root: GangOfFourState, rng: random.Random
+    ) -> GangOfFourState:
+        """Play ``state`` on by the playout policy to the horizon (what IS-MCTS does below
+        its tree; the determinized rollouts of :class:`GangOfFourSearchBot` use it)."""
+        while not self.horizon(state, root):
+            seat = self.next_actor(state, rng)
+            state = rules.apply(state, seat, self.playout_move(state, seat, rng))[0]
+        return state
+
     def horizon(self, state: GangOfFourState, root: GangOfFourState) -> bool:
         """The hand is over (a new one dealt, or the game ended)."""
         return state.phase is Phase.OVER or state.hand != root.hand
@@ -178,6 +195,67 @@ class GangOfFourModel:
             low = min(state.totals)
             return [1.0 if total == low else 0.0 for total in state.totals]
         return win_chances(state.totals, self.temperature)
+
+
+class GangOfFourSearchBot(SearchBot):
+    """The search bot for Gang of Four: its root cut to the moves worth searching
+    (:func:`candidates`; a single candidate is played at once), then either determinized
+    rollouts (``flat``, the default) or IS-MCTS over :class:`GangOfFourModel`.
+
+    Determinized rollouts compare the candidates on the *same* samples (each sample is
+    played out once after every candidate, by the heuristic policy): the deals differ far
+    more than the moves do, so comparing moves on one deal at a time is what separates
+    them within a small budget. Ties go to the heuristic's own choice.
+    """
+
+    def __init__(self, budget: Budget | None = None, width: int = WIDTH, flat: bool = True) -> None:
+        self.gof = GangOfFourModel()
+        super().__init__(self.gof, budget)
+        self.width = width
+        self.flat = flat
+
+    def choose(
+        self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
+    ) -> game_pb2.Move | None:
+        if len(legal) <= 1:
+            return legal[0] if legal else None
+        moves = [self.codec.move_from_proto(move) for move in legal]
+        seen = self.codec.view_from_proto(view)
+        table = self.gof.sample(seen, view.seat, random.Random(0))
+        keep = candidates(table, view.seat, moves, self.width)
+        if len(keep) == 1:
+            return legal[keep[0]]
+        shortlist = [moves[index] for index in keep]
+        seed = random.Random(rng.getrandbits(64))
+        if self.flat:
+            preferred = heuristic_move(table, view.seat, seed)
+            return legal[keep[self._rollouts(seen, view.seat, shortlist, preferred, seed)]]
+        search = Search(self.model, self.game, view.seat, seen, shortlist, self.exploration)
+        self.last = search.run(self.budget, seed)
+        return legal[keep[self.last.index]]
+
+    def _rollouts(
+        self,
+        seen: GangOfFourView,
+        seat: int,
+        shortlist: Sequence[Move],
+        preferred: Move,
+        rng: random.Random,
+    ) -> int:
+        """The candidate with the best summed reward over shared samples; the budget's
+        iterations count playouts (rounded down to whole rounds, at least one round)."""
+        totals = [0.0] * len(shortlist)
+        iterations = self.budget.iterations
+        rounds = None if iterations is None else max(1, iterations // len(shortlist))
+        ends = time.perf_counter() + self.budget.seconds
+        done = 0
+        while done < 1 or (done < rounds if rounds is not None else time.perf_counter() < ends):
+            start = self.gof.sample(seen, seat, rng)
+            for index, move in enumerate(shortlist):
+                state = self.gof.play_out(rules.apply(start, seat, move)[0], start, rng)
+                totals[index] += self.gof.rewards(state, start)[seat]
+            done += 1
+        return max(range(len(shortlist)), key=lambda i: (totals[i], shortlist[i] == preferred))
 
 
 def win_chances(totals: Sequence[int], temperature: float) -> list[float]:
@@ -319,6 +397,55 @@ def _state(
     )
 
 
+# --- the moves worth searching ---------------------------------------------------------------
+
+
+def candidates(state: GangOfFourState, seat: int, moves: Sequence[Move], width: int) -> list[int]:
+    """The indices of the moves worth a search among ``moves`` (a seat's legal list).
+
+    A 16-card hand leads hundreds of combinations (every flush); IS-MCTS tries each root
+    move once before it compares any, so the root is cut to the heuristic's ``width``
+    cheapest plays, the cheapest of every kind and size beside them, the pass, and going
+    out. Forgetting the last card is never searched (notes 8: it puts the player out of
+    the hand). A give-back keeps the ``width`` lowest cards, loose ones first.
+    """
+    hand = state.hands[seat]
+    counts = Counter(card.value for card in hand)
+    gives = [i for i, move in enumerate(moves) if isinstance(move, GiveBack)]
+    if gives:
+        return sorted(gives, key=lambda i: _give_order(moves[i], counts))[:width]
+    keep = [i for i, move in enumerate(moves) if isinstance(move, Pass)]
+    plays = [
+        (i, move)
+        for i, move in enumerate(moves)
+        if isinstance(move, Play) and (move.announce_last_card or len(hand) - len(move.cards) != 1)
+    ]
+    danger = _danger(state, seat)
+    leading = state.current is None
+    ranked = sorted(plays, key=lambda p: (_cost(p[1].cards, counts, danger, leading), p[1].cards))
+    kinds: set[tuple[int, int]] = set()
+    for rank, (i, play) in enumerate(ranked):
+        shape = (len(play.cards), _is_gang(play.cards))
+        if rank < width or shape not in kinds or len(play.cards) == len(hand):
+            keep.append(i)
+        kinds.add(shape)
+    return sorted(keep)
+
+
+def _give_order(move: Move, counts: Counter[int]) -> tuple[bool, GofCard]:
+    assert isinstance(move, GiveBack)
+    return counts[move.card.value] > 1, move.card
+
+
+def _danger(state: GangOfFourState, seat: int) -> bool:
+    """Whether an opponent still in the hand holds three cards or fewer."""
+    return any(
+        len(cards) <= 3
+        for other, cards in enumerate(state.hands)
+        if other != seat and other not in state.out and cards
+    )
+
+
 # --- the playout policy ----------------------------------------------------------------------
 
 
@@ -331,7 +458,7 @@ def heuristic_move(state: GangOfFourState, seat: int, rng: random.Random) -> Mov
     counts = Counter(card.value for card in hand)
     gives = [move for move in legal if isinstance(move, GiveBack)]
     if gives:
-        return min(gives, key=lambda move: (counts[move.card.value] > 1, move.card))
+        return min(gives, key=lambda move: _give_order(move, counts))
     plays = [
         move
         for move in legal
@@ -343,12 +470,7 @@ def heuristic_move(state: GangOfFourState, seat: int, rng: random.Random) -> Mov
     for play in plays:
         if len(play.cards) == len(hand):
             return play
-    others = [
-        count
-        for other, count in enumerate(len(cards) for cards in state.hands)
-        if other != seat and other not in state.out and count > 0
-    ]
-    danger = bool(others) and min(others) <= 3
+    danger = _danger(state, seat)
     leading = state.current is None
     scored = [(_cost(play.cards, counts, danger, leading), play.cards, play) for play in plays]
     cost, cards, choice = min(scored, key=lambda item: (item[0], item[1]))
@@ -368,11 +490,16 @@ def _is_gang(cards: Sequence[GofCard]) -> bool:
 def _cost(cards: Sequence[GofCard], counts: Counter[int], danger: bool, leading: bool) -> float:
     """The heuristic bot's cost of a play: its top value, +3 per set it breaks, +12 per
     Gang it breaks, +25 for a Gang, -2 per card it sheds beyond one."""
-    used = Counter(card.value for card in cards)
-    broken = sum(1 for value, n in used.items() if n < counts[value])
-    gang = _is_gang(cards)
-    bombs = sum(1 for value in used if counts[value] >= 4 and not (gang and used[value] >= 4))
-    top = max(card.value for card in cards)
+    used: dict[int, int] = {}
+    for card in cards:
+        used[card.value] = used.get(card.value, 0) + 1
+    gang = len(cards) >= 4 and len(used) == 1
+    broken = bombs = 0
+    for value, n in used.items():
+        held = counts[value]
+        broken += n < held
+        bombs += held >= 4 and not (gang and n >= 4)
+    top = cards[-1].value
     if danger and leading and len(cards) == 1:
         top = 13 - top
     return top + 3.0 * broken + 12.0 * bombs + 25.0 * gang - 2.0 * (len(cards) - 1)
@@ -381,7 +508,9 @@ def _cost(cards: Sequence[GofCard], counts: Counter[int], danger: bool, leading:
 __all__ = [
     "Deal",
     "GangOfFourModel",
+    "GangOfFourSearchBot",
     "Seen",
+    "candidates",
     "deal_for",
     "first_sight",
     "heuristic_move",
