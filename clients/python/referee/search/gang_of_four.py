@@ -11,8 +11,8 @@ at random among those the seat cannot rule out:
   one of its turns (a bot is shown the table only at its turns, so plays made and beaten in
   between stay unknown, and may be drawn into a hand again: the view does not tell);
 * the exchange: the winner holds the card he was given and the loser the card returned to
-  him, when the seat saw every play either made since; and the loser gave "his highest card" (seed: "der
-  Spieler ... gibt seine höchste Karte"), so every other card he holds is no higher;
+  him, when the seat saw every play either made since; and the loser gave "his highest
+  card" (seed: "der Spieler ... gibt seine höchste Karte"), so all his others are no higher;
 * hand 1's first lead "must include" the multicoloured 1 (notes 6): the seat to lead holds it.
 
 The playout policy is the heuristic bot's (``referee.bots.gang_of_four``) at the engine
