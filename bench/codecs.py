@@ -20,8 +20,8 @@ from typing import Any
 
 from bench.common import machine, print_table
 from engines.registry import GAMES
+from referee.codecs import CODECS
 from referee.v1 import game_pb2
-from service.edge.codecs import CODECS
 
 REPEATS = 3
 SEATS = {"the_gang": 4, "gang_of_four": 4, "pinched": 4}

@@ -25,8 +25,8 @@ from typing import Any
 
 from engines.registry import GAMES
 from referee.bots import bot_for
+from referee.codecs import CODECS
 from service.app.views import seat_view
-from service.edge.codecs import CODECS
 from service.edge.translate import moves_to_proto, view_to_proto
 
 GANG_MODES = ("basic", "advanced", "professional", "master_thief")

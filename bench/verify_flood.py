@@ -46,10 +46,10 @@ from bench.common import Row, machine, print_table
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.bots import bot_for
+from referee.codecs import CODECS
 from referee.v1 import referee_pb2
 from service.domain.move_limits import MAX_MOVE_LIMIT
 from service.edge.calls import MAX_JSON_VERIFY_BYTES, MAX_VERIFY_BYTES
-from service.edge.codecs import CODECS
 from service.edge.translate import history_to_proto, moves_to_proto, view_to_proto
 from service.process.redis_server import EmbeddedRedis
 from service.storage.memory import MemoryStore

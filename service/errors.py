@@ -20,28 +20,16 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from referee.codecs.errors import ECHO_CHARACTERS as ECHO_CHARACTERS
+from referee.codecs.errors import Malformed
+from referee.codecs.errors import echo as echo
+from referee.codecs.errors import excerpt as excerpt
+
 DOMAIN = "referee.v1"
-# How much of a client's own input a message repeats (see :func:`echo`).
-ECHO_CHARACTERS = 64
 # The longest message any rejection carries: an engine's message (wrapped as it is) may
 # name a client's value, and gRPC sends the message as a trailer that standard clients
 # refuse above 8 KiB (their metadata limit), so the answer would be lost.
 MAX_MESSAGE_CHARACTERS = 512
-
-
-def echo(value: object) -> str:
-    """A client's value as a message may repeat it: its ``repr``, cut to a short prefix.
-
-    Every message built from request data names the value through this, so a 60 KB game
-    name gives a message of a line, not a 60 KB trailer no standard client can read.
-    """
-    return excerpt(repr(value), ECHO_CHARACTERS)
-
-
-def excerpt(text: str, limit: int = 2 * ECHO_CHARACTERS) -> str:
-    """``text`` cut to ``limit`` characters (the last one an ellipsis): for a library's own
-    message, such as a parse error, that may quote the client's input."""
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 class RefereeError(Exception):
@@ -63,6 +51,11 @@ class BadRequest(RefereeError):
     """Malformed request or move shape."""
 
     code = grpc.StatusCode.INVALID_ARGUMENT
+
+    @classmethod
+    def of(cls, malformed: Malformed) -> BadRequest:
+        """A codec's refusal (referee.codecs) as the referee answers it."""
+        return cls(malformed.reason, malformed.message)
 
 
 class RuleViolation(RefereeError):

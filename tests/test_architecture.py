@@ -17,14 +17,13 @@ from engines.base import GameDefinition
 from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from referee.bots.strategies import STRATEGIES
+from referee.codecs import CODECS, DerivedCodec
 from referee.v1 import game_pb2
 from service.domain.move_limits import MAX_MOVE_LIMIT
-from service.edge.codecs import CODECS, DerivedCodec
 from tests.clock_driver import by_clock
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE = ROOT / "service"
-CODECS_DIR = SERVICE / "edge" / "codecs"
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
 CONSOLE_GAMES = ROOT / "clients" / "console" / "src" / "games"
 SCORING = ROOT / "service" / "tournaments" / "scoring.py"
@@ -74,11 +73,11 @@ def test_a_game_by_the_clock_ends_within_its_limit_as_its_traits_say(name: str) 
 
 
 def _service_modules() -> list[Path]:
-    """The service's modules but the codecs, which are per game by design."""
-    return [path for path in sorted(SERVICE.rglob("*.py")) if CODECS_DIR not in path.parents]
+    """The service's modules (the codecs, per game by design, live in the client package)."""
+    return sorted(SERVICE.rglob("*.py"))
 
 
-def test_the_service_names_no_game_outside_the_codecs() -> None:
+def test_the_service_names_no_game() -> None:
     """What the service needs to know of a game is a trait of its GameDefinition, read
     from the game it serves: no module keys on a game's name."""
     named = [
@@ -103,7 +102,7 @@ def test_every_game_has_a_derived_codec_with_its_contract_module() -> None:
     assert set(CODECS) == set(GAMES)
     for name, codec in CODECS.items():
         assert isinstance(codec, DerivedCodec)
-        assert (ROOT / "service" / "edge" / "codecs" / f"{name}.py").is_file()
+        assert (ROOT / "clients" / "python" / "referee" / "codecs" / f"{name}.py").is_file()
 
 
 def test_tournament_scoring_has_no_place_for_a_game() -> None:
@@ -155,13 +154,13 @@ def test_the_checklist_names_every_place_checked_here() -> None:
         "engines/base.py",
         "engines/registry.py",
         "proto/referee/v1/game.proto",
-        "service/edge/codecs/__init__.py",
+        "clients/python/referee/codecs/__init__.py",
         "service/tournaments/scoring.py",
         "clients/python/referee/bots/strategies.py",
         "clients/console/src/games/index.ts",
         "clients/typescript/src/index.ts",
         "bench/__main__.py",
-        "service/edge/codecs/__init__.py",
+        "clients/python/referee/codecs/__init__.py",
     ):
         assert place in text, place
         assert (ROOT / place).is_file(), place

@@ -19,8 +19,8 @@ from bench.e2e import CHANNEL_OPTIONS, reason_of
 from engines.registry import GAMES
 from engines.the_gang import TakeChip
 from referee.client.policy import Backoff
+from referee.codecs import CODECS
 from referee.v1 import referee_pb2, referee_pb2_grpc
-from service.edge.codecs import CODECS
 
 if TYPE_CHECKING:
     from referee.v1.referee_pb2_grpc import RefereeServiceAsyncStub

@@ -16,9 +16,9 @@ from redis.asyncio import Redis
 
 from bench.faults.clients import Ledger, Table
 from referee.client.calls import gathered_history
+from referee.codecs import CODECS
 from referee.v1 import referee_pb2_grpc
 from service.domain import records
-from service.edge.codecs import CODECS
 from service.storage.tables import formats
 
 if TYPE_CHECKING:

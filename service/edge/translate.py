@@ -8,22 +8,24 @@ the one projection to protobuf: the verifier builds the views it compares with t
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from google.rpc import code_pb2
 
 from engines.base import Outcome, rules_revision
 from engines.registry import GAMES
+from referee.codecs import CODECS
+from referee.codecs.derive import Contract, Deriver
+from referee.codecs.errors import Malformed
 from referee.v1 import game_pb2, referee_pb2, table_pb2
 from service.app.views import Created, History, SeatView, Submitted, Update
 from service.domain import clocks, hosting, records
 from service.domain.move_limits import MOVE_LIMIT_OPTION, move_limit
 from service.domain.records import GameMeta
 from service.edge import clock_proto
-from service.edge.codecs import CODECS
-from service.edge.codecs.derive import Contract, Deriver
 from service.errors import BadRequest, RefereeError
 
 
@@ -34,7 +36,8 @@ def options_from_proto(game: str, options: game_pb2.TableOptions) -> Any:
     codec = CODECS.get(game)
     if codec is None:
         return {}
-    engine: dict[str, object] = codec.options_from_proto(options)
+    with decoding():
+        engine: dict[str, object] = codec.options_from_proto(options)
     if options.HasField("clock"):  # validated here: CLOCK_INVALID before anything else
         engine = {**engine, clocks.CLOCK_OPTION: clock_proto.spec_from_proto(options.clock)}
     if options.HasField("move_limit"):
@@ -47,7 +50,19 @@ def move_from_proto(move: game_pb2.Move) -> tuple[str, Any]:
     game = move.WhichOneof("game")
     if game is None:
         raise BadRequest("MOVE_EMPTY", "the move names no game")
-    return game, CODECS[game].move_from_proto(move)
+    with decoding():
+        return game, CODECS[game].move_from_proto(move)
+
+
+@contextlib.contextmanager
+def decoding() -> Iterator[None]:
+    """A codec's refusal (:class:`~referee.codecs.errors.Malformed`) as the referee answers
+    it: INVALID_ARGUMENT with the codec's reason. Every decoding of a client's message goes
+    through here."""
+    try:
+        yield
+    except Malformed as error:
+        raise BadRequest.of(error) from None
 
 
 def moves_to_proto(game: str, moves: list[Any]) -> list[game_pb2.Move]:

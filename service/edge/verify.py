@@ -30,10 +30,11 @@ from engines.base import RULES_REVISION_OPTION, GameDefinition
 from engines.errors import InvalidConfigError, MoveError
 from engines.registry import GAMES
 from engines.rng import commitment
+from referee.codecs import CODECS, DerivedCodec
+from referee.codecs.errors import Malformed
 from referee.v1 import game_pb2, referee_pb2, table_pb2
 from service.app.views import seat_view
 from service.domain import chain, clocks, hosting, records
-from service.edge.codecs import CODECS, DerivedCodec
 from service.edge.translate import view_to_proto  # the one projection to protobuf
 from service.errors import RefereeError, echo
 from service.storage.tables import formats
@@ -89,13 +90,13 @@ def verify_history(
     if commitment(history.seed) != history.seed_sha256:
         report.problems.append("the revealed seed does not match the published sha256")
         return report
-    options = {
-        **codec.options_from_proto(history.setup.options),
-        RULES_REVISION_OPTION: history.setup.rules_revision or 1,
-    }
     try:
+        options = {
+            **codec.options_from_proto(history.setup.options),
+            RULES_REVISION_OPTION: history.setup.rules_revision or 1,
+        }
         config = game.make_config(history.setup.seats, options)
-    except (InvalidConfigError, RefereeError) as error:
+    except (InvalidConfigError, RefereeError, Malformed) as error:
         report.problems.append(f"unreadable setup: {error}")
         return report
     chained = _carries_chain(report, history)
@@ -210,7 +211,7 @@ def _step(
         return None
     try:
         move = codec.move_from_proto(entry.move)
-    except RefereeError as error:
+    except (RefereeError, Malformed) as error:
         report.differs(version, f"unreadable move: {error}")
         return None
     if head:

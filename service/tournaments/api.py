@@ -10,12 +10,12 @@ import functools
 import re
 from collections.abc import AsyncIterator, Callable
 
+from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2, table_pb2, tournament_pb2
 from service.app.limits import Limits
 from service.app.lobby import Hosted, Lobby
 from service.edge import clock_proto, translate
 from service.edge.calls import bind
-from service.edge.codecs import CODECS
 from service.edge.observability import Metrics
 from service.edge.rpcs import RpcTable, server_stream, unary
 from service.errors import BadRequest, TournamentNotFound, echo
@@ -214,11 +214,13 @@ class TournamentApi:
         if any(p.bot not in BOTS for p in request.participants):
             raise BadRequest("BOT_UNKNOWN", "unknown bot strategy")
         options = table_options(request)
+        with translate.decoding():
+            engine_options = codec.options_from_proto(options)
         created = await self.host.create(
             TournamentSpec(
                 game=request.game,
                 seats_per_table=request.seats_per_table,
-                options=codec.options_from_proto(options),
+                options=engine_options,
                 options_proto=options.SerializeToString(deterministic=True),
                 participants=[ParticipantSpec(p.name, BOTS[p.bot]) for p in request.participants],
                 format=FORMATS[request.format],

@@ -41,11 +41,11 @@ import structlog
 
 from referee.bots import bot_for, play_seat
 from referee.client import AsyncRefereeClient
+from referee.codecs import CODECS
 from referee.v1 import game_pb2
 from service.app.referee import Referee
 from service.domain import clocks
 from service.edge import clock_proto
-from service.edge.codecs import CODECS
 from service.errors import Unavailable
 from service.tournaments import rounds, scoring
 from service.tournaments.model import Status, Table, Tournament

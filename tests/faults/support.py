@@ -37,9 +37,9 @@ from engines.registry import GAMES
 from engines.the_gang import GAME, TakeChip
 from engines.the_gang.model import TheGangConfig
 from referee.client.calls import gathered_history
+from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2
 from service.domain import records
-from service.edge.codecs import CODECS
 from service.edge.verify import verify_history
 from service.storage.tables import formats
 from tests.servers import DEVELOPMENT

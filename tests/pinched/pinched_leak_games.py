@@ -20,8 +20,8 @@ from typing import Any
 from engines.base import replay
 from engines.pinched import GAME
 from engines.pinched.model import PinchedState
+from referee.codecs import CODECS
 from referee.v1 import referee_pb2
-from service.edge.codecs import CODECS
 from tests.pinched.pinched_driver import REFUSED, Driver, Probe, PTable, store
 from tests.pinched.pinched_leaks import check
 from tests.pinched.pinched_received import Recorder, Viewer

@@ -11,10 +11,10 @@ import msgspec.inspect as mi
 import pytest
 
 from engines.registry import GAMES
+from referee.codecs import CODECS
+from referee.codecs.derive import Contract, ContractMismatch, Deriver, enum_table
+from referee.codecs.game import DerivedCodec, game_message
 from referee.v1 import game_pb2, the_gang_pb2
-from service.edge.codecs import CODECS
-from service.edge.codecs.derive import Contract, ContractMismatch, Deriver, enum_table
-from service.edge.codecs.game import DerivedCodec, game_message
 
 DERIVED = sorted(name for name, codec in CODECS.items() if isinstance(codec, DerivedCodec))
 

@@ -51,11 +51,11 @@ from engines.pinched.view import (
     view,
     view_event,
 )
+from referee.codecs import CODECS
+from referee.codecs.errors import Malformed
+from referee.codecs.game import DerivedCodec
 from referee.v1 import game_pb2, gang_of_four_pb2
 from referee.v1 import pinched_pb2 as pb
-from service.edge.codecs import CODECS
-from service.edge.codecs.game import DerivedCodec
-from service.errors import BadRequest
 
 _CODEC = CODECS["pinched"]
 assert isinstance(_CODEC, DerivedCodec)
@@ -177,7 +177,7 @@ def _move(**action: typing.Any) -> game_pb2.Move:
     ],
 )
 def test_bad_move_shapes_are_bad_requests(move: game_pb2.Move, reason: str) -> None:
-    with pytest.raises(BadRequest) as caught:
+    with pytest.raises(Malformed) as caught:
         CODEC.move_from_proto(move)
     assert caught.value.reason == reason
 
@@ -750,7 +750,7 @@ def test_an_empty_tiebreak_kind_is_the_rules_gold_bars() -> None:
 
 
 def _bad_options(options: game_pb2.TableOptions) -> str:
-    with pytest.raises(BadRequest) as caught:
+    with pytest.raises(Malformed) as caught:
         CODEC.options_from_proto(options)
     return caught.value.reason
 

@@ -14,10 +14,10 @@ from redis.asyncio import Redis
 
 from engines.pinched.components import JOKER, Components, Sale, ValuableKind, kinds_of
 from referee.client.calls import gathered_history
+from referee.codecs import CODECS
+from referee.codecs.game import DerivedCodec
 from referee.v1 import game_pb2, gang_of_four_pb2, referee_pb2
 from referee.v1 import pinched_pb2 as pb
-from service.edge.codecs import CODECS
-from service.edge.codecs.game import DerivedCodec
 from service.edge.verify import verify_history
 from tests.service.table import Metadata, Stub, auth, reason_of, stored_bytes
 

@@ -27,8 +27,8 @@ from google.rpc import code_pb2
 from bench import echo
 from engines.base import replay
 from engines.the_gang import GAME
+from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2, referee_pb2_grpc
-from service.edge.codecs import CODECS
 from service.process.server import Running
 from tests.clients.python_client_proxy import CuttableProxy
 from tests.service.players import play_to_end

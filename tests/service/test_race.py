@@ -32,9 +32,9 @@ from engines.the_gang import GAME
 from engines.the_gang.model import TheGangConfig
 from engines.the_gang.moves import Move as EngineMove
 from engines.the_gang.moves import TakeChip
+from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2
 from service.domain import records
-from service.edge.codecs import CODECS
 from service.process.server import Running, running
 from service.storage.store import CommitResult, GameRecord
 from service.storage.tables import load_table

@@ -13,8 +13,8 @@ from redis.asyncio import Redis
 
 from engines.base import RULES_REVISION_OPTION, replay
 from engines.registry import GAMES
+from referee.codecs import CODECS
 from referee.v1 import referee_pb2
-from service.edge.codecs import CODECS
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, reason_of, stored_bytes, take
 

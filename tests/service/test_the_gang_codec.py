@@ -42,10 +42,10 @@ from engines.the_gang.model import (
 )
 from engines.the_gang.rules import make_config
 from engines.the_gang.view import PileView, TheGangView
+from referee.codecs import CODECS
+from referee.codecs.errors import Malformed
 from referee.v1 import game_pb2, gang_of_four_pb2
 from referee.v1 import the_gang_pb2 as pb
-from service.edge.codecs import CODECS
-from service.errors import BadRequest
 
 CODEC = CODECS["the_gang"]
 M = pb.TheGangMove
@@ -82,7 +82,7 @@ def _move(**action: typing.Any) -> game_pb2.Move:
 
 
 def _reason(move: game_pb2.Move) -> str:
-    with pytest.raises(BadRequest) as caught:
+    with pytest.raises(Malformed) as caught:
         CODEC.move_from_proto(move)
     return caught.value.reason
 
@@ -564,10 +564,10 @@ def test_mode_options_are_the_engine_values() -> None:
 
 
 def test_bad_options() -> None:
-    with pytest.raises(BadRequest) as caught:
+    with pytest.raises(Malformed) as caught:
         CODEC.options_from_proto(_options(mode=9))
     assert caught.value.reason == "UNKNOWN_THE_GANG_MODE"
     other = game_pb2.TableOptions(gang_of_four=gang_of_four_pb2.GangOfFourOptions())
-    with pytest.raises(BadRequest) as caught:
+    with pytest.raises(Malformed) as caught:
         CODEC.options_from_proto(other)
     assert caught.value.reason == "OPTIONS_FOR_OTHER_GAME"

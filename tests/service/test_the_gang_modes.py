@@ -19,8 +19,8 @@ from redis.asyncio import Redis
 
 from engines.errors import InvalidConfigError
 from engines.the_gang import GAME
+from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from service.edge.codecs import CODECS
 from service.process.server import Running
 from tests.service.table import (
     Move,

@@ -31,8 +31,8 @@ from engines.the_gang.model import (
     UseSpecialist,
 )
 from engines.the_gang.moves import Accept, DiscardCard, PassCard, Propose, ShowCard, TakeChip
+from referee.codecs.the_gang import card_to_proto
 from referee.v1 import game_pb2, referee_pb2, the_gang_pb2
-from service.edge.codecs.the_gang import card_to_proto
 from tests.the_gang.leakcheck import Events, Received, Report, Viewer, check, truth_of
 from tests.the_gang.the_gang_leak_games import CODEC, seed_for
 

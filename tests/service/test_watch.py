@@ -10,8 +10,8 @@ import pytest
 
 from engines.base import RULES_REVISION_OPTION, replay
 from engines.registry import GAMES
+from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2
-from service.edge.codecs import CODECS
 from service.edge.translate import events_to_proto
 from tests.service.players import play_to_end
 from tests.service.table import COLOURS, Stub, Table, reason_of, take

@@ -24,8 +24,8 @@ from engines.base import replay
 from engines.the_gang import GAME
 from engines.the_gang import events as ev
 from engines.the_gang.model import AnnouncementKind, Challenge, Specialist, TheGangState
+from referee.codecs import CODECS
 from referee.v1 import referee_pb2, the_gang_pb2
-from service.edge.codecs import CODECS
 from tests.service.table import COLOURS, Stub, Table, mode_options, pile, take
 from tests.the_gang.leakcheck import Events, Recorder, Report, Viewer, check, truth_of
 from tests.the_gang.the_gang_driver import Driver, aio_stub

@@ -1,7 +1,7 @@
 """The Gang's part of the contract that cannot be derived: its playing cards.
 
 Everything else (moves, events, views, options) pairs with ``referee.v1`` by name; see
-:mod:`service.edge.codecs.derive`.
+:mod:`referee.codecs.derive`.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from engines.cards import DECK, Card, Suit
 from engines.the_gang.model import JACK_CARD, HeistResult, Reveal, TheGangOptions
 from engines.the_gang.view import TheGangView
+from referee.codecs.derive import Contract, Leaf, Options
+from referee.codecs.errors import Malformed, echo
 from referee.v1 import the_gang_pb2 as pb
-from service.edge.codecs.derive import Contract, Leaf, Options
-from service.errors import BadRequest, echo
 
 _SUITS = {suit: pb.Suit.Value(f"SUIT_{suit.name}") for suit in Suit}
 _SUITS_BACK: dict[int, Suit | None] = {value: suit for suit, value in _SUITS.items()}
@@ -36,24 +36,24 @@ def card_to_proto(card: Card) -> pb.PlayingCard:
 def card_from_proto(message: pb.PlayingCard) -> Card:
     """The card a move names by ``code``, by ``rank`` and ``suit``, or by all three."""
     if not (message.code or message.rank or message.suit):
-        raise BadRequest("CARD_MISSING", "the move needs a card")
+        raise Malformed("CARD_MISSING", "the move needs a card")
     named: list[Card] = []
     if message.code:
         try:
             named.append(Card.parse(message.code))
         except ValueError:
-            raise BadRequest("UNKNOWN_CARD", f"there is no card {echo(message.code)}") from None
+            raise Malformed("UNKNOWN_CARD", f"there is no card {echo(message.code)}") from None
     if message.rank or message.suit:
         if message.suit not in _SUITS_BACK:
-            raise BadRequest("UNKNOWN_CARD", f"there is no suit {message.suit}")
+            raise Malformed("UNKNOWN_CARD", f"there is no suit {message.suit}")
         named.append(Card(message.rank, _SUITS_BACK[message.suit]))
     if named[0] != named[-1]:
-        raise BadRequest(
+        raise Malformed(
             "CARD_MISMATCH", f"code {echo(message.code)} and rank/suit name different cards"
         )
     if named[0] not in _KNOWN_CARDS:
         what = echo(message.code) if message.code else f"{message.rank} of suit {message.suit}"
-        raise BadRequest("UNKNOWN_CARD", f"there is no card {what}")
+        raise Malformed("UNKNOWN_CARD", f"there is no card {what}")
     return named[0]
 
 

@@ -1,7 +1,7 @@
 """Gang of Four's contract: what the derived codec cannot pair by name.
 
 Everything else (moves, events, the view, the options) is derived from the engine's types
-and ``referee.v1.GangOfFour*`` by :class:`~service.edge.codecs.game.DerivedCodec`. A play's cards
+and ``referee.v1.GangOfFour*`` by :class:`~referee.codecs.game.DerivedCodec`. A play's cards
 are passed on in the order the client sent them: the engine's ``Play`` keeps them in
 single-card order (a combination is a set of cards; ordering them is the game's business).
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from engines.gang_of_four.cards import COPIES, Colour, GofCard
 from engines.gang_of_four.model import GangOfFourConfig, HandResult
 from engines.gang_of_four.view import GangOfFourView
+from referee.codecs.derive import Contract, Leaf, enum_table
+from referee.codecs.errors import Malformed
 from referee.v1 import gang_of_four_pb2 as pb
-from service.edge.codecs.derive import Contract, Leaf, enum_table
-from service.errors import BadRequest
 
 _COLOURS = enum_table(Colour, pb.GangOfFourColour.DESCRIPTOR)
 _COLOUR_NUMBERS = frozenset(_COLOURS.values())
@@ -38,8 +38,8 @@ def card_from_proto(card: pb.GangOfFourCard) -> GofCard:
     if found is not None:
         return found
     if card.colour not in _COLOUR_NUMBERS:
-        raise BadRequest("CARD_COLOUR_MISSING", "a card needs its colour")
-    raise BadRequest("UNKNOWN_CARD", f"there is no card {card.value} of that colour")
+        raise Malformed("CARD_COLOUR_MISSING", "a card needs its colour")
+    raise Malformed("UNKNOWN_CARD", f"there is no card {card.value} of that colour")
 
 
 CARD = Leaf(

@@ -4,8 +4,8 @@ each game's module holds only what cannot be derived (its ``CONTRACT``)."""
 from __future__ import annotations
 
 from engines.registry import GAMES
-from service.edge.codecs import gang_of_four, pinched, the_gang
-from service.edge.codecs.game import DerivedCodec
+from referee.codecs import gang_of_four, pinched, the_gang
+from referee.codecs.game import DerivedCodec
 
 CODECS: dict[str, DerivedCodec] = {
     "the_gang": DerivedCodec(GAMES["the_gang"], the_gang.CONTRACT),

@@ -23,7 +23,7 @@ The pairing rules:
 Encoders are hot (every view of every move), so each one is compiled once to a single
 Python expression per message, as :mod:`dataclasses` compiles ``__init__``; decoders read
 requests (one move, one set of options) and are plain closures that refuse a malformed
-value with :class:`~service.errors.BadRequest`.
+value with :class:`~referee.codecs.errors.Malformed`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from service.errors import BadRequest
+from referee.codecs.errors import Malformed
 
 Encode = Callable[[Any], Any]
 Decode = Callable[[Any], Any]
@@ -50,7 +50,7 @@ Decode = Callable[[Any], Any]
 class Leaf:
     """A value whose engine and protobuf forms genuinely differ (a card and its message).
 
-    ``decode`` refuses a message that names no engine value with :class:`BadRequest`.
+    ``decode`` refuses a message that names no engine value with :class:`Malformed`.
     """
 
     message: type[Message]
@@ -324,13 +324,13 @@ class Deriver:
     # --- decoding --------------------------------------------------------------------
 
     def decoder(self, cls: type, descriptor: Descriptor) -> Decode:
-        """Message -> Struct; refuses what no engine value is with :class:`BadRequest`."""
+        """Message -> Struct; refuses what no engine value is with :class:`Malformed`."""
         key = (cls, descriptor.full_name)
         if key not in self._decoders:
             self._decoders[key] = self._build_decoder(cls, descriptor)
         return self._decoders[key]
 
-    def union_decoder(self, info: mi.Type, descriptor: Descriptor, empty: BadRequest) -> Decode:
+    def union_decoder(self, info: mi.Type, descriptor: Descriptor, empty: Malformed) -> Decode:
         """The message whose only oneof holds a variant -> that variant; ``empty`` when none."""
         variants = _tagged(info)
         assert variants is not None
@@ -338,7 +338,7 @@ class Deriver:
         return self._oneof(variants, descriptor, descriptor.oneofs[0].name, empty)
 
     def _oneof(
-        self, variants: list[mi.StructType], owner: Descriptor, oneof: str, empty: BadRequest
+        self, variants: list[mi.StructType], owner: Descriptor, oneof: str, empty: Malformed
     ) -> Decode:
         by_tag = {f.name: f for f in owner.oneofs_by_name[oneof].fields}
         decoders = {
@@ -366,7 +366,7 @@ class Deriver:
             if oneof:
                 variants = _tagged(item.type)
                 assert variants is not None
-                missing = BadRequest(f"{name.upper()}_MISSING", f"the {name} is missing")
+                missing = Malformed(f"{name.upper()}_MISSING", f"the {name} is missing")
                 read = self._oneof(variants, descriptor, name, missing)
                 arguments.append(f"{item.name}={self._bind(scope, read)}(m)")
                 continue
@@ -415,7 +415,7 @@ class Deriver:
             return _enum_reader(cls, _enum_of(fd), optional)
         if fd.type == FieldDescriptor.TYPE_MESSAGE:
             if _tagged(base) is not None and not isinstance(base, mi.StructType):
-                empty = BadRequest(f"{fd.name.upper()}_MISSING", f"the {fd.name} is missing")
+                empty = Malformed(f"{fd.name.upper()}_MISSING", f"the {fd.name} is missing")
                 return self.union_decoder(base, _message_of(fd), empty)
             assert isinstance(base, mi.StructType)
             return self.decoder(base.cls, _message_of(fd))
@@ -428,7 +428,7 @@ def _identity(value: Any) -> Any:
 
 def _present(name: str, read: Decode, optional: bool, default: Any) -> Decode:
     """Reads a field with presence: unset is None, the engine's default, or missing."""
-    missing = BadRequest(f"{name.upper()}_MISSING", f"the move needs its {name}")
+    missing = Malformed(f"{name.upper()}_MISSING", f"the move needs its {name}")
 
     def present(m: Any) -> Any:
         if m.HasField(name):
@@ -463,7 +463,7 @@ def _enum_reader(cls: type[enum.Enum], descriptor: EnumDescriptor, optional: boo
     """Protobuf number -> member; 0 is None where the engine allows it, else missing."""
     back = {number: member for member, number in enum_table(cls, descriptor).items()}
     prefix = enum_prefix(descriptor)
-    missing = BadRequest(f"{prefix}MISSING", f"name a {descriptor.name}")
+    missing = Malformed(f"{prefix}MISSING", f"name a {descriptor.name}")
     readable = prefix.rstrip("_")
 
     def read(number: int) -> Any:
@@ -473,7 +473,7 @@ def _enum_reader(cls: type[enum.Enum], descriptor: EnumDescriptor, optional: boo
             raise missing
         member = back.get(number)
         if member is None:
-            raise BadRequest(f"UNKNOWN_{readable}", f"there is no {descriptor.name} {number}")
+            raise Malformed(f"UNKNOWN_{readable}", f"there is no {descriptor.name} {number}")
         return member
 
     return read
@@ -490,7 +490,7 @@ def _number_reader(descriptor: EnumDescriptor, optional: bool) -> Decode:
     reason, e.g. The Gang's GUESS_OUT_OF_RANGE); only the unset 0 is refused here.
     """
     prefix = enum_prefix(descriptor)
-    missing = BadRequest(f"{prefix}MISSING", f"name a {descriptor.name}")
+    missing = Malformed(f"{prefix}MISSING", f"name a {descriptor.name}")
 
     def read(number: int) -> int | None:
         if number == 0:

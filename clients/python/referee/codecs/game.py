@@ -2,7 +2,7 @@
 
 ``referee.v1.Move``, ``Event``, ``View`` and ``TableOptions`` each have a oneof member
 named after the game (``the_gang``); that member's message is the game's move, event, view
-or options message, and :class:`~service.edge.codecs.derive.Deriver` pairs it with the engine's
+or options message, and :class:`~referee.codecs.derive.Deriver` pairs it with the engine's
 type from its :class:`~engines.base.GameDefinition`.
 """
 
@@ -16,9 +16,9 @@ from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from engines.base import GameDefinition
+from referee.codecs.derive import Contract, ContractMismatch, Deriver
+from referee.codecs.errors import Malformed
 from referee.v1 import game_pb2
-from service.edge.codecs.derive import Contract, ContractMismatch, Deriver
-from service.errors import BadRequest
 
 AnyGame = GameDefinition[Any, Any, Any, Any, Any]
 
@@ -45,11 +45,11 @@ class DerivedCodec:
         options_type = options.type if options else game.config_type
         self._encode_move = self.deriver.union_encoder(_union(game.move_type), move)
         self._decode_move = self.deriver.union_decoder(
-            _union(game.move_type), move, BadRequest("MOVE_EMPTY", "the move names no action")
+            _union(game.move_type), move, Malformed("MOVE_EMPTY", "the move names no action")
         )
         self._encode_event = self.deriver.union_encoder(_union(game.event_type), event)
         self._decode_event = self.deriver.union_decoder(
-            _union(game.event_type), event, BadRequest("EVENT_EMPTY", "the event is empty")
+            _union(game.event_type), event, Malformed("EVENT_EMPTY", "the event is empty")
         )
         self._encode_view = self.deriver.encoder(
             game.view_type, game_message(game_pb2.View.DESCRIPTOR, game.name)
@@ -83,7 +83,7 @@ class DerivedCodec:
     def move_from_proto(self, move: game_pb2.Move) -> Any:
         given = self._own(move, "MOVE_FOR_OTHER_GAME", "move")
         if given is None:
-            raise BadRequest("MOVE_FOR_OTHER_GAME", f"this game takes a `{self.name}` move")
+            raise Malformed("MOVE_FOR_OTHER_GAME", f"this game takes a `{self.name}` move")
         return self._decode_move(given)
 
     def move_to_proto(self, move: Any) -> game_pb2.Move:
@@ -105,12 +105,12 @@ class DerivedCodec:
     def event_from_proto(self, event: game_pb2.Event) -> Any:
         given = self._own(event, "EVENT_FOR_OTHER_GAME", "event")
         if given is None:
-            raise BadRequest("EVENT_EMPTY", "the event names no game")
+            raise Malformed("EVENT_EMPTY", "the event names no game")
         return self._decode_event(given)
 
     def view_from_proto(self, view: game_pb2.View) -> Any:
         if view.WhichOneof("game_view") != self.name:
-            raise BadRequest("VIEW_FOR_OTHER_GAME", f"this is not a view of {self.name}")
+            raise Malformed("VIEW_FOR_OTHER_GAME", f"this is not a view of {self.name}")
         return self._decode_view(getattr(view, self.name))
 
     def _own(self, envelope: Any, reason: str, what: str) -> Any:
@@ -119,7 +119,7 @@ class DerivedCodec:
         if which is None:
             return None
         if which != self.name:
-            raise BadRequest(reason, f"{what} for {which}, not {self.name}")
+            raise Malformed(reason, f"{what} for {which}, not {self.name}")
         return getattr(envelope, which)
 
 

@@ -1,6 +1,6 @@
 """Pinched!'s contract: what the derived codec cannot read off the engine's types.
 
-Everything else pairs by name (:mod:`service.edge.codecs.derive`): the view names every card's
+Everything else pairs by name (:mod:`referee.codecs.derive`): the view names every card's
 kind itself (``engines.pinched.view.Valuable``), events and moves name cards by id.
 """
 
@@ -11,9 +11,9 @@ from engines.pinched.events import GameEnded
 from engines.pinched.model import Location, Placement, Side
 from engines.pinched.setup import PinchedOptions, options_of
 from engines.pinched.view import PinchedView
+from referee.codecs.derive import Contract, Leaf, Options, enum_table
+from referee.codecs.errors import Malformed
 from referee.v1 import pinched_pb2 as pb
-from service.edge.codecs.derive import Contract, Leaf, Options, enum_table
-from service.errors import BadRequest
 
 _LOCATIONS = enum_table(Location, pb.Location.DESCRIPTOR)
 _SIDES = enum_table(Side, pb.Side.DESCRIPTOR)
@@ -34,7 +34,7 @@ def _placement_from_proto(message: pb.LocationSide) -> Placement:
     where = _LOCATIONS_BACK.get(message.location)
     side = _SIDES_BACK.get(message.side)
     if where is None or side is None:
-        raise BadRequest("BAD_LOCATIONS", "each placement names a location and its side")
+        raise Malformed("BAD_LOCATIONS", "each placement names a location and its side")
     return Placement(where, side)
 
 
