@@ -91,7 +91,8 @@ class Search:
         ends = time.perf_counter() + budget.seconds
         done = 0
         while done < 1 or (
-            done < budget.iterations if budget.iterations is not None
+            done < budget.iterations
+            if budget.iterations is not None
             else time.perf_counter() < ends
         ):
             self.iterate(rng)
@@ -143,9 +144,7 @@ class Search:
 
         def ucb(pair: tuple[Edge, Any]) -> float:
             edge = pair[0]
-            return edge.reward / edge.visits + c * math.sqrt(
-                math.log(edge.available) / edge.visits
-            )
+            return edge.reward / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
 
         return max(edges, key=ucb)
 
