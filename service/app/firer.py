@@ -40,7 +40,7 @@ from service.storage.tables import Table, clock_deadlines
 
 log = structlog.get_logger("referee.clock")
 
-NO_SHOW_BOT_STRATEGY = 1  # BotStrategy RANDOM (tournament.proto)
+NO_SHOW_BOT_STRATEGY = 3  # BotStrategy SEARCH (tournament.proto): Clock.no_show_bot unset
 Stamp: TypeAlias = tuple[int, int]  # a table's (version, host version)
 # The most moves one firing plays: every seat of the largest table twice, and then some.
 MAX_FIRED_MOVES = 16
@@ -61,17 +61,16 @@ class DefaultMoves:
         return None
 
 
-def no_show(table: Table, seat: int, policy: int, at: float) -> records.HostRecord:
+def no_show(table: Table, seat: int, spec: records.ClockSpec, at: float) -> records.HostRecord:
     """The hosting record after the no-show policy took ``seat`` (service.domain.hosting's
-    transitions, marked automatic): forfeited, or handed to a bot (a game without a
-    forfeit, such as The Gang, always to a bot)."""
+    transitions, marked automatic): forfeited, or handed to the clock's bot (a game
+    without a forfeit, such as The Gang, always to a bot)."""
     when = hosting.When(table.version, at)
     host = table.hosting
-    if policy == clocks.NO_SHOW_FORFEIT and table.game.forfeitable:
+    if spec.no_show == clocks.NO_SHOW_FORFEIT and table.game.forfeitable:
         return hosting.forfeit(host, True, seat, table.finished, when, automatic=True)
-    return hosting.replace_by_bot(
-        host, seat, NO_SHOW_BOT_STRATEGY, table.finished, when, automatic=True
-    )
+    bot = spec.no_show_bot or NO_SHOW_BOT_STRATEGY
+    return hosting.replace_by_bot(host, seat, bot, table.finished, when, automatic=True)
 
 
 def _stamp(table: Table) -> Stamp:
@@ -202,7 +201,7 @@ class Firer:
         def deciding(now: Table) -> HostChange | None:
             if _stamp(now) != stamp:
                 return None
-            return HostChange(no_show(now, seat, spec.no_show, self.writer.now_ms() / 1000))
+            return HostChange(no_show(now, seat, spec, self.writer.now_ms() / 1000))
 
         try:
             written = await self.writer.write(table.game_id, deciding)

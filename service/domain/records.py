@@ -28,13 +28,16 @@ class GameMeta(msgspec.Struct, frozen=True):
 
 class ClockSpec(msgspec.Struct, frozen=True, array_like=True):
     """A table's turn clock as created (table.proto ``Clock``): whole seconds, 0 = none;
-    ``no_show`` is the ``NoShow`` enum's number."""
+    ``no_show`` is the ``NoShow`` enum's number and ``no_show_bot`` the ``BotStrategy``
+    number of the bot a no-show's seat goes to (0: the search bot, ``NoShowBot``'s
+    default; records stored before it had the field read 0)."""
 
     move_seconds: int = 0
     bank_seconds: int = 0
     increment_seconds: int = 0
     no_show_after: int = 0
     no_show: int = 0
+    no_show_bot: int = 0
 
 
 # SeatHold.holder values (table.proto ``SeatHolder``) and HostRecord.status values (its

@@ -33,12 +33,15 @@ def spec_from_proto(clock: table_pb2.Clock) -> ClockSpec:
         raise _invalid("clock.increment_seconds needs bank_seconds")
     if clock.no_show not in table_pb2.NoShow.values():
         raise _invalid(f"clock.no_show {clock.no_show} is not a NoShow")
+    if clock.no_show_bot not in table_pb2.NoShowBot.values():
+        raise _invalid(f"clock.no_show_bot {clock.no_show_bot} is not a NoShowBot")
     return ClockSpec(
         move_seconds=clock.move_seconds,
         bank_seconds=clock.bank_seconds,
         increment_seconds=clock.increment_seconds,
         no_show_after=clock.no_show_after,
         no_show=clock.no_show,
+        no_show_bot=clock.no_show_bot,
     )
 
 
@@ -49,6 +52,7 @@ def spec_to_proto(spec: ClockSpec) -> table_pb2.Clock:
         increment_seconds=spec.increment_seconds,
         no_show_after=spec.no_show_after,
         no_show=spec.no_show,  # type: ignore[arg-type]
+        no_show_bot=spec.no_show_bot,  # type: ignore[arg-type]
     )
 
 
