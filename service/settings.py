@@ -198,13 +198,16 @@ class Settings:
     # each deadline applies once), how often to look for them, how many to claim per shard
     # of the index per look (16 shards), how many games to fire at once, how long a claim
     # is leased (a firer that dies leaves it to another after this), and how long after a
-    # bot's seat is to act its bot moves.
+    # bot's seat is to act its bot moves. The search bot (BotStrategy SEARCH) thinks for
+    # bot_search_seconds a move in bot_workers processes of its own (service.edge.house_bots).
     deadline_firer: bool = True
     deadline_poll_seconds: float = 0.25
     deadline_claims_per_shard: int = 4
     deadline_concurrency: int = 16
     deadline_lease_ms: int = 10_000
     bot_move_delay_ms: int = 300
+    bot_search_seconds: float = 1.0
+    bot_workers: int = 1
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -274,6 +277,8 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "deadline_concurrency": ("REFEREE_DEADLINE_CONCURRENCY", int),
     "deadline_lease_ms": ("REFEREE_DEADLINE_LEASE_MS", int),
     "bot_move_delay_ms": ("REFEREE_BOT_MOVE_DELAY_MS", int),
+    "bot_search_seconds": ("REFEREE_BOT_SEARCH_SECONDS", float),
+    "bot_workers": ("REFEREE_BOT_WORKERS", int),
 }
 
 

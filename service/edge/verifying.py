@@ -16,7 +16,7 @@ Workers come from a ``forkserver``, never a fork of the referee itself: the refe
 gRPC's threads, which a forked child would inherit in whatever state they were. The fork
 server imports this module once, so each worker starts without importing the engines.
 Workers run at the lowest CPU priority (:data:`NICENESS`; not SCHED_IDLE, see
-:func:`_lowered`): a replay is background work, and on a busy machine the event loop's
+:func:`lowered`): a replay is background work, and on a busy machine the event loop's
 short calls come first.
 
 The event loop's own share is kept to moving bytes, off its thread where it can be: the
@@ -131,7 +131,7 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(b")", 1)[-1].split()[:1] != [b"Z"]
 
 
-def _lowered(referee: int) -> None:
+def lowered(referee: int) -> None:
     """A worker's initializer: its watch on the referee (:func:`_outliving`), and the
     lowest nice level, below the referee (see the module).
 
@@ -288,7 +288,7 @@ class Verifier:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__])
             pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_lowered, initargs=(os.getpid(),)
+                self.workers, mp_context=context, initializer=lowered, initargs=(os.getpid(),)
             )
             # Workers are spawned on demand: as many calls as workers spawn them all now.
             for started in [pool.submit(int) for _ in range(self.workers)]:

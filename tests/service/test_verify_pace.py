@@ -29,7 +29,7 @@ from service.edge.verifying import (
     Pace,
     Verifier,
     _alive,
-    _lowered,
+    lowered,
 )
 from service.errors import Unavailable
 
@@ -120,8 +120,8 @@ async def test_the_longest_history_a_table_may_have_fits_the_cap() -> None:
 
 
 def test_a_worker_runs_at_the_lowest_priority_under_the_normal_policy() -> None:
-    """nice 19, not SCHED_IDLE (service.edge.verifying._lowered says why)."""
-    with ProcessPoolExecutor(1, initializer=_lowered, initargs=(os.getpid(),)) as pool:
+    """nice 19, not SCHED_IDLE (service.edge.verifying.lowered says why)."""
+    with ProcessPoolExecutor(1, initializer=lowered, initargs=(os.getpid(),)) as pool:
         niceness, policy = pool.submit(_priority).result(timeout=30)
     assert niceness == 19
     assert policy == os.SCHED_OTHER
@@ -138,7 +138,7 @@ def test_a_worker_ends_when_its_referee_is_gone() -> None:
     stand_in = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     context = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(
-        1, mp_context=context, initializer=_lowered, initargs=(stand_in.pid,)
+        1, mp_context=context, initializer=lowered, initargs=(stand_in.pid,)
     ) as pool:
         worker = pool.submit(os.getpid).result(timeout=30)
         assert _alive(worker) and _alive(stand_in.pid)
