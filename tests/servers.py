@@ -27,6 +27,9 @@ NO_TAKEOVERS = {"REFEREE_TOURNAMENT_TAKEOVER_SECONDS": "0"}
 # What `./dev serve` sets: loopback callers (the tests' clients) have no quotas. A test of
 # the quotas sets its own.
 DEVELOPMENT = {"REFEREE_LOOPBACK_QUOTAS": "unlimited"}
+# The referee's search bot thinks this long a move in tests (1 s in service): the tests
+# check that it plays legally and at all, benchmarks how well (bench.bots).
+BOT_SEARCH_SECONDS = 0.02
 
 
 def settings_for(redis_url: str, data_dir: Path) -> Settings:
@@ -45,6 +48,7 @@ def settings_for(redis_url: str, data_dir: Path) -> Settings:
         # tables (as takeovers would direct their tournaments). Tests of the clock step a
         # firer by hand or turn it on (tests.tournaments.test_no_show).
         deadline_firer=False,
+        bot_search_seconds=BOT_SEARCH_SECONDS,
     )
 
 
@@ -88,6 +92,7 @@ def referee_process(
         "REFEREE_HTTP_PORT": "0",
         "REFEREE_DATA_DIR": str(data_dir),
         "REFEREE_LOG_LEVEL": "warning",
+        "REFEREE_BOT_SEARCH_SECONDS": str(BOT_SEARCH_SECONDS),
         **NO_TAKEOVERS,
         **DEVELOPMENT,
         **(env or {}),

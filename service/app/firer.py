@@ -42,6 +42,7 @@ log = structlog.get_logger("referee.clock")
 
 NO_SHOW_BOT_STRATEGY = 3  # BotStrategy SEARCH (tournament.proto): Clock.no_show_bot unset
 Stamp: TypeAlias = tuple[int, int]  # a table's (version, host version)
+Chosen: TypeAlias = tuple[int, Any]  # a bot's seat and the engine move it chose
 # The most moves one firing plays: every seat of the largest table twice, and then some.
 MAX_FIRED_MOVES = 16
 
@@ -49,15 +50,20 @@ MAX_FIRED_MOVES = 16
 class BotMoves(Protocol):
     """The referee's bots: the move of ``seat``'s bot of ``strategy`` (a BotStrategy
     number) in ``table``, chosen from the seat's own view and legal moves with ``rng``
-    (None: it chose nothing)."""
+    (None: it chose nothing). Awaited before the table's write, never inside it: a bot
+    may think for a second (the search bot), and the write holds the game's lock."""
 
-    def choose(self, table: Table, seat: int, strategy: int, rng: random.Random) -> Any | None: ...
+    async def choose(
+        self, table: Table, seat: int, strategy: int, rng: random.Random
+    ) -> Any | None: ...
 
 
 class DefaultMoves:
     """No bots: every seat the referee plays gets the game's default move."""
 
-    def choose(self, table: Table, seat: int, strategy: int, rng: random.Random) -> Any | None:
+    async def choose(
+        self, table: Table, seat: int, strategy: int, rng: random.Random
+    ) -> Any | None:
         return None
 
 
@@ -147,8 +153,9 @@ class Firer:
         """Play every due seat of the game at ``stamp``, one write each, while they stay
         due; a seat not due yet has its deadline indexed again."""
         for _ in range(MAX_FIRED_MOVES):
+            chosen = await self._bot_choice(game_id, stamp)
             try:
-                written = await self.writer.write(game_id, self._due_move(stamp))
+                written = await self.writer.write(game_id, self._due_move(stamp, chosen))
             except MoveError as error:  # an engine's default move must always be legal
                 log.error("the referee's own move is illegal", game_id=game_id, reason=error.reason)
                 return
@@ -162,25 +169,44 @@ class Firer:
             if clocks.move_by(move.client_move_id) == clocks.BY_CLOCK:
                 stamp = await self._no_show(table, move.seat)
 
-    def _due_move(self, stamp: Stamp) -> Decide:
-        """Decide the move of the first due seat of the table at ``stamp`` (None: the game
-        moved on, is over or not live, or no seat is due yet)."""
+    async def _bot_choice(self, game_id: str, stamp: Stamp) -> Chosen | None:
+        """The bot's move for the first due seat of the game at ``stamp``, if the referee's
+        bot holds it, decided before the write (see :class:`BotMoves`); its randomness
+        seeded from the game, version and seat, so every replica chooses alike."""
+        table = await self.writer.current(game_id)
+        due = self._first_due(table, stamp)
+        if due is None or due[1] != clocks.BY_BOT:
+            return None
+        seat = due[0]
+        rng = random.Random(f"{table.game_id}/{table.version}/{seat}")
+        move = await self.bots.choose(table, seat, table.hosting.seats[seat].bot, rng)
+        return None if move is None else (seat, move)
+
+    def _first_due(self, table: Table, stamp: Stamp) -> tuple[int, int] | None:
+        """The first seat of the table at ``stamp`` whose time is up, and who plays it
+        (None: the game moved on, is over or not live, or no seat is due yet)."""
+        if _stamp(table) != stamp or not _live(table):
+            return None
+        now = self.writer.now_ms()
+        due = clock_deadlines(table, self.writer.bot_delay_ms)
+        ready = sorted(seat for seat, at in due.items() if at <= now)
+        if not ready:
+            return None
+        return ready[0], clocks.by_for(ready[0], clocks.roles(table.hosting))
+
+    def _due_move(self, stamp: Stamp, chosen: Chosen | None) -> Decide:
+        """Decide the move of the first due seat of the table at ``stamp`` (None: nothing
+        is due): the bot's ``chosen`` move for its seat while it is legal, else the
+        game's default move."""
 
         def deciding(table: Table) -> Move | None:
-            if _stamp(table) != stamp or not _live(table):
+            due = self._first_due(table, stamp)
+            if due is None:
                 return None
-            now = self.writer.now_ms()
-            due = clock_deadlines(table, self.writer.bot_delay_ms)
-            ready = sorted(seat for seat, at in due.items() if at <= now)
-            if not ready:
-                return None
-            seat = ready[0]
-            who = clocks.roles(table.hosting)
-            by = clocks.by_for(seat, who)
+            seat, by = due
             move = None
-            if by == clocks.BY_BOT:
-                rng = random.Random(f"{table.game_id}/{table.version}/{seat}")
-                move = self.bots.choose(table, seat, table.hosting.seats[seat].bot, rng)
+            if by == clocks.BY_BOT and chosen is not None and chosen[0] == seat:
+                move = chosen[1] if table.game.is_legal(table.state, seat, chosen[1]) else None
             if move is None:
                 move = table.game.default_move(table.state, seat)
             check_room(table.version, table.move_limit)

@@ -21,18 +21,22 @@ from service import compiled
 from service.app.firer import Firer, firing
 from service.app.limits import Limits
 from service.app.lobby import Lobby
+from service.app.rater import Rater
+from service.app.ratings import Ratings
 from service.app.referee import Referee
 from service.app.writer import Following, TableWriter
 from service.domain.auth import TokenSigner, load_or_create_secret
 from service.edge.api import RPCS, RefereeApi
 from service.edge.calls import MAX_VERIFY_BYTES
 from service.edge.connect.app import HttpLimits, build_app, raise_open_files_limit, serving_http
-from service.edge.connect.face import lobby_mount
-from service.edge.grpc_api import LobbyServicer, RefereeServicer
+from service.edge.connect.face import lobby_mount, ratings_mount
+from service.edge.grpc_api import LobbyServicer, RatingServicer, RefereeServicer
 from service.edge.house_bots import HouseBots
 from service.edge.lobby_api import RPCS as LOBBY_RPCS
 from service.edge.lobby_api import LobbyApi
 from service.edge.observability import Metrics, start_tracing
+from service.edge.ratings_api import RPCS as RATING_RPCS
+from service.edge.ratings_api import RatingApi
 from service.edge.verifying import Verifier
 from service.errors import Unavailable
 from service.process.announce import announce
@@ -51,6 +55,7 @@ from service.storage.deadlines import DeadlineIndex
 from service.storage.durability import read_persistence
 from service.storage.join_codes import JoinCodes
 from service.storage.lobby_listing import Listing
+from service.storage.ratings import RatingStore
 from service.storage.redis_kit import connect
 from service.storage.store import RedisStore
 from service.tournaments.serving import SERVICE_NAME as TOURNAMENT_SERVICE
@@ -69,6 +74,12 @@ STORE_PROBE_SECONDS = 1.0
 # closes) and the servers' (shutdown_grace_seconds for the calls in flight, plus this).
 STEP_SECONDS = 3.0
 TOURNAMENTS_STOP_SECONDS = 6.0
+# How much longer than a finished game a rated game's marker is kept (service.storage.ratings).
+RATED_MARKER_MARGIN_SECONDS = 24 * 3600
+# Fault tests only: this process ends itself (as a SIGKILL would) when its rater reaches the
+# step named here ("before_apply", "after_apply": service.app.rater).
+FAILPOINT_VARIABLE = "REFEREE_RATING_FAILPOINT"
+FAILPOINT_EXIT = 86
 # A stop longer than shutdown_grace_seconds plus this is ended by the watchdog (exit code
 # EXIT_FORCED); a supervisor kills its worker a little later (workers.KILL_MARGIN_SECONDS).
 STOP_MARGIN_SECONDS = 10.0
@@ -119,8 +130,9 @@ async def running(
         metrics = Metrics()
         metrics_port = stack.enter_context(metrics.serving(settings.host, settings.metrics_port))
         store, deadlines = _store(settings, redis_url, metrics)
-        writer, referee, lobby = _tables(
-            settings, stack, redis_url, secret, store, deadlines, limits, metrics
+        rating_store = _rating_store(settings, store)
+        writer, referee, lobby, rater = _tables(
+            settings, stack, redis_url, secret, store, deadlines, limits, metrics, rating_store
         )
         metrics.watch_streams_from(lambda: referee.feed.watchers)
         server = _grpc_server(settings)
@@ -130,8 +142,9 @@ async def running(
         stack.callback(verifier.close)  # after the server has stopped
         api = RefereeApi(referee, metrics, verifier, limits, lobby)
         lobby_api = LobbyApi(lobby, metrics, limits)
+        rating_api = RatingApi(Ratings(rating_store, secret), metrics, limits)
         tournaments = tournament_service(referee, redis_url, settings, metrics, limits, lobby=lobby)
-        health_servicer = _register(server, api, lobby_api, tournaments)
+        health_servicer = _register(server, api, lobby_api, rating_api, tournaments)
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         worker_port = _own_port(server, settings)
         tournaments.serving_on(settings.host, port, limits.internal)
@@ -140,10 +153,13 @@ async def running(
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         http = contextlib.AsyncExitStack()
-        http_port = await _serve_http(settings, http, api, lobby_api, tournaments)
-        background = _Background.start(_StoreFollower(store, health_servicer, supervisor))
+        http_port = await _serve_http(settings, http, api, lobby_api, rating_api, tournaments)
+        background = _Background.start(_StoreFollower(store, health_servicer, supervisor), rater)
         if settings.deadline_firer:
-            await background.clocks.enter_async_context(firing(_firer(writer, deadlines, settings)))
+            bots = HouseBots(settings.bot_search_seconds, settings.bot_workers)
+            stack.callback(bots.close)  # after the firer has stopped
+            firer = _firer(writer, deadlines, settings, bots)
+            await background.clocks.enter_async_context(firing(firer))
         handle = Running(
             server,
             referee,
@@ -201,6 +217,24 @@ def _store(
     return store, deadlines
 
 
+def _rating_store(settings: Settings, store: RedisStore) -> RatingStore:
+    """The ratings, beside the games on the game store's client (service.storage.ratings)."""
+    ratings = RatingStore(
+        store.client,
+        key_prefix=store.key_prefix,
+        marker_ttl_seconds=settings.finished_ttl_seconds + RATED_MARKER_MARGIN_SECONDS,
+    )
+    ratings.on_call = store.on_call
+    return ratings
+
+
+def _failpoint(step: str) -> None:
+    """The rater's steps (see FAILPOINT_VARIABLE): end the process at the one named."""
+    if step == os.environ.get(FAILPOINT_VARIABLE):
+        log.warning("failpoint", step=step)
+        os._exit(FAILPOINT_EXIT)
+
+
 def _tables(
     settings: Settings,
     stack: contextlib.AsyncExitStack,
@@ -210,9 +244,11 @@ def _tables(
     deadlines: DeadlineIndex,
     limits: Limits,
     metrics: Metrics,
-) -> tuple[TableWriter, Referee, Lobby]:
-    """The tables' one writer, and the two use cases that write through it: the referee
-    (games and moves) and the lobby (seats, listing, join codes)."""
+    ratings: RatingStore,
+) -> tuple[TableWriter, Referee, Lobby, Rater]:
+    """The tables' one writer, the two use cases that write through it: the referee
+    (games and moves) and the lobby (seats, listing, join codes), and the rater that
+    follows the end of a rated table (its ratings)."""
     lobby_client = connect(redis_url, cluster=settings.redis_cluster, max_connections=256)
     stack.push_async_callback(_bounded_close, "lobby client", lobby_client.aclose)
     listing = Listing(lobby_client, lambda game_id: store.keys(game_id).game)
@@ -222,10 +258,15 @@ def _tables(
         ttl_seconds=settings.join_code_ttl_seconds,
         attempts_per_minute=settings.seat_code_attempts_per_minute,
     )
+    # The rater reads a game through the writer's copy (the writer made just below: the
+    # lambda reads it when a game ends, never before).
+    rater = Rater(
+        lambda game_id: writer.current(game_id), ratings, store.pending, on_step=_failpoint
+    )
     writer = TableWriter(
         store,
         deadlines=deadlines,
-        following=Following(listing, join_codes, ended=(limits.game_finished,)),
+        following=Following(listing, join_codes, ended=(limits.game_finished, rater.ended)),
         stats=metrics,
         bot_delay_ms=settings.bot_move_delay_ms,
     )
@@ -240,7 +281,7 @@ def _tables(
         joins_per_minute=settings.joins_per_minute,
         max_actions=settings.max_table_actions,
     )
-    return writer, referee, lobby
+    return writer, referee, lobby, rater
 
 
 def _grpc_server(settings: Settings) -> grpc.aio.Server:
@@ -260,12 +301,17 @@ def _grpc_server(settings: Settings) -> grpc.aio.Server:
 
 
 def _register(
-    server: grpc.aio.Server, api: RefereeApi, lobby_api: LobbyApi, tournaments: TournamentService
+    server: grpc.aio.Server,
+    api: RefereeApi,
+    lobby_api: LobbyApi,
+    rating_api: RatingApi,
+    tournaments: TournamentService,
 ) -> Any:
-    """Every service on ``server``: the three of the referee, health and reflection; the
+    """Every service on ``server``: the four of the referee, health and reflection; the
     health servicer is returned (its status follows the store)."""
     RefereeServicer.register(api, server)
     LobbyServicer.register(lobby_api, server)
+    RatingServicer.register(rating_api, server)
     tournaments.register(server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -274,6 +320,7 @@ def _register(
             SERVICE_NAME,
             TOURNAMENT_SERVICE,
             LOBBY_RPCS.full_name,
+            RATING_RPCS.full_name,
             health.SERVICE_NAME,
             reflection.SERVICE_NAME,
         ],
@@ -287,6 +334,7 @@ async def _serve_http(
     http: contextlib.AsyncExitStack,
     api: RefereeApi,
     lobby_api: LobbyApi,
+    rating_api: RatingApi,
     tournaments: TournamentService,
 ) -> int:
     """Serve the HTTP/JSON face until ``http`` closes; its port, or 0 when it is off."""
@@ -295,7 +343,7 @@ async def _serve_http(
     app = build_app(
         api,
         settings.cors_origins,
-        [tournaments.http_mount(), lobby_mount(lobby_api)],
+        [tournaments.http_mount(), lobby_mount(lobby_api), ratings_mount(rating_api)],
         console_dir=settings.console_dir,
     )
     return await http.enter_async_context(
@@ -311,19 +359,24 @@ async def _serve_http(
 
 @dataclass
 class _Background:
-    """What runs beside the servers: the store follower, the embedded Redis's supervisor
-    and the deadline firer (entered into ``clocks`` when the settings run one)."""
+    """What runs beside the servers: the store follower, the embedded Redis's supervisor,
+    the rater's sweep (service.app.rater) and the deadline firer (entered into ``clocks``
+    when the settings run one)."""
 
     follower: _StoreFollower
+    rater: Rater
     tasks: tuple[asyncio.Task[None], ...]
     clocks: contextlib.AsyncExitStack
 
     @classmethod
-    def start(cls, follower: _StoreFollower) -> _Background:
-        tasks = [asyncio.create_task(follower.run(), name="store follower")]
+    def start(cls, follower: _StoreFollower, rater: Rater) -> _Background:
+        tasks = [
+            asyncio.create_task(follower.run(), name="store follower"),
+            asyncio.create_task(rater.run(), name="rating sweep"),
+        ]
         if follower.supervisor is not None:
             tasks.append(asyncio.create_task(follower.supervisor.run(), name="redis supervisor"))
-        return cls(follower, tuple(tasks), contextlib.AsyncExitStack())
+        return cls(follower, rater, tuple(tasks), contextlib.AsyncExitStack())
 
 
 async def _stop(
@@ -343,6 +396,7 @@ async def _stop(
     (service.process.stopping)."""
     steps = Steps()
     background.follower.stop()
+    background.rater.stop()
     for task in background.tasks:
         task.cancel()
         await steps.run(task.get_name(), functools.partial(_ended, task), STEP_SECONDS)
@@ -375,12 +429,14 @@ async def _ended(task: asyncio.Task[Any]) -> None:
     await asyncio.wait({task})
 
 
-def _firer(writer: TableWriter, deadlines: DeadlineIndex, settings: Settings) -> Firer:
+def _firer(
+    writer: TableWriter, deadlines: DeadlineIndex, settings: Settings, bots: HouseBots
+) -> Firer:
     """The deadline firer of this process (service.app.firer), as the settings say."""
     return Firer(
         writer,
         deadlines,
-        bots=HouseBots(),
+        bots=bots,
         poll_seconds=settings.deadline_poll_seconds,
         per_shard=settings.deadline_claims_per_shard,
         concurrency=settings.deadline_concurrency,

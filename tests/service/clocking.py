@@ -22,7 +22,11 @@ from service.storage.lobby_listing import Listing
 from service.storage.store import RedisStore
 from service.storage.tables import load_table
 from tests.app.in_memory import FakeTime
-from tests.servers import SECRET
+from tests.servers import BOT_SEARCH_SECONDS, SECRET
+
+# One pool of bot workers for every clocked referee of the test process (its workers end
+# with the process).
+HOUSE_BOTS = HouseBots(BOT_SEARCH_SECONDS)
 
 
 @dataclass
@@ -37,7 +41,7 @@ class Clocked:
         return self.referee.writer
 
     def firer(self, **options: Any) -> Firer:
-        return Firer(self.writer, self.index, bots=HouseBots(), **options)
+        return Firer(self.writer, self.index, bots=HOUSE_BOTS, **options)
 
     def twin(self) -> TableWriter:
         """A second table writer (its own locks and copies) on the same store and time:
