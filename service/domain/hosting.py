@@ -38,7 +38,10 @@ DEFAULT_MAX_ACTIONS = 256
 TABLE_FINISHED = 3
 # TableAction.Kind numbers (table.proto).
 JOINED, LEFT, STARTED, TOKEN_REISSUED, FORFEITED, BOT_REPLACED, ABORTED = range(1, 8)
-BOT_RANDOM = 1
+# BotStrategy numbers (tournament.proto): StartGame's open seats get the random bot unless
+# it names one; a seat handed over (ReplaceSeatByBot, a no-show) the search bot.
+BOT_RANDOM, BOT_HEURISTIC, BOT_SEARCH = 1, 2, 3
+BOT_KINDS = {BOT_HEURISTIC: " (heuristic)", BOT_SEARCH: " (search)"}
 
 
 class GameNotStarted(RuleViolation):
@@ -262,7 +265,7 @@ def leave(host: HostRecord, seat: int, when: When) -> HostRecord:
 def bot_name(bot: int, seat: int) -> str:
     """A bot's name at ``seat``, numbered as people count seats (from 1, as "Player 2")."""
     number = seat + 1
-    return f"Bot {number}" if bot in (0, BOT_RANDOM) else f"Bot {number} (heuristic)"
+    return f"Bot {number}{BOT_KINDS.get(bot, '')}"
 
 
 def start(host: HostRecord, bot: int, when: When) -> HostRecord:
@@ -331,7 +334,7 @@ def replace_by_bot(
     hold = _seat(host, seat)
     if hold.holder == BOT:
         raise RuleViolation("SEAT_ALREADY_BOT", f"a bot already plays seat {seat}")
-    bot = bot or BOT_RANDOM
+    bot = bot or BOT_SEARCH
     name = hold.name or bot_name(bot, seat)
     replaced = msgspec.structs.replace(
         hold, holder=BOT, name=name, generation=hold.generation + 1, bot=bot

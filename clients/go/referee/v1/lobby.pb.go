@@ -828,7 +828,7 @@ type ReplaceSeatByBotRequest struct {
 
 	GameId string `protobuf:"bytes,1,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
 	Seat   int32  `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
-	// Unset: BOT_STRATEGY_RANDOM.
+	// Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
 	Bot BotStrategy `protobuf:"varint,3,opt,name=bot,proto3,enum=referee.v1.BotStrategy" json:"bot,omitempty"`
 }
 

@@ -2000,7 +2000,7 @@ type ReplaceTableSeatByBotRequest struct {
 	// The table's game (TournamentTable.game_id), in any round of the tournament.
 	GameId string `protobuf:"bytes,2,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
 	Seat   int32  `protobuf:"varint,3,opt,name=seat,proto3" json:"seat,omitempty"`
-	// Unset: BOT_STRATEGY_RANDOM.
+	// Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
 	Bot BotStrategy `protobuf:"varint,4,opt,name=bot,proto3,enum=referee.v1.BotStrategy" json:"bot,omitempty"`
 }
 

@@ -367,7 +367,7 @@ class ReplaceSeatByBotRequest(_message.Message):
     game_id: _builtins.str
     seat: _builtins.int
     bot: _tournament_pb2.BotStrategy.ValueType
-    """Unset: BOT_STRATEGY_RANDOM."""
+    """Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move)."""
     def __init__(
         self,
         *,

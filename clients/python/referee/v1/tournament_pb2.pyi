@@ -969,7 +969,7 @@ class ReplaceTableSeatByBotRequest(_message.Message):
     """The table's game (TournamentTable.game_id), in any round of the tournament."""
     seat: _builtins.int
     bot: Global___BotStrategy.ValueType
-    """Unset: BOT_STRATEGY_RANDOM."""
+    """Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move)."""
     def __init__(
         self,
         *,

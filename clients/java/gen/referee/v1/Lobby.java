@@ -10730,7 +10730,7 @@ public final class Lobby {
 
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -10739,7 +10739,7 @@ public final class Lobby {
     int getBotValue();
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -10843,7 +10843,7 @@ public final class Lobby {
     private int bot_ = 0;
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -10854,7 +10854,7 @@ public final class Lobby {
     }
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -11341,7 +11341,7 @@ public final class Lobby {
       private int bot_ = 0;
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -11352,7 +11352,7 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -11367,7 +11367,7 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -11380,7 +11380,7 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 3;</code>
@@ -11398,7 +11398,7 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 3;</code>

@@ -27356,7 +27356,7 @@ public final class TournamentOuterClass {
 
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -27365,7 +27365,7 @@ public final class TournamentOuterClass {
     int getBotValue();
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -27517,7 +27517,7 @@ public final class TournamentOuterClass {
     private int bot_ = 0;
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -27528,7 +27528,7 @@ public final class TournamentOuterClass {
     }
     /**
      * <pre>
-     * Unset: BOT_STRATEGY_RANDOM.
+     * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
      * </pre>
      *
      * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -28131,7 +28131,7 @@ public final class TournamentOuterClass {
       private int bot_ = 0;
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -28142,7 +28142,7 @@ public final class TournamentOuterClass {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -28157,7 +28157,7 @@ public final class TournamentOuterClass {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -28170,7 +28170,7 @@ public final class TournamentOuterClass {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 4;</code>
@@ -28188,7 +28188,7 @@ public final class TournamentOuterClass {
       }
       /**
        * <pre>
-       * Unset: BOT_STRATEGY_RANDOM.
+       * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
        * </pre>
        *
        * <code>.referee.v1.BotStrategy bot = 4;</code>

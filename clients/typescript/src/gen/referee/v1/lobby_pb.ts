@@ -390,7 +390,7 @@ export type ReplaceSeatByBotRequest = Message<"referee.v1.ReplaceSeatByBotReques
   seat: number;
 
   /**
-   * Unset: BOT_STRATEGY_RANDOM.
+   * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
    *
    * @generated from field: referee.v1.BotStrategy bot = 3;
    */

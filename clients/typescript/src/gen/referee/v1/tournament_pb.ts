@@ -969,7 +969,7 @@ export type ReplaceTableSeatByBotRequest = Message<"referee.v1.ReplaceTableSeatB
   seat: number;
 
   /**
-   * Unset: BOT_STRATEGY_RANDOM.
+   * Unset: BOT_STRATEGY_SEARCH (the strongest; it thinks about a second a move).
    *
    * @generated from field: referee.v1.BotStrategy bot = 4;
    */
