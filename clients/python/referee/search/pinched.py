@@ -27,7 +27,17 @@ from collections.abc import Collection, Sequence
 from engines.pinched import GAME, scoring, stash
 from engines.pinched.components import ValuableKind, sale_value
 from engines.pinched.model import CLUE_POINTS, DIAMOND_POINTS, Phase, PinchedState
-from engines.pinched.moves import Move, PassCurse, UsePassage
+from engines.pinched.moves import (
+    ChooseLocation,
+    EndSelling,
+    Move,
+    PassCurse,
+    Sell,
+    TakeCard,
+    TakeFromRiver,
+    UsePassage,
+)
+from engines.pinched.night import passage_usable, take_options
 from engines.pinched.view import PinchedView
 from referee.search import pinched_policy
 from referee.search.bot import SearchBot
@@ -66,7 +76,7 @@ class PinchedModel:
         return next_actor(state, rng)
 
     def playout_move(self, state: PinchedState, seat: int, rng: random.Random) -> Move:
-        return pinched_policy.choose(state, seat, GAME.legal_moves(state, seat), rng)
+        return policy_move(state, seat, rng)
 
     def horizon(self, state: PinchedState, root: PinchedState) -> bool:
         """The game's end, the next day's start, or a location card laid this morning."""
@@ -83,8 +93,7 @@ class PinchedModel:
         last = root.day + self.days_ahead
         while not state.finished and state.day <= last:
             seat = next_actor(state, rng)
-            move = pinched_policy.choose(state, seat, GAME.legal_moves(state, seat), rng)
-            state, _ = GAME.apply(state, seat, move)
+            state, _ = GAME.apply(state, seat, policy_move(state, seat, rng))
         return state
 
     def judge(self, state: PinchedState) -> list[float]:
@@ -125,6 +134,28 @@ def next_actor(state: PinchedState, rng: random.Random) -> int:
     if phase is Phase.AFTER and state.river_turns:
         return state.river_turns[0]
     return state.selling[0]
+
+
+def policy_move(state: PinchedState, seat: int, rng: random.Random) -> Move:
+    """The policy's move for ``seat``, one of its legal moves, the commonest ones made
+    without listing them all (listing is most of a playout's cost): a location card, a
+    take at the heist without the passage, a river pick, a sale or its end, unless the
+    seat owes a store."""
+    if not (state.hands[seat] and stash.owes_storing(state, seat)):
+        if state.phase is Phase.PLAN:
+            return ChooseLocation(pinched_policy.draw_location(state, seat, rng))
+        night = state.phase is Phase.NIGHT and state.takes and state.takes[0].seat == seat
+        if night and not passage_usable(state):
+            fields = take_options(state)
+            return pinched_policy.choose(state, seat, [TakeCard(f) for f in fields], rng)
+        if state.phase is Phase.AFTER and state.river_turns and seat == state.river_turns[0]:
+            fields = [f for f, card in enumerate(state.river) if card is not None]
+            return pinched_policy.choose(state, seat, [TakeFromRiver(f) for f in fields], rng)
+        if state.phase in (Phase.AFTER, Phase.FINAL_SALE) and seat in state.selling:
+            slots = [i for i, slot in enumerate(state.stashes[seat]) if slot.kind is not None]
+            moves: list[Move] = [Sell(i) for i in slots]
+            return pinched_policy.choose(state, seat, [*moves, EndSelling()], rng)
+    return pinched_policy.choose(state, seat, GAME.legal_moves(state, seat), rng)
 
 
 def promise(kind: ValuableKind, count: int) -> float:

@@ -156,10 +156,10 @@ def _deal(
         fits = _fits(state, other, kinds, pool, False)
         hands[other] = tuple(_take(pool, fits, view.hand_sizes[other]))
     state = msgspec.structs.replace(state, hands=tuple(hands))
-    waiting = GAME.to_act(state)
+    waiting = GAME.to_act(state) if others else frozenset()
     if to_act is None and others and not waiting and view.phase is not Phase.OVER:
         to_act = [rng.choice(others)]  # the table waits on somebody: a store owed
-    if to_act is not None:
+    if to_act is not None and others:
         for other in others:
             pool.extend(hands[other])
             hands[other] = ()
