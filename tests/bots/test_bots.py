@@ -18,6 +18,7 @@ import pytest
 
 from referee.bots import STRATEGIES, bot_for, main, play_seat, run_bot
 from referee.client import AsyncRefereeClient
+from referee.client.exits import ExitCode
 from referee.v1 import game_pb2, pinched_pb2
 from service.process.server import Running
 from tests.bots.conftest import LegalitySpy
@@ -272,9 +273,10 @@ async def test_main_refuses_an_unknown_strategy(referee_server: Running) -> None
         "--token",
         created.seat_tokens[0].token,
         "--strategy",
-        "genius",
     ]
-    # A usage error (an unknown --strategy is not among the choices): argparse exits 2.
-    with pytest.raises(SystemExit) as exited:
-        await asyncio.to_thread(main, args)
-    assert exited.value.code == 2
+    for strategy in ("genius", "no.such.module:Bot", "referee.bots:NoSuchBot", "random:"):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = await asyncio.to_thread(main, [*args, strategy])
+        assert code == ExitCode.USAGE, strategy
+        assert err.getvalue().startswith("referee bot: "), err.getvalue()

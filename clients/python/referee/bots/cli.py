@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import random
 import sys
 
+from referee.bots.base import Bot
 from referee.bots.play import play_seat
-from referee.bots.strategies import bot_for
+from referee.bots.strategies import STRATEGIES, bot_for
 from referee.client import AsyncRefereeClient, RefereeError
 from referee.client.exits import EXIT_CODES_HELP, Asked, ExitCode, Parser, fail
 from referee.v1 import game_pb2
@@ -25,16 +27,46 @@ async def run_bot(
     think_ms: int = 0,
 ) -> game_pb2.View:
     """Play the seat of ``token`` in ``game_id`` at the referee ``target`` with the bot
-    ``strategy`` of that game ("random", "heuristic"); returns the final view.
+    ``strategy`` (:func:`load_bot`); returns the final view.
 
     ``seed`` makes the bot's own choices reproducible (None: from the system); ``think_ms``
-    is a pause before each move. ValueError for a strategy the game has no bot for.
+    is a pause before each move. ValueError for a strategy that names no bot.
     """
     async with AsyncRefereeClient(target) as client:
         seat = client.seat(game_id, token)
         view = await seat.view()
-        bot = bot_for(view.game, strategy)
+        bot = load_bot(strategy, view.game)
         return await play_seat(seat, bot, rng=random.Random(seed), think=think_ms / 1000)
+
+
+SEARCH = "referee.search.registry:SearchPlayer"
+"""What ``--strategy search`` names: the search bots, which need the engines (installed
+with the referee package), so they are loaded by name like any other bot's class."""
+
+
+def load_bot(strategy: str, game: str) -> Bot:
+    """A bot for one seat of ``game``: a strategy of :data:`~referee.bots.STRATEGIES`
+    ("random", "heuristic"), "search", or any class (or factory) as
+    ``package.module:Name``, called with no arguments, whose object has the
+    :class:`~referee.bots.base.Bot` interface (``name`` and ``choose``). ValueError, with
+    what went wrong, for anything else."""
+    if ":" not in strategy and strategy != "search":
+        return bot_for(game, strategy)
+    module_name, _, attribute = (SEARCH if strategy == "search" else strategy).partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import {module_name!r}: {error}") from None
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise ValueError(f"{module_name!r} has no class or function {attribute!r}")
+    bot = factory()
+    if not callable(getattr(bot, "choose", None)) or not isinstance(
+        getattr(bot, "name", None), str
+    ):
+        raise ValueError(f"{strategy} is not a bot: it needs a `name` and a `choose` method")
+    loaded: Bot = bot
+    return loaded
 
 
 def _not_negative(text: str) -> int:
@@ -57,11 +89,13 @@ def parser() -> argparse.ArgumentParser:
     )
     parse.add_argument("--game-id", required=True, metavar="ID", help="the game to play in")
     parse.add_argument("--token", required=True, help="the seat's token from CreateGame")
+    builtin = sorted({name for names in STRATEGIES.values() for name in names})
     parse.add_argument(
         "--strategy",
         default="heuristic",
-        choices=("random", "heuristic"),
-        help="the bot (default heuristic)",
+        metavar="STRATEGY",
+        help=f"the bot: {', '.join(builtin)}, search, or your own class as "
+        "package.module:Class (default heuristic; see the README)",
     )
     parse.add_argument("--seed", type=int, default=None, help="seed of the bot's own choices")
     parse.add_argument(

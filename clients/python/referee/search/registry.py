@@ -11,13 +11,15 @@ the ``referee bot`` command and ``python -m bench.bots`` all pick bots here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 
 from referee.bots import STRATEGIES
 from referee.bots import bot_for as simple_bot_for
 from referee.bots.base import Bot
 from referee.search.core import Budget
 from referee.search.gang_of_four import GangOfFourSearchBot
+from referee.v1 import game_pb2
 
 SEARCH = "search"
 """The search bots' strategy name (``BotStrategy`` ``BOT_STRATEGY_SEARCH``)."""
@@ -44,3 +46,22 @@ def bot_for(game: str, strategy: str, budget: Budget | None = None) -> Bot:
     if strategy == SEARCH and game in STRATEGIES:
         raise ValueError(f"no strategy {strategy!r} for {game}; strategies: {strategies(game)}")
     return simple_bot_for(game, strategy)
+
+
+class SearchPlayer:
+    """The search bot of whatever game its seat is in (``referee bot --strategy search``):
+    the game's own search bot, made at the first decision, with ``budget`` a move."""
+
+    name = SEARCH
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget
+        self._bot: Bot | None = None
+
+    def choose(
+        self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
+    ) -> game_pb2.Move | None:
+        if self._bot is None:
+            self._bot = bot_for(view.game, SEARCH, self.budget)
+            self.name = self._bot.name
+        return self._bot.choose(view, legal, rng)
