@@ -1,0 +1,287 @@
+"""The Gang's search bot: IS-MCTS over the deals a seat cannot tell apart, as a team.
+
+The Gang is cooperative (every seat's reward is the heist's success), so each seat
+searches alone over its own view and models its teammates as the playout policy
+(:mod:`referee.search.the_gang_policy`): a teammate ranks its own hand and takes the chip
+nearest that rank. What the search adds is the seat's own choice weighed against every
+deal the table allows, weighted by what the chips already said about the hidden hands
+(:mod:`referee.search.the_gang_sample`), and played out to the heist's showdown.
+
+The tree is the searching seat's own decisions only: a teammate's move inside the tree is
+the policy's (one move), because a teammate decides on cards this seat cannot see and the
+single-observer tree would have it choose as if it did not know them either. The seat
+considers only the moves that make the table progress, as the referee's own clock does
+(engines.the_gang.defaults): a seat without this round's chip takes a free one; a seat
+holding one leaves it (it would otherwise swap for ever) and only confirms, accepts or
+makes the card action it owes; a scan's guess is proposed by the first guesser and
+accepted by the others (a counter-proposal could start a tug of war). Specialists are
+never proposed, only accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engines.the_gang import GAME, TheGangState, TheGangView, flow, tables
+from engines.the_gang.decisions import CATEGORIES, RANKS, matter_of, required_seats
+from engines.the_gang.model import JACK_CARD, Challenge, Colour, PendingKind
+from engines.the_gang.moves import (
+    Accept,
+    ConfirmRoundEnd,
+    DiscardCard,
+    Move,
+    PassCard,
+    Propose,
+    ShowCard,
+    TakeChip,
+)
+from referee.codecs import CODECS
+from referee.search.core import PLAYOUT_LIMIT, Budget, Result, Search
+from referee.search.the_gang_policy import due_scans, guess_decision, policy_move
+from referee.search.the_gang_sample import (
+    PARTICLES,
+    Particles,
+    build_state,
+    passing_in_view,
+)
+from referee.v1 import game_pb2
+
+EXPLORATION = 0.7
+REVISION_MARGIN = 0.05
+"""How much more often (a share of the samples) moving to another free red chip must
+succeed than staying before a seat moves: a small bias for rest, so rounds end."""
+
+
+class TheGangModel:
+    """The :class:`~referee.search.model.GameModel` of The Gang.
+
+    ``particles``: deals drawn per decision for the weighted sampler. The weighted deals
+    are kept for the view last sampled (the search samples one view many times).
+    """
+
+    game = "the_gang"
+
+    def __init__(self, particles: int = PARTICLES) -> None:
+        self.particles = particles
+        self._view: TheGangView | None = None
+        self._seat = -1
+        self._drawn: Particles | None = None
+        self._passing: tuple[TheGangView, bool] | None = None
+
+    def know_passing(self, view: TheGangView, passing: bool) -> None:
+        """Whether the Coordinator's passes are being chosen at ``view`` (a bot knows it
+        from its legal moves; the view alone cannot always tell)."""
+        self._passing = (view, passing)
+
+    def sample(self, view: TheGangView, seat: int, rng: random.Random) -> TheGangState:
+        if self._drawn is None or self._view is not view or self._seat != seat:
+            own = random.Random(rng.getrandbits(64))
+            self._drawn = Particles(view, seat, own, self.particles)
+            self._view, self._seat = view, seat
+        passing = passing_in_view(view)
+        if self._passing is not None and self._passing[0] is view:
+            passing = self._passing[1]
+        return build_state(view, seat, self._drawn.pick(rng), rng, passing)
+
+    def next_actor(self, state: TheGangState, rng: random.Random) -> int:
+        """Any seat the table waits for: the seats act at once, in no known order."""
+        return rng.choice(sorted(GAME.waiting_for(state)))
+
+    def playout_move(self, state: TheGangState, seat: int, rng: random.Random) -> Move:
+        move = policy_move(state, seat, rng)
+        if move is None or not GAME.is_legal(state, seat, move):
+            return GAME.default_move(state, seat)
+        return move
+
+    def play_out(self, state: TheGangState, root: TheGangState, rng: random.Random) -> TheGangState:
+        """``state`` played on by the policy to the horizon (or a playout's limit)."""
+        for _ in range(PLAYOUT_LIMIT):
+            if self.horizon(state, root):
+                break
+            seat = self.next_actor(state, rng)
+            state = GAME.apply(state, seat, self.playout_move(state, seat, rng))[0]
+        return state
+
+    def horizon(self, state: TheGangState, root: TheGangState) -> bool:
+        """The heist's showdown ends a simulation: only then does the gang learn anything."""
+        return state.finished or state.heist != root.heist
+
+    def rewards(self, state: TheGangState, root: TheGangState) -> Sequence[float]:
+        """1 for every seat if the heist under way at ``root`` succeeded, else 0 (0.5 if a
+        playout was cut short before its showdown)."""
+        done = len(root.heists)
+        value = 0.5 if len(state.heists) <= done else float(state.heists[done].success)
+        return (value,) * state.config.players
+
+
+# --- the moves a seat considers ---------------------------------------------------------
+
+
+def candidates(state: TheGangState, seat: int) -> list[Move]:
+    """The moves worth searching for ``seat`` (empty: it would rather wait)."""
+    pocket = state.pockets[seat]
+    if state.passes:
+        return [PassCard(card) for card in pocket] if state.passes[seat] is None else []
+    for owed in state.pending:
+        if owed.seat == seat:
+            if owed.kind is PendingKind.SHOW_CARD:
+                return [ShowCard(card) for card in pocket]
+            return [DiscardCard(card) for card in pocket if card != JACK_CARD]
+    for proposal in state.proposals:
+        if seat in required_seats(state, proposal.decision) and seat not in proposal.accepted:
+            return [Accept(proposal.id)]
+    if state.awaiting_guesses:
+        return _guesses(state, seat)
+    row = state.chips[state.round]
+    if seat not in row:
+        return [TakeChip(state.round, s) for s, holder in enumerate(row, 1) if holder is None]
+    if flow.needs_confirmation(state) and flow.all_hold_a_chip(state):
+        return [] if seat in state.confirmed_seats else [ConfirmRoundEnd()]
+    return []
+
+
+def revisions(state: TheGangState, seat: int) -> list[Move]:
+    """The free chips a seat holding one of this round's may move to."""
+    row = state.chips[state.round]
+    if seat not in row or state.passes or state.pending or state.awaiting_guesses:
+        return []
+    return [TakeChip(state.round, s) for s, holder in enumerate(row, 1) if holder is None]
+
+
+def _guesses(state: TheGangState, seat: int) -> list[Move]:
+    """Proposals for the first due scan nobody has proposed (accepting is done above)."""
+    if seat == tables.top_red_seat(state):
+        return []
+    for scan in due_scans(state):
+        if any(matter_of(p.decision) == scan for p in state.proposals):
+            continue
+        values = RANKS if scan is Challenge.RETINA_SCAN else CATEGORIES
+        return [Propose(guess_decision(scan, value)) for value in values]
+    return []
+
+
+def tree_game(seat: int) -> Any:
+    """The engine with each seat's moves in the tree cut down: ``seat``'s to its
+    candidates, a teammate's to the policy's one move (made from its own cards)."""
+
+    def moves(state: TheGangState, actor: object) -> list[Move]:
+        assert isinstance(actor, int)
+        if actor == seat:
+            own = candidates(state, actor)
+            if own:
+                return own
+        rng = random.Random(f"{state.heist}/{state.round}/{actor}")
+        move = policy_move(state, actor, rng)
+        if move is None or not GAME.is_legal(state, actor, move):
+            move = GAME.default_move(state, actor)
+        return [move]
+
+    return dataclasses.replace(GAME, legal_moves=moves)
+
+
+def _engine_view(decoded: TheGangView, view: game_pb2.View) -> TheGangView:
+    """The engine's view as ``definition.view`` gives it: the codec leaves the fields the
+    envelope carries (the viewer, whether the game is over) unset."""
+    return msgspec.structs.replace(
+        decoded,
+        viewer=view.seat if decoded.viewer is None else decoded.viewer,
+        finished=view.HasField("outcome") if decoded.finished is None else decoded.finished,
+    )
+
+
+class TheGangSearchBot:
+    """A :class:`~referee.bots.base.Bot` for one seat of The Gang that searches (1 s by
+    default; an iteration count makes it deterministic from each decision's ``rng``).
+    Answers None when the seat would rather wait (it holds its chip).
+
+    ``flat`` (the default): determinized rollouts that compare the seat's options on the
+    *same* samples, each played out by the policy after every option with the same
+    random draws; the deals differ far more than the options do, so comparing options on
+    one deal at a time is what separates them within a small budget. A seat holding the
+    red chip also weighs moving to a free one against staying (it moves only for a clear
+    gain, so rounds still end). ``early``: search the chips of the rounds before the red
+    one too (else the policy takes them: only the red chips count at the showdown, and
+    the earlier ones are the gang's signals). ``flat=False``: IS-MCTS over
+    :class:`TheGangModel` instead.
+    """
+
+    name = "the_gang/search"
+
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        exploration: float = EXPLORATION,
+        model: TheGangModel | None = None,
+        flat: bool = True,
+        early: bool = False,
+    ) -> None:
+        self.budget = budget or Budget()
+        self.exploration = exploration
+        self.model = model or TheGangModel()
+        self.flat, self.early = flat, early
+        self.codec = CODECS["the_gang"]
+        self.last: Result | None = None
+
+    def choose(
+        self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
+    ) -> game_pb2.Move | None:
+        self.last = None
+        if not legal:
+            return None
+        seat = view.seat
+        seen = _engine_view(self.codec.view_from_proto(view), view)
+        moves: list[Move] = [self.codec.move_from_proto(move) for move in legal]
+        self.model.know_passing(seen, any(isinstance(m, PassCard) for m in moves))
+        own = random.Random(rng.getrandbits(64))
+        table = self.model.sample(seen, seat, own)
+        wanted = candidates(table, seat)
+        keep = [i for i, move in enumerate(moves) if move in wanted]
+        chips = bool(keep) and isinstance(moves[keep[0]], TakeChip)
+        if chips and table.round is not Colour.RED and not self.early:
+            preferred = self.model.playout_move(table, seat, own)
+            return legal[moves.index(preferred)] if preferred in moves else legal[keep[0]]
+        if not self.flat:
+            if len(keep) <= 1:
+                return legal[keep[0]] if keep else None
+            shortlist = [moves[i] for i in keep]
+            search = Search(self.model, tree_game(seat), seat, seen, shortlist, self.exploration)
+            self.last = search.run(self.budget, own)
+            return legal[keep[self.last.index]]
+        options: list[Move | None] = [moves[i] for i in keep]
+        if not keep and table.round is Colour.RED and not table.awaiting_guesses:
+            options = [None, *revisions(table, seat)]
+        if len(options) <= 1:
+            return legal[keep[0]] if keep else None
+        best = self._rollouts(seen, seat, options, own)
+        return None if best is None else legal[moves.index(best)]
+
+    def _rollouts(
+        self, seen: TheGangView, seat: int, options: Sequence[Move | None], rng: random.Random
+    ) -> Move | None:
+        """The option with the best summed reward over shared samples (None: stay); the
+        budget's iterations count playouts (whole rounds of the options, at least one)."""
+        totals = [0.0] * len(options)
+        iterations = self.budget.iterations
+        rounds = None if iterations is None else max(1, iterations // len(options))
+        ends = time.perf_counter() + self.budget.seconds
+        done = 0
+        while done < 1 or (done < rounds if rounds is not None else time.perf_counter() < ends):
+            start = self.model.sample(seen, seat, rng)
+            seed = rng.getrandbits(64)
+            for index, move in enumerate(options):
+                state = start if move is None else GAME.apply(start, seat, move)[0]
+                state = self.model.play_out(state, start, random.Random(seed))
+                totals[index] += self.model.rewards(state, start)[seat]
+            done += 1
+        visits = tuple(done for _ in options)
+        if options[0] is None:  # a holder moves only for a clear gain
+            totals[0] += REVISION_MARGIN * done
+        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        self.last = Result(best, done * len(options), visits)
+        return options[best]
