@@ -71,7 +71,7 @@ def test_a_sample_shows_the_seat_exactly_its_view(players: int, setup: str) -> N
     rng = random.Random(players)
     checked = 0
     for number, state in enumerate(_states(players, setup, 1)):
-        if number % 3:
+        if number % 4:
             continue
         to_act = GAME.to_act(state)
         for seat in range(players):
@@ -82,7 +82,7 @@ def test_a_sample_shows_the_seat_exactly_its_view(players: int, setup: str) -> N
             assert GAME.to_act(drawn) == to_act
             assert len(drawn.curse_pile) == len(state.curse_pile)
             checked += 1
-    assert checked >= 40
+    assert checked >= 30
 
 
 @pytest.mark.parametrize(("players", "setup"), TABLES[:4])
@@ -105,7 +105,7 @@ def test_the_truth_keeps_the_samplers_rules(players: int, setup: str) -> None:
             assert not jokers or owes
 
 
-@pytest.mark.parametrize(("players", "setup"), TABLES)
+@pytest.mark.parametrize(("players", "setup"), TABLES[2:])
 def test_playouts_from_samples_move_legally_to_the_horizon(players: int, setup: str) -> None:
     """A simulation moves a seat the table waits on with one of its legal moves and stops
     at the next day or the end; every reward lies in [0, 1]."""
@@ -207,7 +207,7 @@ def _proto_view(state: PinchedState, seat: int) -> game_pb2.View:
     return view
 
 
-@pytest.mark.parametrize(("players", "setup"), TABLES)
+@pytest.mark.parametrize(("players", "setup"), [(2, ""), (4, ""), *TABLES[5:]])
 def test_the_search_bot_answers_a_legal_move_reproducibly(players: int, setup: str) -> None:
     """Through the proto path every bot uses: the answer is one of the legal moves given,
     and with an iteration budget the same rng gives the same answer (a fresh bot per call,
@@ -216,10 +216,10 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(players: int, setup: s
     kept = PinchedSearchBot(Budget(iterations=6))
     answered = 0
     for number, state in enumerate(_states(players, setup, 6)):
-        if number % 23:
-            continue
         seat = min(GAME.to_act(state))
         legal = [codec.move_to_proto(move) for move in GAME.legal_moves(state, seat)]
+        if number % 11 or len(legal) < 2:
+            continue
         view = _proto_view(state, seat)
         chosen = [
             PinchedSearchBot(Budget(iterations=6)).choose(view, legal, random.Random(number)),
@@ -231,4 +231,6 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(players: int, setup: s
         assert all(move in legal for move in chosen)
         assert chosen[0] == chosen[1]
         answered += 1
-    assert answered >= 3
+        if answered == 4:
+            break
+    assert answered == 4

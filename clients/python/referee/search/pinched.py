@@ -3,9 +3,9 @@
 The sampler (:mod:`referee.search.pinched_sample`) deals what a seat cannot see; the
 playout policy (:mod:`referee.search.pinched_policy`) is the heuristic bot's judgement at
 the engine level, the model of every burglar. A simulation runs to the end of the day it
-began in and ``days_ahead`` days more, then judges the table by :func:`estimate` (what each
-seat would have if it sold its stash, a set short of a threshold counted for part of what
-it promises); the game's end is judged by its exact totals.
+began in (and ``days_ahead`` days more, none by default), then judges the table by
+:func:`estimate` (what each seat would have if it sold its stash, a set short of a
+threshold counted for part of what it promises); the game's end by its exact totals.
 
 :class:`PinchedSearchBot` is the bot to play: determinized rollouts that compare the
 seat's moves on shared samples (each sample played out after every candidate with the same
@@ -64,7 +64,7 @@ class PinchedModel:
 
     game = "pinched"
 
-    def __init__(self, days_ahead: int = 1, margin: float = MARGIN) -> None:
+    def __init__(self, days_ahead: int = 0, margin: float = MARGIN) -> None:
         self.days_ahead = days_ahead
         self.margin = margin
         self.to_act: Collection[int] | None = None
@@ -226,7 +226,7 @@ class PinchedSearchBot(SearchBot):
     ``Budget(iterations=N)`` a decision plays about N rollouts (whole rounds, at least one)."""
 
     def __init__(
-        self, budget: Budget | None = None, days_ahead: int = 1, flat: bool = True
+        self, budget: Budget | None = None, days_ahead: int = 0, flat: bool = True
     ) -> None:
         self.pinched = PinchedModel(days_ahead)
         super().__init__(self.pinched, budget)
@@ -239,7 +239,7 @@ class PinchedSearchBot(SearchBot):
             return legal[0] if legal else None
         moves = [self.codec.move_from_proto(move) for move in legal]
         seen = self.codec.view_from_proto(view)
-        self.pinched.to_act = frozenset(view.to_act)
+        self.pinched.to_act = frozenset(view.to_act) or None
         seed = random.Random(rng.getrandbits(64))
         table = self.pinched.sample(seen, view.seat, random.Random(0))
         keep = candidates(table, view.seat, moves, seed)
