@@ -22,6 +22,9 @@ from referee.search.the_gang import TheGangModel, TheGangSearchBot, candidates
 from referee.search.the_gang_policy import chip_choice, strength
 from referee.search.the_gang_sample import known
 from referee.v1 import game_pb2
+from service.process.server import Running
+from tests.bots.conftest import LegalitySpy
+from tests.bots.support import play_game
 
 CODEC = CODECS["the_gang"]
 TABLES = [
@@ -224,3 +227,17 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(
             assert first is None or first in legal
             assert again == first
     assert searched >= 3
+
+
+async def test_a_gang_of_search_bots_plays_a_live_game_legally(
+    referee_server: Running, legality: LegalitySpy
+) -> None:
+    """Each search bot is an ordinary client of a live referee: it sees only its seat's
+    view and legal moves (the spy fails the test on any move not in its list), and the
+    gang plays the game to its end ("3 vaults win, 3 alarms lose")."""
+    bots = [TheGangSearchBot(Budget(iterations=4)) for _ in range(3)]
+    views = await play_game(referee_server.address, "the_gang", bots, b"search-live")
+    assert all(view.HasField("outcome") for view in views)
+    final = views[0].the_gang
+    assert final.vaults == 3 or final.alarms == 3
+    assert legality.submitted["the_gang"] > 0
