@@ -167,6 +167,9 @@ class Settings:
     # ListGames calls per second of one caller to this process (bursts of twice that; 0:
     # only the request rate).
     list_games_per_second: int = 5
+    # RatingService calls per second of one caller to this process (bursts of twice that;
+    # 0: only the request rate).
+    rating_reads_per_second: int = 10
     # Processes that replay games for VerifyHistory, off the event loop (started at the
     # first call). Each replay holds one core while it runs.
     verify_workers: int = 1
@@ -261,6 +264,7 @@ ENVIRONMENT: Final[dict[str, tuple[str, Callable[[str], Any]]]] = {
     "joins_per_minute": ("REFEREE_JOINS_PER_MINUTE", int),
     "max_table_actions": ("REFEREE_MAX_TABLE_ACTIONS", int),
     "list_games_per_second": ("REFEREE_LIST_GAMES_PER_SECOND", int),
+    "rating_reads_per_second": ("REFEREE_RATING_READS_PER_SECOND", int),
     "verify_workers": ("REFEREE_VERIFY_WORKERS", int),
     "verify_queue": ("REFEREE_VERIFY_QUEUE", int),
     "verify_bytes_per_second": ("REFEREE_VERIFY_BYTES_PER_SECOND", int),

@@ -266,12 +266,15 @@ class Limits:
         loopback_quotas: Quotas | None = None,
         live_ttl_seconds: int = 0,
         list_games_per_second: int = 0,
+        rating_reads_per_second: int = 0,
         proxies: TrustedProxies = NO_PROXIES,
         internal: OperatorKey | None = None,
     ) -> None:
         self.store = store
         self.list_games_per_second = list_games_per_second
         self._listings = _Buckets()
+        self.rating_reads_per_second = rating_reads_per_second
+        self._rating_reads = _Buckets()
         self.keys = tuple(keys)
         self.keys_required = keys_required or bool(keys)
         self.quotas = quotas
@@ -322,6 +325,7 @@ class Limits:
             loopback_quotas=settings.loopback_quotas,
             live_ttl_seconds=settings.idle_ttl_seconds,
             list_games_per_second=settings.list_games_per_second,
+            rating_reads_per_second=settings.rating_reads_per_second,
             proxies=TrustedProxies(settings.trusted_proxies),
             internal=internal_key(token_secret),
         )
@@ -378,6 +382,21 @@ class Limits:
                 {"quota": "list_games_per_second", "limit": str(rate)},
             )
 
+    def rating_reads(self) -> None:
+        """One RatingService call of the current caller: its own rate, in this process, as
+        :meth:`list_games`'s (a leaderboard page is up to a hundred ratings read)."""
+        rate = self.rating_reads_per_second
+        if not rate:
+            return
+        wait = self._rating_reads.spend(current().owner, rate)
+        if wait:
+            raise QuotaExceeded(
+                "RATING_READS_EXCEEDED",
+                f"over rating_reads_per_second={rate} of this caller",
+                wait,
+                {"quota": "rating_reads_per_second", "limit": str(rate)},
+            )
+
     def _key(self, sent: str | None) -> OperatorKey | None:
         if not sent or not self._digests:
             return None
@@ -397,6 +416,16 @@ class Limits:
             raise Unauthenticated(
                 "OPERATOR_KEY_REQUIRED",
                 f"creating games and tournaments here needs an operator key ({KEY_HEADER})",
+            )
+        return caller
+
+    def require_key(self, what: str) -> Caller:
+        """The caller, who must have sent an operator key whether or not this referee asks
+        for one to create (``what`` needs one: a rated table)."""
+        caller = current()
+        if caller.key is None:
+            raise Unauthenticated(
+                "OPERATOR_KEY_REQUIRED", f"{what} needs an operator key ({KEY_HEADER})"
             )
         return caller
 

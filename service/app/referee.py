@@ -13,6 +13,7 @@ import dataclasses
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -123,6 +124,28 @@ def _check_move_id(client_move_id: str) -> None:
         )
 
 
+@dataclass(frozen=True)
+class RatedTable:
+    """What makes a table rated: the player ids of its first seats ("": a seat without
+    one, not rated), and the tournament it belongs to ("": a lobby table)."""
+
+    player_ids: tuple[str, ...] = ()
+    tournament_id: str = ""
+
+    def hosted(self, host: records.HostRecord) -> records.HostRecord:
+        """``host`` rated, its first seats given their player ids."""
+        if len(self.player_ids) > len(host.seats):
+            raise BadRequest("PLAYER_ID_INVALID", "more player ids than seats")
+        seats = list(host.seats)
+        for seat, player_id in enumerate(self.player_ids):
+            seats[seat] = msgspec.structs.replace(
+                seats[seat], player_id=hosting.check_player_id(player_id)
+            )
+        return msgspec.structs.replace(
+            host, seats=tuple(seats), rated=True, tournament_id=self.tournament_id
+        )
+
+
 class Referee:
     """The game use cases; every write goes through ``writer`` (service.app.writer)."""
 
@@ -171,12 +194,14 @@ class Referee:
         listed: bool = False,
         presence: bool = False,
         programs: frozenset[int] = frozenset(),
+        rated: RatedTable | None = None,
     ) -> Created:
         """A new game; ``admit`` (the caller's quotas) is awaited with its id once the
         request is found valid, before anything is stored, and may refuse it. The last
         ``open_seats`` seats are left for LobbyService.JoinGame (service.app.lobby);
         ``presence`` makes the table show its seats' presence (a person sits there);
-        ``programs`` are seats programs hold, which the no-show policy spares."""
+        ``programs`` are seats programs hold, which the no-show policy spares; ``rated``
+        makes a rated table (service.app.rater), its seats' player ids given."""
         game = GAMES.get(game_name)
         if game is None:
             raise BadRequest(
@@ -199,6 +224,8 @@ class Referee:
             presence=presence,
             programs=programs,
         )
+        if rated is not None:
+            host = rated.hosted(host)
         state = game.new_game(config, seed)
         meta = records.GameMeta(
             game=game.name,

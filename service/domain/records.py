@@ -87,6 +87,10 @@ class HostRecord(msgspec.Struct, frozen=True):
     # Shows its seats' presence though neither listed nor joined: a tournament's table
     # where a person sits (see service.domain.hosting.tracks_presence).
     presence: bool = False
+    # A rated table: its end updates its seated players' ratings (service.app.rater); a
+    # tournament's table names its tournament (its players' rating histories show it).
+    rated: bool = False
+    tournament_id: str = ""
 
 
 class LogEntry(msgspec.Struct, frozen=True, array_like=True):

@@ -27,9 +27,9 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import DecodeError, Message
 
-from referee.v1 import lobby_pb2_grpc, referee_pb2_grpc
+from referee.v1 import lobby_pb2_grpc, ratings_pb2_grpc, referee_pb2_grpc
 from service.domain.auth import bearer_token
-from service.edge import lobby_api
+from service.edge import lobby_api, ratings_api
 from service.edge.api import RPCS
 from service.edge.calls import Counted, Malformed, answering, malformed
 from service.edge.encoded import Encoded
@@ -195,3 +195,7 @@ class RefereeServicer(Servicer, referee_pb2_grpc.RefereeServiceServicer):
 
 class LobbyServicer(Servicer, lobby_pb2_grpc.LobbyServiceServicer):
     table = lobby_api.RPCS
+
+
+class RatingServicer(Servicer, ratings_pb2_grpc.RatingServiceServicer):
+    table = ratings_api.RPCS

@@ -35,6 +35,7 @@ from redis.exceptions import RedisError
 from service.domain import records
 from service.storage.batching import Batcher, batcher_for
 from service.storage.games import GameRecord as GameRecord
+from service.storage.pending_ratings import PendingRatings
 
 # CommitResult and CommitStatus are part of the game store's interface (its callers name
 # them here); they live in the kit because the tournament store answers alike.
@@ -92,6 +93,10 @@ DEFAULT_WAIT_TIMEOUT_MS: Final = 1000
 # game ended read its last moves from there; one further behind gets a snapshot (as after
 # any trim). A few, not the whole game: the stream was about a third of a finished game.
 FINISHED_STREAM_KEEP: Final = 4
+# How long after the move that finished a game a rating sweep may take the game up
+# (service.app.rater): the process that committed the move rates it at once; a sweep
+# rates it only if that process did not (it died, or lost Redis).
+RATING_GRACE_MS: Final = 3000
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.
@@ -178,6 +183,9 @@ class RedisStore:
         self._presence_read: AsyncScript = script(client, "presence_read.lua")
         self._presence_renew: AsyncScript = script(client, "presence_renew.lua")
         self._pack: AsyncScript = script(client, "pack_log.lua")
+        # The games to rate (service.storage.pending_ratings): a finishing move's member is
+        # added before its commit.
+        self.pending = PendingRatings(client, key_prefix=key_prefix, batcher=self._batcher)
 
     @classmethod
     def from_url(
@@ -380,10 +388,17 @@ class RedisStore:
         ``host_version`` is the hosting record's version the move was decided on: a changed
         record (a reissued token, say) is a CONFLICT too. ``clock``, when given, is the turn
         clock's state after the move, stored with it.
+
+        A move that finishes the game first puts the game among those to rate
+        (:attr:`pending`, due :data:`RATING_GRACE_MS` later), so that no crash between the
+        commit and the rating can lose it (service.app.rater drops it once done).
         """
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
         keys = self.keys(game_id).all
+        if finished:  # before the commit: a crash right after it cannot lose the rating
+            due = int(time.time() * 1000) + RATING_GRACE_MS
+            await self.pending.add(game_id, expected_version + 1, due)
         args: list[Any] = [
             expected_version,
             records.stored_state(state, finished=finished),

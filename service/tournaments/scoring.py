@@ -6,6 +6,8 @@ earns one point per opponent it beat and one half per opponent it tied with. A t
 (a cooperative game such as The Gang) is one team: every member earns the team's score
 (The Gang: its vaults), place 1 if it won and 2 if it lost, and its tie-break (The Gang:
 minus its alarms) ranks tables against each other. Ratings are openskill's Plackett-Luce.
+The ranking of seats by place is the one ratings across tables use
+(:func:`service.app.rating_math.placings`).
 
 >>> placings([(3,), (5,), (3,), (1,)])
 [(2, 1.5), (1, 3.0), (2, 1.5), (4, 0.0)]
@@ -18,21 +20,10 @@ from collections.abc import Sequence
 from openskill.models import PlackettLuce
 
 from engines.base import Outcome
+from service.app.rating_math import placings as placings
 from service.tournaments.model import Rating, Round, SeatResult, Standing
 
 MODEL = PlackettLuce()
-
-
-def placings(keys: Sequence[tuple[int, ...]]) -> list[tuple[int, float]]:
-    """(place, points) per seat: place 1 + seats strictly better; a point per seat strictly
-    worse and a half per other seat tied."""
-    result = []
-    for index, key in enumerate(keys):
-        better = sum(other > key for other in keys)
-        worse = sum(other < key for other in keys)
-        tied = sum(other == key for i, other in enumerate(keys) if i != index)
-        result.append((better + 1, worse + tied / 2))
-    return result
 
 
 def seat_results(participants: Sequence[int], outcome: Outcome) -> tuple[SeatResult, ...]:

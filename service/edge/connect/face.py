@@ -21,9 +21,10 @@ from google.protobuf.message import Message
 from starlette.routing import Mount
 
 from referee.v1.lobby_connect import LobbyService, LobbyServiceASGIApplication
+from referee.v1.ratings_connect import RatingService, RatingServiceASGIApplication
 from referee.v1.referee_connect import RefereeService
 from service.domain.auth import bearer_token
-from service.edge import lobby_api
+from service.edge import lobby_api, ratings_api
 from service.edge.api import RPCS
 from service.edge.calls import MAX_REQUEST_BYTES, Counted, answering
 from service.edge.connect.limits import BoundedGzip
@@ -136,6 +137,22 @@ def lobby_mount(api: lobby_api.LobbyApi) -> Mount:
     """The route of the HTTP port that serves LobbyService."""
     app = LobbyServiceASGIApplication(
         LobbyConnect(api),
+        read_max_bytes=MAX_REQUEST_BYTES * 4,
+        compressions=[BoundedGzip(MAX_REQUEST_BYTES)],  # a gzip bomb inflates no further
+    )
+    return Mount(app.path, app=app)
+
+
+class RatingConnect(ConnectService, RatingService):
+    """Implements the generated ``ratings_connect.RatingService`` protocol."""
+
+    table = ratings_api.RPCS
+
+
+def ratings_mount(api: ratings_api.RatingApi) -> Mount:
+    """The route of the HTTP port that serves RatingService."""
+    app = RatingServiceASGIApplication(
+        RatingConnect(api),
         read_max_bytes=MAX_REQUEST_BYTES * 4,
         compressions=[BoundedGzip(MAX_REQUEST_BYTES)],  # a gzip bomb inflates no further
     )
