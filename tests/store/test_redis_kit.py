@@ -29,6 +29,7 @@ STORES = (
     SERVICE / "storage" / "seat_codes.py",
     SERVICE / "storage" / "deadlines.py",  # the deadline index (EVAL in one pipeline per pass)
     SERVICE / "app" / "lobby.py",  # the joins counter
+    SERVICE / "storage" / "ratings.py",  # the ratings across tables
 )
 
 
