@@ -41,7 +41,7 @@ from engines.pinched.night import passage_usable, take_options
 from engines.pinched.view import PinchedView
 from referee.search import pinched_policy
 from referee.search.bot import SearchBot
-from referee.search.core import Budget, Search
+from referee.search.core import Budget, Result, Search
 from referee.search.pinched_sample import MORNING, sample
 from referee.v1 import game_pb2
 
@@ -276,7 +276,9 @@ class PinchedSearchBot(SearchBot):
                 state = self.pinched.play_out(state, start, random.Random(draws))
                 totals[index] += self.pinched.judge(state)[seat]
             done += 1
-        return max(range(len(shortlist)), key=lambda i: (totals[i], shortlist[i] == preferred))
+        best = max(range(len(shortlist)), key=lambda i: (totals[i], shortlist[i] == preferred))
+        self.last = Result(best, done * len(shortlist), (done,) * len(shortlist))
+        return best
 
 
 __all__ = [

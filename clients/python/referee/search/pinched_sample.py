@@ -56,28 +56,36 @@ def sample(
 ) -> PinchedState:
     """A whole state ``seat`` cannot tell from the real one (see the module's docstring);
     ``to_act``, the seats the table waits on, when known (it tells who owes a store)."""
-    table = view.components
-    names = {kind.name: index for index, kind in enumerate(table.kinds)}
-    stashes = tuple(
-        tuple(Slot(names.get(s.kind), tuple(c.id for c in s.cards)) for s in st.slots)
-        for st in view.stashes
-    )
     pool = _unseen(view)
     rng.shuffle(pool)
+    state = _deal(_table(view, seat, rng), view, seat, pool, rng, to_act)
+    if view.phase is Phase.PLAN:
+        state = _sealed_choices(state, view, seat, rng)
+    return state
+
+
+def _table(view: PinchedView, seat: int, rng: random.Random) -> PinchedState:
+    """The table as ``view`` shows it, the seat's own cards and curses included; the
+    others' hands and sold piles empty, no deck yet, and the hidden curses dealt."""
+    table = view.components
+    names = {kind.name: index for index, kind in enumerate(table.kinds)}
     own = tuple(c.id for c in view.hand)
-    hands = tuple(own if s == seat else () for s in range(view.players))
-    sold = tuple(tuple(c.id for c in view.sold) if s == seat else () for s in range(view.players))
     curses, pile = _curses(view, seat, rng)
-    state = PinchedState(
+    return PinchedState(
         config=PinchedConfig(view.players, view.locations, table, RULES_REVISION),
         rng=Rng(rng.getrandbits(128).to_bytes(16, "big")),
         deck=(),
         discard=tuple(card.id for card in view.discard),
         fields=tuple(tuple(_id(f.card) for f in row.fields) for row in view.fields),
         river=tuple(_id(f.card) for f in view.river),
-        stashes=stashes,
-        hands=hands,
-        sold=sold,
+        stashes=tuple(
+            tuple(Slot(names.get(s.kind), tuple(c.id for c in s.cards)) for s in st.slots)
+            for st in view.stashes
+        ),
+        hands=tuple(own if s == seat else () for s in range(view.players)),
+        sold=tuple(
+            tuple(c.id for c in view.sold) if s == seat else () for s in range(view.players)
+        ),
         first_mastermind=view.first_mastermind,
         mastermind=view.mastermind,
         watch=view.watch,
@@ -107,10 +115,6 @@ def sample(
         curse_pile=pile,
         curses=curses,
     )
-    state = _deal(state, view, seat, pool, rng, to_act)
-    if view.phase is Phase.PLAN:
-        state = _sealed_choices(state, view, seat, rng)
-    return state
 
 
 def _id(card: object) -> int | None:
