@@ -19,6 +19,7 @@ import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 import { RefereeService, type GetHistoryResponse } from "./gen/referee/v1/referee_pb.js";
 import { LobbyService } from "./gen/referee/v1/lobby_pb.js";
 import { TournamentService } from "./gen/referee/v1/tournament_pb.js";
+import { RatingService } from "./gen/referee/v1/ratings_pb.js";
 
 export * from "./gen/referee/v1/referee_pb.js";
 export * from "./gen/referee/v1/game_pb.js";
@@ -28,6 +29,7 @@ export * from "./gen/referee/v1/pinched_pb.js";
 export * from "./gen/referee/v1/tournament_pb.js";
 export * from "./gen/referee/v1/table_pb.js";
 export * from "./gen/referee/v1/lobby_pb.js";
+export * from "./gen/referee/v1/ratings_pb.js";
 export { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
 export {
   Code,
@@ -178,6 +180,18 @@ export type LobbyClient = Client<typeof LobbyService>;
  */
 export function createLobbyClient(transport: Transport, token?: string): LobbyClient {
   return createClient(LobbyService, token === undefined ? transport : asSeat(transport, token));
+}
+
+/** A typed client of every RatingService method (getRating, listRatingHistory, listLeaderboard). */
+export type RatingClient = Client<typeof RatingService>;
+
+/**
+ * A RatingService client on `transport`: ratings across rated tables, per game and
+ * `player_id`. Every method is public, so it takes no token:
+ * `(await createRatingClient(transport).listLeaderboard({ game: "pinched" })).entries`.
+ */
+export function createRatingClient(transport: Transport): RatingClient {
+  return createClient(RatingService, transport);
 }
 
 /** The ErrorInfo domain of the referee's rejections. */

@@ -9,6 +9,7 @@ import type { DescMethod, MessageInitShape } from "@bufbuild/protobuf";
 import { RefereeService, type SubmitMoveRequestSchema } from "./gen/referee/v1/referee_pb.js";
 import { LobbyService } from "./gen/referee/v1/lobby_pb.js";
 import { TournamentService } from "./gen/referee/v1/tournament_pb.js";
+import { RatingService } from "./gen/referee/v1/ratings_pb.js";
 
 /** Exponential pauses: `initialMs * multiplier ** n`, at most `maximumMs`; with `jitter`
  * each is drawn from its upper half, so clients that failed together do not retry in step. */
@@ -62,6 +63,9 @@ export const RETRIED_METHODS: ReadonlySet<DescMethod> = /*@__PURE__*/ new Set<De
   TournamentService.method.getTournament,
   TournamentService.method.listTournaments,
   LobbyService.method.listGames,
+  RatingService.method.getRating,
+  RatingService.method.listRatingHistory,
+  RatingService.method.listLeaderboard,
 ]);
 
 /** A fresh move id (32 hex digits), from `crypto.getRandomValues` (any page, any runtime). */
