@@ -19,6 +19,7 @@ once, so a burst of bot seats slows none of them past their clocks.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import multiprocessing
 import os
 import random
@@ -30,6 +31,7 @@ from typing import Any, Final
 
 import structlog
 
+from referee.bots import Bot, ThinkingBot
 from referee.search.core import Budget
 from referee.search.registry import SEARCH, SEARCH_BOTS, bot_for
 from referee.v1 import game_pb2
@@ -73,19 +75,29 @@ class HouseBots:
     async def choose(
         self, table: Table, seat: int, strategy: int, rng: random.Random
     ) -> Any | None:
-        name = STRATEGIES.get(strategy, SEARCH)
-        if name == SEARCH and table.game.name not in SEARCH_BOTS:
-            name = FALLBACK  # a game without a search bot yet
+        game = table.game.name
         view = translate.view_to_proto(project(table, table.state, table.version, seat, table.head))
-        legal = translate.moves_to_proto(table.game.name, table.game.legal_moves(table.state, seat))
-        if name == SEARCH and self.thinking < self.workers * BACKLOG:
-            choice = await self._think(table.game.name, view, legal, rng)
-        else:
-            bot = bot_for(table.game.name, FALLBACK if name == SEARCH else name)
-            choice = bot.choose(view, legal, rng)
+        legal = translate.moves_to_proto(game, table.game.legal_moves(table.state, seat))
+        bot = self.seat_bot(game, STRATEGIES.get(strategy, SEARCH))
+        decided = bot.choose(view, legal, rng)
+        choice = await decided if inspect.isawaitable(decided) else decided
         return None if choice is None else translate.move_from_proto(choice)[1]
 
-    async def _think(
+    def seat_bot(self, game: str, strategy: str) -> Bot | ThinkingBot:
+        """The bot of ``strategy`` for one seat of ``game``: the search bot thinks in this
+        pool (the heuristic plays a game that has no search bot yet)."""
+        if strategy != SEARCH:
+            return bot_for(game, strategy)
+        if game not in SEARCH_BOTS:
+            return bot_for(game, FALLBACK)
+        return PooledSearch(self, game)
+
+    @property
+    def saturated(self) -> bool:
+        """As many decisions wait in the pool as it may hold (see the module)."""
+        return self.thinking >= self.workers * BACKLOG
+
+    async def decide(
         self, game: str, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
     ) -> game_pb2.Move | None:
         self.thinking += 1
@@ -127,3 +139,20 @@ class HouseBots:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+class PooledSearch:
+    """The search bot of one seat, thinking in a :class:`HouseBots` pool (a
+    :class:`~referee.bots.base.ThinkingBot`); the heuristic decides while the pool is
+    saturated."""
+
+    def __init__(self, pool: HouseBots, game: str) -> None:
+        self.pool, self.game = pool, game
+        self.name = f"{game}/{SEARCH}"
+
+    async def choose(
+        self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
+    ) -> game_pb2.Move | None:
+        if self.pool.saturated:
+            return bot_for(self.game, FALLBACK).choose(view, legal, rng)
+        return await self.pool.decide(self.game, view, legal, rng)

@@ -12,7 +12,7 @@ the watch stream; :func:`run_bot` and :func:`main` are ``referee bot``.
 
 from __future__ import annotations
 
-from referee.bots.base import Bot
+from referee.bots.base import Bot, ThinkingBot
 from referee.bots.cli import main, run_bot
 from referee.bots.gang_of_four import GangOfFourHeuristic, GangOfFourRandom
 from referee.bots.pinched import PinchedHeuristic, PinchedRandom
@@ -28,6 +28,7 @@ __all__ = [
     "PinchedHeuristic",
     "PinchedRandom",
     "TheGangHeuristic",
+    "ThinkingBot",
     "TheGangRandom",
     "bot_for",
     "main",

@@ -29,6 +29,18 @@ class Bot(Protocol):
     ) -> game_pb2.Move | None: ...
 
 
+class ThinkingBot(Protocol):
+    """A bot whose decision is awaited (it thinks elsewhere: another process, a remote
+    engine), so the event loop that plays its seat never stalls on it; otherwise a
+    :class:`Bot`. :func:`~referee.bots.play_seat` plays either."""
+
+    name: str
+
+    async def choose(
+        self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
+    ) -> game_pb2.Move | None: ...
+
+
 def best(options: Sequence[T], score: Callable[[T], float], rng: random.Random) -> T:
     """The highest-scoring option, ties broken at random (reproducibly with ``rng``)."""
     scored = [(score(option), rng.random(), index) for index, option in enumerate(options)]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import random
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from referee.bots.base import Bot
+from referee.bots.base import Bot, ThinkingBot
 from referee.client import (
     AsyncSeat,
     Backoff,
@@ -44,7 +45,7 @@ class _Following:
 
 async def play_seat(
     seat: AsyncSeat,
-    bot: Bot,
+    bot: Bot | ThinkingBot,
     *,
     rng: random.Random,
     stop: asyncio.Event | None = None,
@@ -98,7 +99,7 @@ def _log_reconnect(seat: AsyncSeat, failure: RefereeError) -> None:
 
 async def _follow(
     seat: AsyncSeat,
-    bot: Bot,
+    bot: Bot | ThinkingBot,
     following: _Following,
     rng: random.Random,
     stopped: asyncio.Future[Literal[True]] | None,
@@ -150,9 +151,22 @@ async def _next(
     return await anext(updates, None)
 
 
+async def _decided(
+    bot: Bot | ThinkingBot,
+    view: game_pb2.View,
+    legal: Sequence[game_pb2.Move],
+    rng: random.Random,
+) -> game_pb2.Move | None:
+    """The bot's move, awaited if it thinks elsewhere (:class:`ThinkingBot`)."""
+    decided = bot.choose(view, legal, rng)
+    if inspect.isawaitable(decided):
+        return await decided
+    return decided
+
+
 async def _act(
     seat: AsyncSeat,
-    bot: Bot,
+    bot: Bot | ThinkingBot,
     view: game_pb2.View,
     rng: random.Random,
     on_move: Callable[[str, int], None] | None,
@@ -162,7 +176,7 @@ async def _act(
     for attempt in range(CONFLICT_ATTEMPTS + 1):
         if legal.version != view.version:
             return legal.version  # a newer update is on its way: decide on that one
-        move = bot.choose(view, legal.moves, rng) if legal.moves else None
+        move = await _decided(bot, view, legal.moves, rng) if legal.moves else None
         if move is None:
             return legal.version
         move_id = new_move_id()
