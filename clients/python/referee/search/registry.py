@@ -19,6 +19,8 @@ from referee.bots import bot_for as simple_bot_for
 from referee.bots.base import Bot
 from referee.search.core import Budget
 from referee.search.gang_of_four import GangOfFourSearchBot
+from referee.search.pinched import PinchedSearchBot
+from referee.search.the_gang import TheGangSearchBot
 from referee.v1 import game_pb2
 
 SEARCH = "search"
@@ -26,6 +28,8 @@ SEARCH = "search"
 
 SEARCH_BOTS: Mapping[str, Callable[[Budget | None], Bot]] = {
     "gang_of_four": GangOfFourSearchBot,
+    "pinched": PinchedSearchBot,
+    "the_gang": TheGangSearchBot,
 }
 """Each game's search bot, made with a budget per move (None: the default, 1 s)."""
 
