@@ -29,7 +29,7 @@ from referee.search.pinched import (
     next_actor,
     promise,
 )
-from referee.search.pinched_sample import sample
+from referee.search.pinched_sample import SoldMemory, sample
 from referee.v1 import game_pb2
 
 TABLES = [(2, ""), (3, ""), (4, ""), (5, ""), *((p, name) for name, (p, _) in RECOMMENDED.items())]
@@ -234,3 +234,29 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(players: int, setup: s
         if answered == 4:
             break
     assert answered == 4
+
+
+@pytest.mark.parametrize(("players", "setup", "every"), [(3, "", 1), (4, "", 5), (5, "", 1)])
+def test_the_sold_piles_known_are_the_true_ones(players: int, setup: str, every: int) -> None:
+    """ "Leg zoveel kaarten uit die set gedekt op het veld voor verkochte kostbaarheden
+    [...] Leg de overige kaarten van die set open op de aflegstapel": a card that left an
+    open stash and is not on the discard pile lies in its seat's sold pile. What a seat's
+    memory places there is there, whether it sees every version or some; and a sample
+    that places it still shows the seat its view."""
+    memories = [SoldMemory() for _ in range(players)]
+    rng = random.Random(players)
+    placed = 0
+    for number, state in enumerate(_states(players, setup, 8)):
+        for seat, memory in enumerate(memories):
+            if (number + seat) % every:
+                continue
+            shown = GAME.view(state, seat)
+            known = memory.observe(shown, seat)
+            for other, cards in known.items():
+                assert cards <= set(state.sold[other])
+                placed += len(cards)
+            if number % 10 == 0:
+                drawn = sample(shown, seat, rng, GAME.to_act(state), known)
+                assert GAME.view(drawn, seat) == shown
+                assert all(set(cards) <= set(drawn.sold[o]) for o, cards in known.items())
+    assert placed > 0

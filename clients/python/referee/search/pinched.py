@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from engines.pinched import GAME, scoring, stash
 from engines.pinched.components import ValuableKind, sale_value
@@ -42,7 +42,7 @@ from engines.pinched.view import PinchedView
 from referee.search import pinched_policy
 from referee.search.bot import SearchBot
 from referee.search.core import Budget, Result, Search
-from referee.search.pinched_sample import MORNING, sample
+from referee.search.pinched_sample import MORNING, SoldMemory, sample
 from referee.v1 import game_pb2
 
 WIDTH = 6
@@ -59,7 +59,8 @@ class PinchedModel:
     ``days_ahead``: whole days the policy plays on after the day a simulation ends in
     (0: judge the table as that day ends). ``margin``: the logistic's scale of a lead.
     ``to_act``: the seats the table waits on, when the bot knows them (the sampler reads
-    from them who owes a store).
+    from them who owes a store); ``sold``: the cards known to be in each other seat's sold
+    pile (:class:`~referee.search.pinched_sample.SoldMemory`).
     """
 
     game = "pinched"
@@ -68,9 +69,10 @@ class PinchedModel:
         self.days_ahead = days_ahead
         self.margin = margin
         self.to_act: Collection[int] | None = None
+        self.sold: Mapping[int, Collection[int]] = {}
 
     def sample(self, view: PinchedView, seat: int, rng: random.Random) -> PinchedState:
-        return sample(view, seat, rng, self.to_act)
+        return sample(view, seat, rng, self.to_act, self.sold)
 
     def next_actor(self, state: PinchedState, rng: random.Random) -> int:
         return next_actor(state, rng)
@@ -231,14 +233,16 @@ class PinchedSearchBot(SearchBot):
         self.pinched = PinchedModel(days_ahead)
         super().__init__(self.pinched, budget)
         self.flat = flat
+        self.memory = SoldMemory()
 
     def choose(
         self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
     ) -> game_pb2.Move | None:
+        seen = self.codec.view_from_proto(view)
+        self.pinched.sold = self.memory.observe(seen, view.seat)
         if len(legal) <= 1:
             return legal[0] if legal else None
         moves = [self.codec.move_from_proto(move) for move in legal]
-        seen = self.codec.view_from_proto(view)
         self.pinched.to_act = frozenset(view.to_act) or None
         seed = random.Random(rng.getrandbits(64))
         table = self.pinched.sample(seen, view.seat, random.Random(0))

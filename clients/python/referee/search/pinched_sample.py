@@ -17,12 +17,15 @@ voorraadtableau ligt, dan leg je die op dat veld"), a joker or a new kind for an
 only while its seat owes the choice of where it goes, which the seats that may act tell.
 The sealed location cards are drawn from the playout policy's odds
 (:func:`~referee.search.pinched_policy.plan_weights`): the model of how the others choose.
+A seat that keeps a :class:`SoldMemory` of the views it was shown also knows many of the
+cards that went face down to the others' sold piles (each stash's cards were in sight), and
+a sample puts them there.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 import msgspec
 
@@ -53,12 +56,22 @@ def sample(
     seat: int,
     rng: random.Random,
     to_act: Collection[int] | None = None,
+    sold: Mapping[int, Collection[int]] | None = None,
 ) -> PinchedState:
     """A whole state ``seat`` cannot tell from the real one (see the module's docstring);
-    ``to_act``, the seats the table waits on, when known (it tells who owes a store)."""
+    ``to_act``, the seats the table waits on, when known (it tells who owes a store);
+    ``sold``, the cards known to lie in each other seat's sold pile (:class:`SoldMemory`)."""
     pool = _unseen(view)
     rng.shuffle(pool)
+    unseen = set(pool)
+    known: dict[int, list[int]] = {}
+    for other, cards in (sold or {}).items():
+        if other != seat:
+            known[other] = [c for c in sorted(cards) if c in unseen][: view.sold_counts[other]]
+            unseen.difference_update(known[other])
+    pool = [card for card in pool if card in unseen]
     state = _deal(_table(view, seat, rng), view, seat, pool, rng, to_act)
+    state = _sold(state, view, seat, pool, known)
     if view.phase is Phase.PLAN:
         state = _sealed_choices(state, view, seat, rng)
     return state
@@ -129,15 +142,21 @@ def _curses_done(view: PinchedView) -> bool:
     return view.phase not in MORNING
 
 
-def _unseen(view: PinchedView) -> list[int]:
-    """Every card id the view does not show (the same multiset as the real deck's rest)."""
-    seen = {c.id for c in view.discard} | {c.id for c in view.hand} | {c.id for c in view.sold}
-    seen |= {f.card.id for f in view.river if f.card is not None}
+def _visible(view: PinchedView) -> list[int]:
+    """Every card id the view shows: open, on a stash, or the seat's own."""
+    seen = [c.id for c in view.discard] + [c.id for c in view.hand] + [c.id for c in view.sold]
+    seen += [f.card.id for f in view.river if f.card is not None]
     for row in view.fields:
-        seen |= {f.card.id for f in row.fields if f.card is not None}
+        seen += [f.card.id for f in row.fields if f.card is not None]
     for st in view.stashes:
         for slot in st.slots:
-            seen |= {c.id for c in slot.cards}
+            seen += [c.id for c in slot.cards]
+    return seen
+
+
+def _unseen(view: PinchedView) -> list[int]:
+    """Every card id the view does not show (the same multiset as the real deck's rest)."""
+    seen = set(_visible(view))
     return [card for card in range(len(kinds_of(view.components))) if card not in seen]
 
 
@@ -149,10 +168,10 @@ def _deal(
     rng: random.Random,
     to_act: Collection[int] | None,
 ) -> PinchedState:
-    """The others' hands (see :func:`_hand`), then their sold piles; the rest is the deck.
-    A hand is drawn without jokers first, to learn which seats the phase itself waits on:
-    a seat the table waits on besides those owes a store, one it does not wait on owes
-    none, and of the others either may be true."""
+    """The others' hands (see :func:`_hand`), taken out of ``pool``. A hand is drawn
+    without jokers first, to learn which seats the phase itself waits on: a seat the table
+    waits on besides those owes a store, one it does not wait on owes none, and of the
+    others either may be true."""
     others = [s for s in range(view.players) if s != seat and view.hand_sizes[s]]
     hands = list(state.hands)
     kinds = kinds_of(view.components)
@@ -171,11 +190,24 @@ def _deal(
         for other in sorted(others, key=lambda s: s in waiting or s not in to_act):
             owes = other in to_act
             hands[other] = _hand(state, other, pool, rng, owes and other not in waiting, owes)
+    return msgspec.structs.replace(state, hands=tuple(hands))
+
+
+def _sold(
+    state: PinchedState,
+    view: PinchedView,
+    seat: int,
+    pool: list[int],
+    known: Mapping[int, list[int]],
+) -> PinchedState:
+    """The others' sold piles: the cards known to be in one, the rest drawn from ``pool``;
+    what is left of it is the deck."""
     sold = list(state.sold)
     for other in range(view.players):
         if other != seat:
-            sold[other] = tuple(_take(pool, pool, view.sold_counts[other]))
-    return msgspec.structs.replace(state, hands=tuple(hands), sold=tuple(sold), deck=tuple(pool))
+            surely = known.get(other, [])
+            sold[other] = (*surely, *_take(pool, pool, view.sold_counts[other] - len(surely)))
+    return msgspec.structs.replace(state, sold=tuple(sold), deck=tuple(pool))
 
 
 def _fits(
@@ -282,3 +314,56 @@ def _sealed_choices(
         else:
             choices[chosen] = pinched_policy.draw_location(state, chosen, rng)
     return msgspec.structs.replace(state, choices=tuple(choices))
+
+
+class SoldMemory:
+    """What one seat can tell of the others' sold piles from the views it is shown: "Leg
+    zoveel kaarten uit die set gedekt op het veld voor verkochte kostbaarheden [...] Leg de
+    overige kaarten van die set open op de aflegstapel". Every stash lies open, card by
+    card; a card that has left a seat's stash and is not on the discard pile went face down
+    to that seat's sold pile, unless the discards went back into the deck meanwhile ("Is
+    de trekstapel op, schud dan de aflegstapel"), or more cards left than were sold: then
+    the cards that left are not placed."""
+
+    def __init__(self) -> None:
+        self.game: tuple[object, ...] = ()
+        self._reset()
+
+    def _reset(self) -> None:
+        self.stashes: dict[int, int] = {}  # card -> the seat on whose stash it lay
+        self.discard: frozenset[int] = frozenset()
+        self.deck_size = 0
+        self.sold_counts: tuple[int, ...] = ()
+        self.sold: dict[int, set[int]] = {}
+
+    def observe(self, view: PinchedView, seat: int) -> dict[int, frozenset[int]]:
+        """Take in ``view`` (seat ``seat``'s); each other seat's known sold cards."""
+        game = (view.players, view.locations, view.first_mastermind, seat)
+        counts = zip(view.sold_counts, self.sold_counts, strict=False)
+        if game != self.game or any(now < then for now, then in counts):
+            self._reset()  # another game, or the same seat of a new one
+            self.game = game
+        stashes = {
+            card.id: owner
+            for owner, stash_ in enumerate(view.stashes)
+            for slot in stash_.slots
+            for card in slot.cards
+        }
+        discard = frozenset(card.id for card in view.discard)
+        if self.sold_counts and self.discard <= discard and view.deck_size <= self.deck_size:
+            self._left(view, seat, stashes, discard)
+        self.stashes, self.discard = stashes, discard
+        self.deck_size, self.sold_counts = view.deck_size, view.sold_counts
+        visible = set(_visible(view))
+        return {s: frozenset(cards - visible) for s, cards in self.sold.items()}
+
+    def _left(
+        self, view: PinchedView, seat: int, stashes: dict[int, int], discard: frozenset[int]
+    ) -> None:
+        gone: dict[int, set[int]] = {}
+        for card, owner in self.stashes.items():
+            if owner != seat and card not in stashes and card not in discard:
+                gone.setdefault(owner, set()).add(card)
+        for owner, cards in gone.items():
+            if len(cards) <= view.sold_counts[owner] - self.sold_counts[owner]:
+                self.sold.setdefault(owner, set()).update(cards)
