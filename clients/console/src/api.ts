@@ -10,8 +10,10 @@ import {
   createRefereeWebTransport,
   createLobbyClient,
   createTournamentClient,
+  createRatingClient,
   refereeError,
   type LobbyClient,
+  type RatingClient,
   type RefereeClient,
   type TournamentClient,
 } from "@referee/client/web";
@@ -27,6 +29,8 @@ const transport = createRefereeWebTransport(apiBase);
 export const referee: RefereeClient = createRefereeClient(transport);
 export const tournaments: TournamentClient = createTournamentClient(transport);
 export const lobby: LobbyClient = createLobbyClient(transport);
+/** Ratings across rated tables: public, so never with a token. */
+export const ratings: RatingClient = createRatingClient(transport);
 
 /** The clients of one token's holder (a seat, a table or tournament admin). */
 export interface TokenClients {

@@ -14,6 +14,8 @@ import { mountGame } from "./pages/game.js";
 import { mountHistory } from "./pages/history.js";
 import { mountJoin, mountLobby, mountNewTable, mountTableAdmin } from "./pages/lobby.js";
 import { mountPlay } from "./pages/play.js";
+import { mountLeaderboard, mountPlayer } from "./pages/ratings.js";
+import { ratingLinks } from "./pages/ratings_parts.js";
 import { mountTournament } from "./pages/tournament.js";
 import { mountClaim, mountNewTournament, mountTournamentAdmin } from "./pages/tournament_admin.js";
 import { mountTournaments } from "./pages/tournaments.js";
@@ -29,6 +31,7 @@ function header(): TemplateResult {
       <nav aria-label="${t("common.sections")}">
         <a href="${links.home()}" data-section="tables">${t("common.tables")}</a>
         <a href="${links.tournaments()}" data-section="tournaments">${t("common.tournaments")}</a>
+        <a href="${ratingLinks.leaderboard("")}" data-section="ratings" data-testid="nav-ratings">${t("rating.nav")}</a>
       </nav>
       <span class="header-tools">
         <label class="lang-switch">
@@ -70,8 +73,9 @@ const page = document.getElementById("page") as HTMLElement;
 
 let current: AbortController | undefined;
 
-/** The header's section of a route: tournaments and their tables, or the tables. */
-function section(route: Route): "tables" | "tournaments" {
+/** The header's section of a route: tournaments and their tables, ratings, or the tables. */
+function section(route: Route): "tables" | "tournaments" | "ratings" {
+  if (route.page === "leaderboard" || route.page === "player") return "ratings";
   return route.page.includes("tournament") || route.page === "claim" ? "tournaments" : "tables";
 }
 
@@ -111,6 +115,10 @@ function mount(route: Route, root: HTMLElement, signal: AbortSignal): void {
       return mountGame(root, signal, route.id);
     case "history":
       return mountHistory(root, signal, route.id);
+    case "leaderboard":
+      return mountLeaderboard(root, signal, route.game);
+    case "player":
+      return mountPlayer(root, signal, route.game, route.player);
     case "unknown":
       render(html`<p>${t("common.nothingHere")} <a href="${links.home()}">${t("common.backToTables")}</a>.</p>`, root);
   }

@@ -13,6 +13,8 @@
  *   #/claim/<id>[/<code>]       redeem a tournament seat code
  *   #/game/<id>                 one table as a spectator, live
  *   #/game/<id>/history         one game's history, step by step, with verification
+ *   #/ratings[/<game>]          a game's leaderboard (the first game when none is named)
+ *   #/ratings/<game>/<player>   one player's rating in a game, and its history
  * Fragments never reach a server, so codes and tokens in them stay out of request URLs
  * and logs.
  */
@@ -29,6 +31,8 @@ export type Route =
   | { page: "claim"; id: string; code: string }
   | { page: "game"; id: string }
   | { page: "history"; id: string }
+  | { page: "leaderboard"; game: string }
+  | { page: "player"; game: string; player: string }
   | { page: "unknown"; hash: string };
 
 function decode(part: string): string {
@@ -69,5 +73,7 @@ export function parseRoute(hash: string): Route {
   if (first === "table" && id && rest === "admin" && parts.length === 3) return { page: "table-admin", id };
   if (first === "game" && id && parts.length === 2) return { page: "game", id };
   if (first === "game" && id && rest === "history" && parts.length === 3) return { page: "history", id };
+  if (first === "ratings" && parts.length <= 2) return { page: "leaderboard", game: id ?? "" };
+  if (first === "ratings" && id && rest && parts.length === 3) return { page: "player", game: id, player: rest };
   return { page: "unknown", hash };
 }

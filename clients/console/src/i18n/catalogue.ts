@@ -7,10 +7,11 @@ import { errors } from "./parts/errors.js";
 import { gangOfFour } from "./parts/gang_of_four.js";
 import { pages } from "./parts/pages.js";
 import { pinched } from "./parts/pinched.js";
+import { ratings } from "./parts/ratings.js";
 import { theGang } from "./parts/the_gang.js";
 import type { Lang } from "./types.js";
 
-const PARTS = [common, pages, errors, theGang, pinched, gangOfFour] as const;
+const PARTS = [common, pages, errors, theGang, pinched, gangOfFour, ratings] as const;
 
 type Merged<P> = P extends { en: infer E } ? keyof E : never;
 export type Key = Merged<(typeof PARTS)[number]> & string;
