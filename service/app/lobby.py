@@ -20,7 +20,7 @@ from typing import Final
 import grpc
 
 from engines.registry import GAMES
-from service.app import limits, seats
+from service.app import limits, rating_math, seats
 from service.app.writer import HostChange, TableWriter
 from service.domain import hosting, records
 from service.domain.auth import TokenSigner
@@ -155,6 +155,8 @@ class Lobby:
             nonlocal seat
             if not by_code and not table.hosting.listed:
                 raise PermissionDenied("TABLE_NOT_LISTED", "join this table with its join code")
+            if table.hosting.rated:
+                rating_math.check_own_player_id(player_id)
             host, seat = hosting.join(table.hosting, name, player_id, when)
             return host
 

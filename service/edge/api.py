@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from referee.v1 import referee_pb2
 from service.app.limits import Limits
 from service.app.lobby import Lobby
-from service.app.referee import Referee
+from service.app.referee import RatedTable, Referee
 from service.app.views import Submitted
 from service.edge import translate
 from service.edge.calls import bind
@@ -50,9 +50,11 @@ class RefereeApi:
     async def create_game(
         self, request: referee_pb2.CreateGameRequest, _token: str | None
     ) -> referee_pb2.CreateGameResponse:
-        """No seat token is asked for; an operator key where this referee asks for one,
-        and the caller's quotas (service.app.limits)."""
+        """No seat token is asked for; an operator key where this referee asks for one
+        (for a rated table, always), and the caller's quotas (service.app.limits)."""
         self.limits.require_operator()
+        if request.rated:
+            self.limits.require_key("a rated table")
         created = await self.referee.create_game(
             request.game,
             request.seats,
@@ -63,6 +65,7 @@ class RefereeApi:
             open_seats=request.open_seats,
             names=tuple(request.names),
             listed=request.listed,
+            rated=RatedTable() if request.rated else None,
         )
         bind(created.game_id, version=created.version)
         response = translate.created_to_proto(created)

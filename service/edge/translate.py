@@ -206,9 +206,12 @@ def action_to_proto(action: records.TableActionRecord) -> table_pb2.TableAction:
 
 
 def host_to_proto(meta: GameMeta, host: records.HostRecord, *, finished: bool) -> table_pb2.Table:
-    """A table's Table message straight from its record (the lobby's answers)."""
+    """A table's Table message straight from its record (the lobby's answers), which
+    says whether the table is rated."""
     clock = meta.clock if isinstance(meta.clock, records.ClockSpec) else None
-    return table_to_proto(hosting.project_table(host, finished=finished, clock=clock))
+    table = table_to_proto(hosting.project_table(host, finished=finished, clock=clock))
+    table.rated = host.rated
+    return table
 
 
 def created_to_proto(created: Created) -> referee_pb2.CreateGameResponse:

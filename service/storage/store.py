@@ -96,7 +96,7 @@ FINISHED_STREAM_KEEP: Final = 4
 # How long after the move that finished a game a rating sweep may take the game up
 # (service.app.rater): the process that committed the move rates it at once; a sweep
 # rates it only if that process did not (it died, or lost Redis).
-RATING_GRACE_MS: Final = 3000
+RATING_GRACE_MS: Final = 2000
 
 # A commit whose reply was lost may have been applied: the client's retry with the same
 # ``client_move_id`` then gets the first result, so UNAVAILABLE never hides a wrong state.

@@ -220,3 +220,14 @@ async def test_a_team_game_is_rated_against_the_games_own_pseudo_player(shared: 
     assert sorted(rating.player_id for rating in board) == ["alice", "bob"]
     _, history = await shared.ratings.history("the_gang", "bob", 0, 10)
     assert history[0].place == (1 if won else 2)
+
+
+async def test_two_processes_rating_one_game_at_once_apply_it_once(shared: Shared) -> None:
+    """Rule (rating_apply.lua): the apply is "DONE" for a game rated before: of two raters
+    that both see the end, one writes and the other writes nothing."""
+    one = shared.process(hook=False)
+    game_id = await rated_table(one, "alice", "bob")
+    table = await play_to_the_end(one, game_id)
+    outcomes = await asyncio.gather(shared.process().rater.rate(table), one.rater.rate(table))
+    assert sorted(applied.value for applied in outcomes if applied is not None) == ["DONE", "OK"]
+    assert (await shared.ratings.rating(GAME, "bob")).games == 1
