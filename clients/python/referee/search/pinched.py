@@ -48,7 +48,8 @@ from referee.v1 import game_pb2
 WIDTH = 6
 """Most moves a search compares: the heuristic's best by its own scores (and its choice)."""
 PROMISE = 0.55
-"""How much of a threshold's value one card short of it counts for (squared for two...)."""
+"""The share of a threshold's value a set one card short of it counts for (the share's
+square two cards short, and so on): the cards still to come are likely, not certain."""
 MARGIN = 3.0
 """Points of lead that make a seat's reward about 0.73 (the logistic's scale)."""
 
