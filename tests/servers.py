@@ -29,7 +29,7 @@ NO_TAKEOVERS = {"REFEREE_TOURNAMENT_TAKEOVER_SECONDS": "0"}
 DEVELOPMENT = {"REFEREE_LOOPBACK_QUOTAS": "unlimited"}
 # The referee's search bot thinks this long a move in tests (1 s in service): the tests
 # check that it plays legally and at all, benchmarks how well (bench.bots).
-BOT_SEARCH_SECONDS = 0.02
+BOT_SEARCH_SECONDS = 0.005
 
 
 def settings_for(redis_url: str, data_dir: Path) -> Settings:

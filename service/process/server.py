@@ -143,7 +143,11 @@ async def running(
         api = RefereeApi(referee, metrics, verifier, limits, lobby)
         lobby_api = LobbyApi(lobby, metrics, limits)
         rating_api = RatingApi(Ratings(rating_store, secret), metrics, limits)
-        tournaments = tournament_service(referee, redis_url, settings, metrics, limits, lobby=lobby)
+        bots = HouseBots(settings.bot_search_seconds, settings.bot_workers)
+        stack.callback(bots.close)  # after the firer and the directors have stopped
+        tournaments = tournament_service(
+            referee, redis_url, settings, metrics, limits, lobby=lobby, bots=bots
+        )
         health_servicer = _register(server, api, lobby_api, rating_api, tournaments)
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         worker_port = _own_port(server, settings)
@@ -156,8 +160,6 @@ async def running(
         http_port = await _serve_http(settings, http, api, lobby_api, rating_api, tournaments)
         background = _Background.start(_StoreFollower(store, health_servicer, supervisor), rater)
         if settings.deadline_firer:
-            bots = HouseBots(settings.bot_search_seconds, settings.bot_workers)
-            stack.callback(bots.close)  # after the firer has stopped
             firer = _firer(writer, deadlines, settings, bots)
             await background.clocks.enter_async_context(firing(firer))
         handle = Running(

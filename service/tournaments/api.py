@@ -46,6 +46,7 @@ BOTS = {
     tournament_pb2.BOT_STRATEGY_UNSPECIFIED: "",
     tournament_pb2.BOT_STRATEGY_RANDOM: "random",
     tournament_pb2.BOT_STRATEGY_HEURISTIC: "heuristic",
+    tournament_pb2.BOT_STRATEGY_SEARCH: "search",
 }
 BOT_TO_PROTO = {value: key for key, value in BOTS.items()}
 STATUS_TO_PROTO = {
@@ -117,9 +118,13 @@ def table_to_proto(
 def participant_to_proto(
     index: int, participant: Participant, caller: int | None
 ) -> tournament_pb2.TournamentParticipant:
-    """A participant; whether (and when) it claimed its seat only for the admin and itself."""
+    """A participant (its player id, as created, public like its name); whether (and when)
+    it claimed its seat only for the admin and itself."""
     message = tournament_pb2.TournamentParticipant(
-        index=index, name=participant.name, bot=BOT_TO_PROTO[participant.bot]
+        index=index,
+        name=participant.name,
+        bot=BOT_TO_PROTO[participant.bot],
+        player_id=participant.player_id,
     )
     if participant.external and caller in (ADMIN, index):
         message.claimed = participant.claimed
@@ -222,7 +227,9 @@ class TournamentApi:
                 seats_per_table=request.seats_per_table,
                 options=engine_options,
                 options_proto=options.SerializeToString(deterministic=True),
-                participants=[ParticipantSpec(p.name, BOTS[p.bot]) for p in request.participants],
+                participants=[
+                    ParticipantSpec(p.name, BOTS[p.bot], p.player_id) for p in request.participants
+                ],
                 format=FORMATS[request.format],
                 rounds=request.rounds,
                 seed=request.seed or None,

@@ -35,20 +35,21 @@ import hashlib
 import random
 import time
 import uuid
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 
-from referee.bots import bot_for, play_seat
+from referee.bots import Bot, ThinkingBot, play_seat
 from referee.client import AsyncRefereeClient
 from referee.codecs import CODECS
 from referee.v1 import game_pb2
-from service.app.referee import Referee
+from service.app import rating_math
+from service.app.referee import RatedTable, Referee
 from service.domain import clocks
 from service.edge import clock_proto
 from service.errors import Unavailable
 from service.tournaments import rounds, scoring
-from service.tournaments.model import Status, Table, Tournament
+from service.tournaments.model import Participant, Status, Table, Tournament
 from service.tournaments.store import TournamentStore
 
 log = structlog.get_logger("referee.tournaments")
@@ -64,10 +65,23 @@ def derived(seed: bytes, label: str) -> bytes:
     return hashlib.sha256(seed + b"/" + label.encode()).digest()
 
 
+def rated_as(participant: Participant) -> str:
+    """The player id a participant's seats are rated under: a bot's strategy
+    (``bot:<strategy>``), a person's own id ("": not rated)."""
+    return rating_math.BOT_PREFIX + participant.bot if participant.bot else participant.player_id
+
+
 def _report_bot_end(task: asyncio.Task[Any]) -> None:
     """A bot that failed leaves its seat waiting: say so in the log."""
     if not task.cancelled() and task.exception() is not None:
         log.warning("bot stopped", task=task.get_name(), error=repr(task.exception()))
+
+
+class SeatBots(Protocol):
+    """Where a bot participant's seat gets its bot (service.edge.house_bots.HouseBots: the
+    search bot thinks in a process pool, never on this process's event loop)."""
+
+    def seat_bot(self, game: str, strategy: str) -> Bot | ThinkingBot: ...
 
 
 class Director:
@@ -78,6 +92,7 @@ class Director:
         referee: Referee,
         client: AsyncRefereeClient,
         *,
+        bots: SeatBots,
         standby: bool = True,
     ) -> None:
         self.tournament_id = tournament_id
@@ -87,6 +102,7 @@ class Director:
         self.store = store
         self.referee = referee
         self.client = client
+        self.seat_bots = bots
         self.stopping = asyncio.Event()
         # The running bot seats, for operators and tests: (round, table, seat) -> task.
         self.bots: dict[BotKey, asyncio.Task[Any]] = {}
@@ -222,6 +238,10 @@ class Director:
                 for seat, who in enumerate(table.participants)
                 if not tournament.participants[who].external
             ),
+            rated=RatedTable(
+                tuple(rated_as(tournament.participants[who]) for who in table.participants),
+                tournament.tournament_id,
+            ),
         )
         stored = await self.store.update(
             self.tournament_id,
@@ -240,7 +260,7 @@ class Director:
                 continue
             rng = random.Random(derived(tournament.seed, f"bot/{number}/{table.number}/{seat}"))
             handle = self.client.seat(game_id, self.referee.seat_token(game_id, seat))
-            bot = bot_for(tournament.game, participant.bot)
+            bot = self.seat_bots.seat_bot(tournament.game, participant.bot)
             task = asyncio.create_task(
                 play_seat(
                     handle,

@@ -27,9 +27,10 @@ from engines.errors import InvalidConfigError
 from engines.registry import GAMES
 from engines.rng import commitment
 from referee.client import AsyncRefereeClient
-from service.app import limits
+from service.app import limits, rating_math
 from service.app.referee import Referee
 from service.domain import hosting
+from service.edge.house_bots import HouseBots
 from service.errors import (
     BadRequest,
     PermissionDenied,
@@ -43,7 +44,7 @@ from service.errors import (
 )
 from service.storage.seat_codes import Issued, SeatCodeInvalid, SeatCodes
 from service.tournaments import rounds
-from service.tournaments.director import Director
+from service.tournaments.director import Director, SeatBots
 from service.tournaments.model import Format, Participant, Status, Tournament
 from service.tournaments.store import Stored, TournamentStore
 
@@ -53,7 +54,7 @@ MAX_PARTICIPANTS = 256
 MAX_ROUNDS = 64
 MAX_BOT_DELAY_MS = 10_000
 MAX_LIST = 100
-BOTS = ("random", "heuristic")
+BOTS = ("random", "heuristic", "search")  # BotStrategy RANDOM, HEURISTIC, SEARCH
 WATCH_BLOCK_MS = 1000
 ADMIN = -1  # the caller role of the admin token
 # How long shutdown waits for the bots' channel to close (their calls have ended by then).
@@ -76,6 +77,7 @@ _decode_code = msgspec.msgpack.Decoder(SeatCodeFor).decode
 class ParticipantSpec:
     name: str
     bot: str  # "" external
+    player_id: str = ""  # an external participant's, rated under it ("": not rated)
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,17 @@ def role(tournament: Tournament, token: str | None) -> int | None:
     )
 
 
+def _check_player_id(participant: ParticipantSpec) -> None:
+    """A person's player id as JoinGame's on a rated table (never one the referee rates
+    under itself); a bot participant has none: it is rated as its strategy."""
+    if participant.bot and participant.player_id:
+        raise BadRequest(
+            "PLAYER_ID_INVALID", "a bot participant is rated as its strategy: it takes no player_id"
+        )
+    hosting.check_player_id(participant.player_id)
+    rating_math.check_own_player_id(participant.player_id)
+
+
 class TournamentHost:
     """Use cases over the store, and the directors this process runs."""
 
@@ -139,8 +152,12 @@ class TournamentHost:
         code_ttl_seconds: int,
         code_attempts_per_minute: int,
         max_directed: int = 32,
+        bots: SeatBots | None = None,
     ) -> None:
         self.referee = referee
+        # The bot participants' bots (the referee's house bots and their pool; a host of
+        # its own, in tests, makes its own).
+        self.bots: SeatBots = bots or HouseBots()
         self.store = store
         self.codes = SeatCodes(
             store.client, kind=CODE_KIND, attempts_per_minute=code_attempts_per_minute
@@ -193,6 +210,7 @@ class TournamentHost:
             hosting.check_name(participant.name)
             if participant.bot and participant.bot not in BOTS:
                 raise BadRequest("BOT_UNKNOWN", f"bots: {', '.join(BOTS)}")
+            _check_player_id(participant)
         count = spec.rounds or rounds.default_rounds(spec.format, players, spec.seats_per_table)
         if not 1 <= count <= MAX_ROUNDS:
             raise BadRequest("ROUNDS_INVALID", f"rounds must be 0 (default) or 1 to {MAX_ROUNDS}")
@@ -235,7 +253,9 @@ class TournamentHost:
             seed=seed,
             seed_sha256=commitment(seed),
             admin_sha256=_digest(admin),
-            participants=tuple(Participant(p.name, p.bot) for p in spec.participants),
+            participants=tuple(
+                Participant(p.name, p.bot, player_id=p.player_id) for p in spec.participants
+            ),
             created_at=time.time(),
             seat_counts=counts,
             client_seeded=bool(spec.seed),
@@ -375,7 +395,14 @@ class TournamentHost:
             self._client = AsyncRefereeClient(
                 self._address, timeout=30.0, operator_key=self._operator_key
             )
-        director = Director(tournament_id, self.store, self.referee, self._client, standby=standby)
+        director = Director(
+            tournament_id,
+            self.store,
+            self.referee,
+            self._client,
+            bots=self.bots,
+            standby=standby,
+        )
         director.start()
         self.directors[tournament_id] = director
         return director

@@ -15,6 +15,7 @@ from service.edge.observability import Metrics
 from service.settings import Settings
 from service.tournaments import http_api
 from service.tournaments.api import RPCS, TournamentApi
+from service.tournaments.director import SeatBots
 from service.tournaments.grpc_api import TournamentServicer
 from service.tournaments.host import TournamentHost
 from service.tournaments.store import TournamentStore
@@ -62,6 +63,7 @@ def tournament_service(
     limits: Limits | None = None,
     *,
     lobby: Lobby,
+    bots: SeatBots | None = None,
 ) -> TournamentService:
     store = TournamentStore.from_url(
         redis_url,
@@ -75,6 +77,7 @@ def tournament_service(
         code_ttl_seconds=settings.seat_code_ttl_seconds,
         code_attempts_per_minute=settings.seat_code_attempts_per_minute,
         max_directed=settings.tournament_max_directed,
+        bots=bots,
     )
     takeovers = Takeovers(
         host,

@@ -81,6 +81,7 @@ class Standing:
             self.host.store,
             cast(Referee, None),
             cast(AsyncRefereeClient, None),
+            bots=self.host.bots,
             standby=standby,
         )
         director.task = asyncio.create_task(self._forever())

@@ -87,14 +87,17 @@ async def _check_by_hand(address: str, final: T.Tournament) -> None:
 async def test_round_robin_of_pinched_pairs_everybody_once(
     referee_server: Running, tournaments: tournament_pb2_grpc.TournamentServiceAsyncStub
 ) -> None:
-    """Five bots, two-seat tables, rounds by default (n - 1 = 4... with a dummy: 5)."""
+    """Five bots, two-seat tables, rounds by default (n - 1 = 4... with a dummy: 5). One
+    is a search bot: its seats think in the referee's bot pool (service.edge.house_bots),
+    off the event loop."""
     created = await tournaments.CreateTournament(
         T.CreateTournamentRequest(
             game="pinched",
             seats_per_table=2,
             participants=[
-                *_bots(4),
+                *_bots(3),
                 T.ParticipantSpec(name="greedy", bot=T.BOT_STRATEGY_HEURISTIC),
+                T.ParticipantSpec(name="thinker", bot=T.BOT_STRATEGY_SEARCH),
             ],
             format=T.TOURNAMENT_FORMAT_ROUND_ROBIN,
             rounds=5,
