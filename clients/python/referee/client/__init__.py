@@ -10,7 +10,8 @@
 Reads and moves are sent again after a transport failure (:class:`Retry`, on by default;
 a move keeps its ``client_move_id``, so it never applies twice). Messages are the generated
 protobuf types of :mod:`referee.v1`. Both clients also host tables (``join_game``,
-``list_games``, ``start_game``, the admin controls: :mod:`referee.client.lobby`).
+``list_games``, ``start_game``, the admin controls: :mod:`referee.client.lobby`) and read
+ratings (``get_rating``, ``rating_history``, ``leaderboard``: :mod:`referee.client.ratings`).
 """
 
 from referee.client.aio import AsyncRefereeClient, AsyncRethink, AsyncSeat
@@ -31,6 +32,7 @@ from referee.client.errors import (
 from referee.client.lobby import AsyncLobbyCalls, LobbyCalls
 from referee.client.play import AsyncPlay
 from referee.client.policy import NO_RESUME, NO_RETRY, Backoff, ConflictRetry, Resume, Retry
+from referee.client.ratings import AsyncRatingCalls, RatingCalls
 from referee.client.sync import RefereeClient, Rethink, Seat
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "NO_RETRY",
     "AsyncLobbyCalls",
     "AsyncPlay",
+    "AsyncRatingCalls",
     "AsyncRefereeClient",
     "AsyncRethink",
     "AsyncSeat",
@@ -50,6 +53,7 @@ __all__ = [
     "LobbyCalls",
     "OtherError",
     "PermissionDenied",
+    "RatingCalls",
     "RefereeClient",
     "RefereeError",
     "Resume",

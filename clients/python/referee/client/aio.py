@@ -15,7 +15,8 @@ from referee.client.core import AsyncRethink, ChannelSpec, Connection, SeatCore,
 from referee.client.lobby import AsyncLobbyCalls
 from referee.client.play import AsyncPlay
 from referee.client.policy import NO_RETRY, Resume, Retry
-from referee.v1 import lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
+from referee.client.ratings import AsyncRatingCalls
+from referee.v1 import lobby_pb2_grpc, ratings_pb2_grpc, referee_pb2, referee_pb2_grpc
 
 __all__ = ["AsyncRefereeClient", "AsyncRethink", "AsyncSeat"]
 
@@ -30,7 +31,9 @@ if TYPE_CHECKING:  # grpc's interceptor classes are generic only in grpc-stubs
     )
 
 
-class AsyncRefereeClient(AsyncLobbyCalls, Connection[grpc.aio.Channel, "AsyncInterceptor"]):
+class AsyncRefereeClient(
+    AsyncLobbyCalls, AsyncRatingCalls, Connection[grpc.aio.Channel, "AsyncInterceptor"]
+):
     """A connection to a referee over asyncio. Use as ``async with``, or await :meth:`close`.
 
     Its parameters are described on ``__init__``; ``interceptors`` are ``grpc.aio`` client
@@ -39,6 +42,7 @@ class AsyncRefereeClient(AsyncLobbyCalls, Connection[grpc.aio.Channel, "AsyncInt
 
     stub: referee_pb2_grpc.RefereeServiceAsyncStub
     lobby_stub: lobby_pb2_grpc.LobbyServiceAsyncStub
+    rating_stub: ratings_pb2_grpc.RatingServiceAsyncStub
 
     def _open(self, spec: ChannelSpec[AsyncInterceptor]) -> grpc.aio.Channel:
         # grpc-stubs leave the aio interceptor sequence untyped ("must cast or ignore").
@@ -53,6 +57,7 @@ class AsyncRefereeClient(AsyncLobbyCalls, Connection[grpc.aio.Channel, "AsyncInt
             )
         self.stub = referee_pb2_grpc.RefereeServiceStub(channel)
         self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(channel)
+        self.rating_stub = ratings_pb2_grpc.RatingServiceStub(channel)
         return channel
 
     @property

@@ -38,7 +38,15 @@ from referee.client.calls import (
 )
 from referee.client.errors import RefereeError, VersionConflict, from_rpc_error
 from referee.client.policy import NO_RETRY, ConflictRetry, Resume, Retry
-from referee.v1 import game_pb2, lobby_pb2, lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
+from referee.v1 import (
+    game_pb2,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    ratings_pb2,
+    ratings_pb2_grpc,
+    referee_pb2,
+    referee_pb2_grpc,
+)
 
 RequestT = TypeVar("RequestT", bound=Message)
 ResponseT = TypeVar("ResponseT", bound=Message)
@@ -78,8 +86,11 @@ class Rpc(Generic[RequestT, ResponseT]):
     def method(self, connection: Connection[Any, Any]) -> Any:
         """The stub's callable for this RPC on ``connection`` (looked up at each call, so a
         stub replaced on the client, e.g. to measure it, is the one used)."""
-        lobby = self.service == "LobbyService"
-        return getattr(connection.lobby_stub if lobby else connection.stub, self.name)
+        if self.service == "LobbyService":
+            return getattr(connection.lobby_stub, self.name)
+        if self.service == "RatingService":
+            return getattr(connection.rating_stub, self.name)
+        return getattr(connection.stub, self.name)
 
 
 CREATE_GAME = Rpc(referee_pb2.CreateGameRequest, referee_pb2.CreateGameResponse)
@@ -97,6 +108,11 @@ REISSUE_SEAT_TOKEN = Rpc(lobby_pb2.ReissueSeatTokenRequest, lobby_pb2.ReissueSea
 FORFEIT_SEAT = Rpc(lobby_pb2.ForfeitSeatRequest, lobby_pb2.ForfeitSeatResponse)
 REPLACE_SEAT_BY_BOT = Rpc(lobby_pb2.ReplaceSeatByBotRequest, lobby_pb2.ReplaceSeatByBotResponse)
 ABORT_GAME = Rpc(lobby_pb2.AbortGameRequest, lobby_pb2.AbortGameResponse)
+GET_RATING = Rpc(ratings_pb2.GetRatingRequest, ratings_pb2.GetRatingResponse)
+LIST_RATING_HISTORY = Rpc(
+    ratings_pb2.ListRatingHistoryRequest, ratings_pb2.ListRatingHistoryResponse
+)
+LIST_LEADERBOARD = Rpc(ratings_pb2.ListLeaderboardRequest, ratings_pb2.ListLeaderboardResponse)
 
 
 class Stream(Protocol[Item]):
@@ -123,6 +139,7 @@ class Connection(Generic[ChannelT, InterceptorT], abc.ABC):
 
     stub: referee_pb2_grpc.RefereeServiceStub
     lobby_stub: lobby_pb2_grpc.LobbyServiceStub
+    rating_stub: ratings_pb2_grpc.RatingServiceStub
 
     def __init__(
         self,
@@ -146,7 +163,8 @@ class Connection(Generic[ChannelT, InterceptorT], abc.ABC):
         options, ``interceptors`` gRPC client interceptors (of the client's kind: ``grpc``
         or ``grpc.aio``). ``operator_key`` is sent as ``x-referee-key`` (creating games may
         need one). The lobby's calls (``join_game``, ``list_games``, ...) come from
-        :mod:`referee.client.lobby`.
+        :mod:`referee.client.lobby`, the ratings' (``get_rating``, ``rating_history``,
+        ``leaderboard``) from :mod:`referee.client.ratings`.
         """
         self.timeout = timeout
         self.resume = resume or Resume()
@@ -157,8 +175,8 @@ class Connection(Generic[ChannelT, InterceptorT], abc.ABC):
 
     @abc.abstractmethod
     def _open(self, spec: ChannelSpec[InterceptorT]) -> ChannelT:
-        """The channel ``spec`` asks for; sets ``stub`` and ``lobby_stub`` on it (through
-        the interceptors)."""
+        """The channel ``spec`` asks for; sets ``stub``, ``lobby_stub`` and ``rating_stub``
+        on it (through the interceptors)."""
 
 
 class ClientCore(abc.ABC):

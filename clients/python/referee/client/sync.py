@@ -20,7 +20,8 @@ from referee.client.core import ChannelSpec, ClientCore, Connection, Rethink, Se
 from referee.client.derive import blocking, blocking_iter, run_blocking
 from referee.client.lobby import AsyncLobbyCalls, LobbyCalls
 from referee.client.policy import NO_RETRY, Retry
-from referee.v1 import lobby_pb2_grpc, referee_pb2, referee_pb2_grpc
+from referee.client.ratings import AsyncRatingCalls, RatingCalls
+from referee.v1 import lobby_pb2_grpc, ratings_pb2_grpc, referee_pb2, referee_pb2_grpc
 
 __all__ = ["RefereeClient", "Rethink", "Seat"]
 
@@ -57,7 +58,7 @@ class _BlockingStream(Generic[Item]):
         return bool(self._call.cancel())
 
 
-class _BlockingCalls(AsyncLobbyCalls):
+class _BlockingCalls(AsyncLobbyCalls, AsyncRatingCalls):
     """A :class:`RefereeClient`'s calls: the core's coroutines over its blocking stubs.
 
     A try blocks in gRPC until its answer and a pause in ``time.sleep``, so none of them
@@ -84,7 +85,7 @@ class _BlockingCalls(AsyncLobbyCalls):
         return _BlockingStream[Any](method(request, metadata=metadata))
 
 
-class RefereeClient(LobbyCalls, Connection[grpc.Channel, "Interceptor"]):
+class RefereeClient(LobbyCalls, RatingCalls, Connection[grpc.Channel, "Interceptor"]):
     """A connection to a referee that blocks. Use as a context manager, or call :meth:`close`.
 
     Its parameters are described on ``__init__``; ``interceptors`` are ``grpc`` (blocking)
@@ -100,6 +101,7 @@ class RefereeClient(LobbyCalls, Connection[grpc.Channel, "Interceptor"]):
         intercepted = grpc.intercept_channel(channel, *spec.interceptors)
         self.stub = referee_pb2_grpc.RefereeServiceStub(intercepted)
         self.lobby_stub = lobby_pb2_grpc.LobbyServiceStub(intercepted)
+        self.rating_stub = ratings_pb2_grpc.RatingServiceStub(intercepted)
         return channel
 
     @property
