@@ -51,18 +51,20 @@ function historyRow(game: string, change: RatingChange, position: number): Templ
   const at = when(change.atUnixMs);
   return html`<tr data-testid="history-row" data-position="${position}" data-game-id="${change.gameId}">
     <td data-testid="history-when">${at}</td>
-    <td class="rating-links">
-      <a href="${links.history(change.gameId)}" aria-label="${t("rating.history.replayOf", { when: at })}"
-        >${t("rating.history.replay")}</a
-      >${change.tournamentId
-        ? html`<a
-            href="${links.tournament(change.tournamentId)}"
-            aria-label="${t("rating.history.tournamentOf", { when: at })}"
-            >${t("rating.history.tournament")}</a
-          >`
-        : nothing}
+    <td>
+      <span class="rating-links"
+        ><a href="${links.history(change.gameId)}" aria-label="${t("rating.history.replayOf", { when: at })}"
+          >${t("rating.history.replay")}</a
+        >${change.tournamentId
+          ? html`<a
+              href="${links.tournament(change.tournamentId)}"
+              aria-label="${t("rating.history.tournamentOf", { when: at })}"
+              >${t("rating.history.tournament")}</a
+            >`
+          : nothing}</span
+      >
     </td>
-    <td data-testid="history-place">${placeWords(game, change.place, change.seats)}</td>
+    <td class="rating-place" data-testid="history-place">${placeWords(game, change.place, change.seats)}</td>
     <td data-testid="history-change">${changeCell(change)}</td>
   </tr>`;
 }
