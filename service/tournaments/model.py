@@ -31,6 +31,9 @@ class Participant(msgspec.Struct, frozen=True):
     bot: str = ""  # "random" | "heuristic"; "" = external
     token_sha256: str = ""  # external participants, once they claimed their seat
     claimed_at: float = 0.0  # Unix seconds of the claim (ClaimSeat); 0: not claimed
+    # The operator's id for this person (ParticipantSpec.player_id), which its tables rate
+    # it under; "" for a bot (rated as its strategy) or a person not rated.
+    player_id: str = ""
 
     @property
     def external(self) -> bool:
