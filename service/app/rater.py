@@ -94,7 +94,7 @@ class Rater:
             if table.finished:
                 await self.rate(table)
                 await self.pending.drop(game_id, table.version)
-        except (RefereeError, GameNotFound) as error:
+        except RefereeError as error:  # GameNotFound too: an expired game is not rated
             log.warning("rating left to a sweep", game_id=game_id, reason=error.reason)
 
     async def settle(self, pending: Pending) -> bool:
