@@ -91,7 +91,7 @@ def usage_cases(busy_port: int) -> list[Case]:
                 "ada:genius",
             ),
             USAGE,
-            "bots: random, heuristic",
+            "bots: random, heuristic, search",
         ),
         Case(("tournament", "start", "a", "--tournament-id", "b"), USAGE, "two different ids"),
         Case(("tournament", "watch"), USAGE, f"{wanted}: --tournament-id"),
@@ -100,7 +100,7 @@ def usage_cases(busy_port: int) -> list[Case]:
         Case(
             ("bot", "--game-id", "g", "--token", "t", "--strategy", "genius"),
             USAGE,
-            "invalid choice",
+            "no strategy 'genius'",
         ),
     ]
 

@@ -20,7 +20,15 @@ from rich.console import Console
 from referee.client.calls import auth_metadata
 from referee.client.errors import from_rpc_error
 from referee.client.exits import EXIT_CODES_HELP, Asked, ExitCode, Parser, fail
-from referee.v1 import game_pb2
+from referee.v1 import game_pb2, tournament_pb2
+
+BOT_STRATEGIES = {
+    name.removeprefix("BOT_STRATEGY_").lower(): number
+    for name, number in tournament_pb2.BotStrategy.items()
+    if number
+}
+"""The bots by the names the commands take ("random", "heuristic", "search"), from the
+contract's ``BotStrategy``."""
 
 __all__ = ["EXIT_CODES_HELP", "Asked", "ExitCode", "Parser", "UsageError", "fail"]
 

@@ -26,9 +26,9 @@ from referee.v1 import (
     referee_pb2,
     referee_pb2_grpc,
     table_pb2,
-    tournament_pb2,
 )
 from service.process.cli.common import (
+    BOT_STRATEGIES,
     Asked,
     admin_token,
     at_least,
@@ -40,10 +40,6 @@ from service.process.cli.common import (
     run_on_channel,
 )
 
-BOTS = {
-    "random": tournament_pb2.BOT_STRATEGY_RANDOM,
-    "heuristic": tournament_pb2.BOT_STRATEGY_HEURISTIC,
-}
 NO_SHOWS = {
     "keep": table_pb2.NO_SHOW_UNSPECIFIED,
     "bot": table_pb2.NO_SHOW_BOT,
@@ -124,7 +120,7 @@ def _join(channel: grpc.Channel, args: argparse.Namespace, out: Console) -> None
 
 def _start(channel: grpc.Channel, args: argparse.Namespace, out: Console) -> None:
     started = lobby_pb2_grpc.LobbyServiceStub(channel).StartGame(
-        lobby_pb2.StartGameRequest(game_id=args.game_id, bot=BOTS[args.bot]),
+        lobby_pb2.StartGameRequest(game_id=args.game_id, bot=BOT_STRATEGIES[args.bot]),
         metadata=metadata(args, admin_token(args)),
     )
     if args.json:
@@ -280,7 +276,9 @@ def add_commands(commands: argparse._SubParsersAction, default_address: str) -> 
     join.add_argument("--player-id", default="", help="your id in your own accounts (public)")
     join.set_defaults(game_run=_join, check=functools.partial(_check_join, join))
     start = actions.add_parser("start", help="start it now, bots in the open seats")
-    start.add_argument("--bot", choices=BOTS, default="random", help="the bots (default random)")
+    start.add_argument(
+        "--bot", choices=BOT_STRATEGIES, default="random", help="the bots (default random)"
+    )
     abort = actions.add_parser("abort", help="end it without an outcome")
     for action, handler in ((start, _start), (abort, _abort)):
         id_flags(action, "game", "the table's id (from game create or game list)")

@@ -22,6 +22,7 @@ from rich.table import Table
 from engines.registry import GAMES
 from referee.v1 import tournament_pb2, tournament_pb2_grpc
 from service.process.cli.common import (
+    BOT_STRATEGIES,
     Asked,
     admin_token,
     at_least,
@@ -35,7 +36,6 @@ from service.process.cli.common import (
 
 T = tournament_pb2
 Stub = tournament_pb2_grpc.TournamentServiceStub
-STRATEGIES = {"random": T.BOT_STRATEGY_RANDOM, "heuristic": T.BOT_STRATEGY_HEURISTIC}
 FORMATS = {"round_robin": T.TOURNAMENT_FORMAT_ROUND_ROBIN, "swiss": T.TOURNAMENT_FORMAT_SWISS}
 STATUSES = {
     "created": T.TOURNAMENT_STATUS_CREATED,
@@ -47,13 +47,13 @@ STATUS_NAMES = {value: name for name, value in STATUSES.items()}
 
 def participant(text: str) -> T.ParticipantSpec:
     """``NAME`` (an external player, who claims a seat with a code) or ``NAME:STRATEGY``
-    (a bot: random or heuristic)."""
+    (a bot: random, heuristic or search)."""
     name, _, strategy = text.rpartition(":") if ":" in text else (text, "", "")
     if not strategy:
         return T.ParticipantSpec(name=name)
-    if strategy not in STRATEGIES:
-        raise argparse.ArgumentTypeError(f"bots: {', '.join(STRATEGIES)} (NAME:STRATEGY)")
-    return T.ParticipantSpec(name=name, bot=STRATEGIES[strategy])
+    if strategy not in BOT_STRATEGIES:
+        raise argparse.ArgumentTypeError(f"bots: {', '.join(BOT_STRATEGIES)} (NAME:STRATEGY)")
+    return T.ParticipantSpec(name=name, bot=BOT_STRATEGIES[strategy])
 
 
 def _create(stub: Stub, args: argparse.Namespace, out: Console) -> None:
@@ -233,7 +233,8 @@ def add_commands(commands: argparse._SubParsersAction, default_address: str) -> 
         type=participant,
         action="append",
         required=True,
-        help="NAME (an external player) or NAME:random / NAME:heuristic (a bot); repeat",
+        help="NAME (an external player) or NAME:random / NAME:heuristic / NAME:search (a bot); "
+        "repeat",
     )
     create.add_argument(
         "--format", choices=FORMATS, default="round_robin", help="default round_robin"

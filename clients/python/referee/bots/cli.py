@@ -9,6 +9,7 @@ import asyncio
 import importlib
 import random
 import sys
+from collections.abc import Callable
 
 from referee.bots.base import Bot
 from referee.bots.play import play_seat
@@ -44,14 +45,17 @@ SEARCH = "referee.search.registry:SearchPlayer"
 with the referee package), so they are loaded by name like any other bot's class."""
 
 
-def load_bot(strategy: str, game: str) -> Bot:
-    """A bot for one seat of ``game``: a strategy of :data:`~referee.bots.STRATEGIES`
-    ("random", "heuristic"), "search", or any class (or factory) as
-    ``package.module:Name``, called with no arguments, whose object has the
-    :class:`~referee.bots.base.Bot` interface (``name`` and ``choose``). ValueError, with
-    what went wrong, for anything else."""
+def bot_factory(strategy: str) -> Callable[[str], Bot]:
+    """What makes ``strategy``'s bot for one seat of a game (given the game's name): a
+    strategy of :data:`~referee.bots.STRATEGIES` ("random", "heuristic"), "search", or
+    any class (or factory) as ``package.module:Name``, called with no arguments, whose
+    object has the :class:`~referee.bots.base.Bot` interface (``name`` and ``choose``).
+    ValueError, with what went wrong, for anything else: checked before any game is
+    seen, as far as it can be (a class is only known to make bots once it made one)."""
     if ":" not in strategy and strategy != "search":
-        return bot_for(game, strategy)
+        if not any(strategy in names for names in STRATEGIES.values()):
+            raise ValueError(f"no strategy {strategy!r}; see referee bot --help")
+        return lambda game: bot_for(game, strategy)
     module_name, _, attribute = (SEARCH if strategy == "search" else strategy).partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -60,13 +64,22 @@ def load_bot(strategy: str, game: str) -> Bot:
     factory = getattr(module, attribute, None)
     if not callable(factory):
         raise ValueError(f"{module_name!r} has no class or function {attribute!r}")
-    bot = factory()
-    if not callable(getattr(bot, "choose", None)) or not isinstance(
-        getattr(bot, "name", None), str
-    ):
-        raise ValueError(f"{strategy} is not a bot: it needs a `name` and a `choose` method")
-    loaded: Bot = bot
-    return loaded
+
+    def make(game: str) -> Bot:
+        bot = factory()
+        if not callable(getattr(bot, "choose", None)) or not isinstance(
+            getattr(bot, "name", None), str
+        ):
+            raise ValueError(f"{strategy} is not a bot: it needs a `name` and a `choose` method")
+        made: Bot = bot
+        return made
+
+    return make
+
+
+def load_bot(strategy: str, game: str) -> Bot:
+    """A bot of ``strategy`` (:func:`bot_factory`) for one seat of ``game``."""
+    return bot_factory(strategy)(game)
 
 
 def _not_negative(text: str) -> int:
@@ -113,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     asked = Asked("referee bot", args.address, f"game {args.game_id}")
     try:
+        bot_factory(args.strategy)  # a strategy that names no bot: before any call
         view = asyncio.run(
             run_bot(args.address, args.game_id, args.token, args.strategy, args.seed, args.think_ms)
         )
