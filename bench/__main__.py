@@ -12,7 +12,8 @@ own, as does ``python -m bench.faults`` (issue 33: moves lost or doubled while w
 and Redis are killed). So does ``python -m bench.verify_flood`` (issue 33: a victim's
 p95 beside 8 MB VerifyHistory floods; ``--weights``: what real histories weigh), and
 ``python -m bench.peers`` (issue 29: the referee's CPU per move beside boardgame.io's and
-Colyseus'; needs Node.js 20 and npm).
+Colyseus'; needs Node.js 20 and npm), and ``python -m bench.bots`` (issue 31: the search
+bots' strength against the heuristic ones, hundreds of whole games: an hour or more).
 
 ``python -m bench NAME [options]`` (so ``./dev bench NAME …``) runs the one module
 ``bench.NAME`` with those options, e.g. ``./dev bench loadtest -n 200 -m 2 --seconds 60``.
