@@ -96,7 +96,11 @@ async def _rated_table(channel: grpc.aio.Channel, names: list[str]) -> str:
     referee = referee_pb2_grpc.RefereeServiceStub(channel)
     lobby = lobby_pb2_grpc.LobbyServiceStub(channel)
     request = referee_pb2.CreateGameRequest(
-        game=GAME, seats=len(names) + 1, open_seats=len(names) + 1, rated=True
+        game=GAME,
+        seats=len(names) + 1,
+        open_seats=len(names) + 1,
+        rated=True,
+        allow_spectators=True,  # its replay, which the player's page links to, is public
     )
     created = await referee.CreateGame(request, metadata=KEY)
     tokens = {}
@@ -267,6 +271,9 @@ async def test_the_leaderboard_ranks_by_name_pages_and_opens_a_players_history(
         assert re.fullmatch(r"(1st|2nd|3rd|4th) of 4", place), place
     await _clean(page)
     await save_screenshot(page, shots / "ratings-player.png", full_page=True)
+    await replays.first.click()  # a table with spectators: its replay opens for anyone
+    await expect(page.get_by_test_id("step-move").first).to_be_visible(timeout=WAIT)
+    await expect(page.get_by_test_id("problem")).to_have_count(0)
 
     await page.goto(f"{base}#/ratings/{GAME}/p-nobody")
     await expect(page.get_by_test_id("rating-none")).to_be_visible()
