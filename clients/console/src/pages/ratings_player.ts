@@ -132,7 +132,7 @@ export function mountPlayer(root: HTMLElement, signal: AbortSignal, game: string
         </div>
         ${gameSwitcher(game, (other) => ratingLinks.player(other, player), t("rating.player.otherGames"))}
         ${problemBox(problem ?? list.problem, (problem ?? list.problem)?.permanent === false ? t("error.retrying") : "")}
-        ${currentBlock(game, current)}
+        ${problem && current.state === "loading" ? nothing : currentBlock(game, current)}
         ${listed
           ? html`<section aria-labelledby="rating-history-title">
               <h2 id="rating-history-title" class="rating-section">${t("rating.history.title")}</h2>
