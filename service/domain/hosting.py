@@ -80,6 +80,7 @@ class TableInfo:
     listed: bool
     created_at: float
     clock: records.ClockSpec | None = None
+    rated: bool = False
 
 
 def seat_name(seat: int) -> str:
@@ -397,4 +398,6 @@ def project_table(
         SeatInfo(seat, hold.holder, hold.name, hold.player_id, seat in present, hold.forfeited)
         for seat, hold in enumerate(host.seats)
     )
-    return TableInfo(status_of(host, finished), seats, host.listed, host.created_at, clock)
+    return TableInfo(
+        status_of(host, finished), seats, host.listed, host.created_at, clock, host.rated
+    )

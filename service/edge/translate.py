@@ -177,6 +177,7 @@ def table_to_proto(table: hosting.TableInfo) -> table_pb2.Table:
         clock=clock_to_proto(table.clock),
         listed=table.listed,
         created_at_unix_ms=_ms(table.created_at),
+        rated=table.rated,
     )
 
 
@@ -206,12 +207,9 @@ def action_to_proto(action: records.TableActionRecord) -> table_pb2.TableAction:
 
 
 def host_to_proto(meta: GameMeta, host: records.HostRecord, *, finished: bool) -> table_pb2.Table:
-    """A table's Table message straight from its record (the lobby's answers), which
-    says whether the table is rated."""
+    """A table's Table message straight from its record (the lobby's answers)."""
     clock = meta.clock if isinstance(meta.clock, records.ClockSpec) else None
-    table = table_to_proto(hosting.project_table(host, finished=finished, clock=clock))
-    table.rated = host.rated
-    return table
+    return table_to_proto(hosting.project_table(host, finished=finished, clock=clock))
 
 
 def created_to_proto(created: Created) -> referee_pb2.CreateGameResponse:

@@ -88,6 +88,11 @@ async def test_a_rated_tables_join_refuses_the_ids_the_referee_rates_under_itsel
         )
         assert joined.table.rated
         assert joined.table.seats[0].player_id == "bot-fan"
+        seen = await referee.GetView(
+            referee_pb2.GetViewRequest(game_id=created.game_id),
+            metadata=(("authorization", f"Bearer {joined.seat_token}"),),
+        )
+        assert seen.view.table.rated  # every view of the table says so, not only the lobby's
 
 
 async def test_a_rated_tables_players_are_rated_and_read_on_both_faces(keyed: Running) -> None:
