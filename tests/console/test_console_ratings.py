@@ -2,13 +2,15 @@
 
 Seeded by play: rated Gang of Four tables (CreateGame ``rated`` with an operator key), each
 of three people joined with a player id and a heuristic bot, every person playing its first
-legal move until the game ends; one person plays a second table. That rates 21 people and
-``bot:heuristic``: one leaderboard page of 20 and a second of 2.
+legal move until the game ends; three of them play a second table. A tournament of bots
+(its tables are rated) adds ``bot:random``. That rates 21 people and two bots: one
+leaderboard page of 20 and a second of 3.
 
 - The leaderboard (`#/ratings/gang_of_four`, reached from the header) lists the players
   by name in the referee's rank order, a bot by its kind ("Heuristic bot"); "More" adds
   the second page and takes the keyboard's focus to its first row; a row opens the
-  player's page with its two rated games, newest first, each with its replay link.
+  player's page with its two rated games, newest first, each with its replay link, which
+  opens. The heuristic bot's page lists every table it sat at, the tournament's linked.
 - A player never rated gets "no rated games yet", an empty game's leaderboard says nobody
   is rated yet.
 - On both pages, at 1280 and 390 px: no serious or critical axe-core violation, no seat
@@ -38,8 +40,9 @@ from referee.v1 import (
     ratings_pb2_grpc,
     referee_pb2,
     referee_pb2_grpc,
-    tournament_pb2,
+    tournament_pb2_grpc,
 )
+from referee.v1 import tournament_pb2 as T  # noqa: N812 (as the other console tests)
 from tests.console.support import (
     CONSOLE_DB,
     DESKTOP,
@@ -58,6 +61,7 @@ NAMES = [
     "Ada", "Bram", "Cleo", "Dirk", "Eva", "Fenna", "Gijs", "Hanna", "Ilse", "Joost", "Kees",
     "Lotte", "Mees", "Noor", "Otto", "Pien", "Quinn", "Ruben", "Sara", "Teun", "Uma",
 ]  # fmt: skip
+TABLES = 8  # of people: seven, and a second one for three of them
 PAGE = 20  # the console's leaderboard page (pages/ratings.ts LEADERBOARD_PAGE)
 SECRET = "console0123456789abcd"
 KEY = (("x-referee-key", SECRET),)
@@ -68,7 +72,7 @@ SERVED_ENV = {
 WAIT = 20_000  # ms: the longest wait for a page
 RATED_WITHIN_S = 30.0  # the longest wait for the last tables' ratings
 POLL_S = 0.05
-BOT_WORDS = {"bot:heuristic": "Heuristic bot"}
+BOT_WORDS = {"bot:heuristic": "Heuristic bot", "bot:random": "Random bot"}
 # What a page must never show: a seat by number, a raw bot or game id, an unfilled sentence.
 NEVER = re.compile(r"\bseat\b|\bbot:|\bgame:|⟦|\{\w+\}", re.IGNORECASE)
 
@@ -80,6 +84,7 @@ class Seeded:
     board: list[tuple[str, str]]  # (player id, name), in rank order
     twice: str  # the player id of the person who played two tables
     twice_games: list[str]  # its game ids, newest first
+    tournament_id: str  # a tournament of bots (its table is rated too)
 
 
 def _player_id(name: str) -> str:
@@ -110,9 +115,7 @@ async def _rated_table(channel: grpc.aio.Channel, names: list[str]) -> str:
         )
         joined = await lobby.JoinGame(join)
         tokens[joined.seat] = joined.seat_token
-    start = lobby_pb2.StartGameRequest(
-        game_id=created.game_id, bot=tournament_pb2.BOT_STRATEGY_HEURISTIC
-    )
+    start = lobby_pb2.StartGameRequest(game_id=created.game_id, bot=T.BOT_STRATEGY_HEURISTIC)
     await lobby.StartGame(start, metadata=_auth(created.admin_token))
     await _play(referee, created.game_id, tokens)
     return created.game_id
@@ -146,6 +149,28 @@ async def _play(
     raise AssertionError("the watch ended before the game")
 
 
+async def _bot_tournament(channel: grpc.aio.Channel) -> str:
+    """A one-table tournament of two heuristic and two random bots, started: its id."""
+    stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+    bots = [T.BOT_STRATEGY_HEURISTIC, T.BOT_STRATEGY_HEURISTIC, T.BOT_STRATEGY_RANDOM] * 2
+    created = await stub.CreateTournament(
+        T.CreateTournamentRequest(
+            game=GAME,
+            seats_per_table=4,
+            participants=[
+                T.ParticipantSpec(name=f"Bot {number}", bot=bot)
+                for number, bot in enumerate(bots[:4], 1)
+            ],
+            format=T.TOURNAMENT_FORMAT_ROUND_ROBIN,
+            rounds=1,
+        ),
+        metadata=KEY,  # a referee that knows operator keys asks every creator for one
+    )
+    start = T.StartTournamentRequest(tournament_id=created.tournament_id)
+    await stub.StartTournament(start, metadata=(*_auth(created.admin_token), *KEY))
+    return created.tournament_id
+
+
 async def _all_rated(ratings: ratings_pb2_grpc.RatingServiceAsyncStub, tables: int) -> None:
     """Wait until every table is rated: the bot sat at each. A game is rated when it ends,
     but a table whose last move was the bot's may be rated just after its watch says it
@@ -164,10 +189,11 @@ async def _seed(address: str) -> Seeded:
             NAMES[start : start + PEOPLE_PER_TABLE]
             for start in range(0, len(NAMES), PEOPLE_PER_TABLE)
         ]
+        tournament_id = await _bot_tournament(channel)
         await asyncio.gather(*(_rated_table(channel, group) for group in groups))
         await _rated_table(channel, NAMES[:PEOPLE_PER_TABLE])
         ratings = ratings_pb2_grpc.RatingServiceStub(channel)
-        await _all_rated(ratings, len(groups) + 1)
+        await _all_rated(ratings, TABLES + 1)  # and the tournament's table
         board: list[tuple[str, str]] = []
         token = ""
         while True:
@@ -181,7 +207,8 @@ async def _seed(address: str) -> Seeded:
         history = await ratings.ListRatingHistory(
             ratings_pb2.ListRatingHistoryRequest(game=GAME, player_id=twice)
         )
-        return Seeded(board, twice, [change.game_id for change in history.changes])
+        games = [change.game_id for change in history.changes]
+        return Seeded(board, twice, games, tournament_id)
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +229,7 @@ def served(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 @pytest.fixture(scope="module")
 def seeded(served: Served) -> Seeded:
     found = asyncio.run(_seed(served.grpc))
-    assert len(found.board) == len(NAMES) + 1 > PAGE  # the people and bot:heuristic
+    assert len(found.board) == len(NAMES) + 2 > PAGE  # the people and two bots
     assert len(found.twice_games) == 2
     return found
 
@@ -274,6 +301,15 @@ async def test_the_leaderboard_ranks_by_name_pages_and_opens_a_players_history(
     await replays.first.click()  # a table with spectators: its replay opens for anyone
     await expect(page.get_by_test_id("step-move").first).to_be_visible(timeout=WAIT)
     await expect(page.get_by_test_id("problem")).to_have_count(0)
+
+    await page.goto(f"{base}#/ratings/{GAME}/bot%3Aheuristic")
+    await expect(page.get_by_test_id("player-name")).to_have_text("Heuristic bot")
+    await expect(history).to_have_count(TABLES + 1, timeout=WAIT)  # it sat at every table
+    tournament = page.locator('[data-testid="history-row"] a', has_text="Tournament")
+    assert [await link.get_attribute("href") for link in await tournament.all()] == [
+        f"#/tournament/{seeded.tournament_id}"
+    ]
+    await _clean(page)
 
     await page.goto(f"{base}#/ratings/{GAME}/p-nobody")
     await expect(page.get_by_test_id("rating-none")).to_be_visible()
