@@ -177,9 +177,21 @@ async def _all_rated(ratings: ratings_pb2_grpc.RatingServiceAsyncStub, tables: i
     ended, and tables rated at once retry when they find the bot's rating changed."""
     bot = ratings_pb2.GetRatingRequest(game=GAME, player_id="bot:heuristic")
     deadline = asyncio.get_running_loop().time() + RATED_WITHIN_S
-    while (await ratings.GetRating(bot)).rating.games < tables:
+    while await _games(ratings, bot) < tables:
         assert asyncio.get_running_loop().time() < deadline, "the tables were not all rated"
         await asyncio.sleep(POLL_S)
+
+
+async def _games(
+    ratings: ratings_pb2_grpc.RatingServiceAsyncStub, request: ratings_pb2.GetRatingRequest
+) -> int:
+    """The player's rated games; 0 while it has none (NOT_FOUND)."""
+    try:
+        return (await ratings.GetRating(request)).rating.games
+    except grpc.aio.AioRpcError as error:
+        if error.code() != grpc.StatusCode.NOT_FOUND:
+            raise
+        return 0
 
 
 async def _seed(address: str) -> Seeded:
