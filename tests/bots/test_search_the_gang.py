@@ -210,9 +210,9 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(
 ) -> None:
     """Through the proto path every bot uses: the answer is one of the legal moves given
     (or None: the seat would rather wait), the same for the same rng with an iteration
-    budget, and a fresh bot per call answers as a kept one does."""
+    budget, whether the bot is fresh or kept from earlier decisions."""
     searched = asked = 0
-    kept = TheGangSearchBot(Budget(iterations=6))
+    kept = _small_bot()
     for index, state in enumerate(_policy_states(mode, players, confirm, 80 + players)):
         searchable = state.round is Colour.RED or state.pending or state.awaiting_guesses
         if not searchable or index % 2 or state.finished or asked >= 10:
@@ -220,13 +220,19 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(
         for seat in sorted(GAME.to_act(state)):
             legal = [CODEC.move_to_proto(move) for move in GAME.legal_moves(state, seat)]
             view = _proto_view(state, seat)
-            first = kept.choose(view, legal, random.Random(index))
+            bot = _small_bot()
+            first = bot.choose(view, legal, random.Random(index))
             asked += 1
-            searched += kept.last is not None
-            again = TheGangSearchBot(Budget(iterations=6)).choose(view, legal, random.Random(index))
+            searched += bot.last is not None
             assert first is None or first in legal
-            assert again == first
+            assert _small_bot().choose(view, legal, random.Random(index)) == first
+            answer = kept.choose(view, legal, random.Random(index))
+            assert answer is None or answer in legal
     assert searched >= 3
+
+
+def _small_bot(iterations: int = 6) -> TheGangSearchBot:
+    return TheGangSearchBot(Budget(iterations=iterations), model=TheGangModel(particles=64))
 
 
 async def test_a_gang_of_search_bots_plays_a_live_game_legally(
@@ -241,3 +247,24 @@ async def test_a_gang_of_search_bots_plays_a_live_game_legally(
     final = views[0].the_gang
     assert final.vaults == 3 or final.alarms == 3
     assert legality.submitted["the_gang"] > 0
+
+
+def test_a_fresh_bot_never_takes_a_teammates_chip() -> None:
+    """ "Dat kan een fiche uit het midden zijn, maar ook een fiche dat al voor een andere
+    speler ligt": taking a teammate's chip is legal, but it makes the teammate choose again,
+    so a bot that cannot count its own steals (a fresh object per call, as the referee's
+    house bots are) only ever takes a free chip, and every round ends."""
+    asked = 0
+    for index, state in enumerate(_policy_states(Mode.BASIC, 4, False, 7)):
+        row = state.chips[Colour.RED]
+        if state.round is not Colour.RED or state.finished or all(h is None for h in row):
+            continue
+        for seat in sorted(GAME.waiting_for(state)):
+            legal = [CODEC.move_to_proto(move) for move in GAME.legal_moves(state, seat)]
+            bot = _small_bot(8)
+            answer = bot.choose(_proto_view(state, seat), legal, random.Random(index))
+            assert answer is not None
+            move = CODEC.move_from_proto(answer)
+            assert isinstance(move, TakeChip) and row[move.stars - 1] is None
+            asked += 1
+    assert asked >= 3

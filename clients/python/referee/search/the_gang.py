@@ -48,11 +48,16 @@ from referee.search.the_gang_sample import (
     PARTICLES,
     Particles,
     build_state,
+    draw_deal,
+    known,
     passing_in_view,
 )
 from referee.v1 import game_pb2
 
 EXPLORATION = 0.7
+STEAL_MARGIN = 0.08
+"""How much more often (a share of the samples) taking a teammate's red chip must succeed
+than the best free chip: the teammate must choose again, so only for a clear gain."""
 REVISION_MARGIN = 0.05
 """How much more often (a share of the samples) moving to another free red chip must
 succeed than staying before a seat moves: a small bias for rest, so rounds end."""
@@ -84,10 +89,18 @@ class TheGangModel:
             own = random.Random(rng.getrandbits(64))
             self._drawn = Particles(view, seat, own, self.particles)
             self._view, self._seat = view, seat
-        passing = passing_in_view(view)
+        return build_state(view, seat, self._drawn.pick(rng), rng, self._passing_at(view))
+
+    def glance(self, view: TheGangView, seat: int, rng: random.Random) -> TheGangState:
+        """A state for the seat's own choices (its cards, the table): the other pockets
+        one unweighted draw, without the particles a search needs."""
+        deal = draw_deal(view, seat, known(view, seat), rng)
+        return build_state(view, seat, deal, rng, self._passing_at(view))
+
+    def _passing_at(self, view: TheGangView) -> bool:
         if self._passing is not None and self._passing[0] is view:
-            passing = self._passing[1]
-        return build_state(view, seat, self._drawn.pick(rng), rng, passing)
+            return self._passing[1]
+        return passing_in_view(view)
 
     def next_actor(self, state: TheGangState, rng: random.Random) -> int:
         """Any seat the table waits for: the seats act at once, in no known order."""
@@ -144,6 +157,14 @@ def candidates(state: TheGangState, seat: int) -> list[Move]:
     if flow.needs_confirmation(state) and flow.all_hold_a_chip(state):
         return [] if seat in state.confirmed_seats else [ConfirmRoundEnd()]
     return []
+
+
+def steals_of(state: TheGangState, seat: int) -> list[Move]:
+    """This round's chips held by teammates, which a seat without one may take."""
+    row = state.chips[state.round]
+    if seat in row:
+        return []
+    return [TakeChip(state.round, s) for s, holder in enumerate(row, 1) if holder is not None]
 
 
 def revisions(state: TheGangState, seat: int) -> list[Move]:
@@ -227,11 +248,14 @@ class TheGangSearchBot:
         self.flat, self.early = flat, early
         self.codec = CODECS["the_gang"]
         self.last: Result | None = None
+        self._decisions = 0
+        self._stolen: set[tuple[int, int]] = set()
 
     def choose(
         self, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
     ) -> game_pb2.Move | None:
         self.last = None
+        self._decisions += 1
         if not legal:
             return None
         seat = view.seat
@@ -239,7 +263,7 @@ class TheGangSearchBot:
         moves: list[Move] = [self.codec.move_from_proto(move) for move in legal]
         self.model.know_passing(seen, any(isinstance(m, PassCard) for m in moves))
         own = random.Random(rng.getrandbits(64))
-        table = self.model.sample(seen, seat, own)
+        table = self.model.glance(seen, seat, own)
         wanted = candidates(table, seat)
         keep = [i for i, move in enumerate(moves) if move in wanted]
         chips = bool(keep) and isinstance(moves[keep[0]], TakeChip)
@@ -254,18 +278,44 @@ class TheGangSearchBot:
             self.last = search.run(self.budget, own)
             return legal[keep[self.last.index]]
         options: list[Move | None] = [moves[i] for i in keep]
-        if not keep and table.round is Colour.RED and not table.awaiting_guesses:
+        handicaps = [0.0] * len(options)
+        if chips and self._may_steal(table):
+            steals = [move for move in steals_of(table, seat) if move in moves]
+            options += steals
+            handicaps += [STEAL_MARGIN] * len(steals)
+        elif not keep and table.round is Colour.RED and not table.awaiting_guesses:
             options = [None, *revisions(table, seat)]
+            handicaps = [0.0] + [REVISION_MARGIN] * (len(options) - 1)
         if len(options) <= 1:
             return legal[keep[0]] if keep else None
-        best = self._rollouts(seen, seat, options, own)
-        return None if best is None else legal[moves.index(best)]
+        best = self._rollouts(seen, seat, options, handicaps, own)
+        if best is None:
+            return None
+        if best in steals_of(table, seat):
+            self._stolen.add((table.heist, table.round))
+        return legal[moves.index(best)]
+
+    def _may_steal(self, table: TheGangState) -> bool:
+        """Whether this seat may take a teammate's red chip now: once a round, and only a
+        bot kept from an earlier decision (a fresh bot per call cannot count its steals,
+        so it never steals and every round ends)."""
+        return (
+            self._decisions > 1
+            and table.round is Colour.RED
+            and (table.heist, table.round) not in self._stolen
+        )
 
     def _rollouts(
-        self, seen: TheGangView, seat: int, options: Sequence[Move | None], rng: random.Random
+        self,
+        seen: TheGangView,
+        seat: int,
+        options: Sequence[Move | None],
+        handicaps: Sequence[float],
+        rng: random.Random,
     ) -> Move | None:
-        """The option with the best summed reward over shared samples (None: stay); the
-        budget's iterations count playouts (whole rounds of the options, at least one)."""
+        """The option with the best summed reward over shared samples (None: stay), less
+        its handicap (a share of the samples); the budget's iterations count playouts
+        (whole rounds of the options, at least one)."""
         totals = [0.0] * len(options)
         iterations = self.budget.iterations
         rounds = None if iterations is None else max(1, iterations // len(options))
@@ -280,8 +330,9 @@ class TheGangSearchBot:
                 totals[index] += self.model.rewards(state, start)[seat]
             done += 1
         visits = tuple(done for _ in options)
-        if options[0] is None:  # a holder moves only for a clear gain
-            totals[0] += REVISION_MARGIN * done
+        totals = [
+            total - handicap * done for total, handicap in zip(totals, handicaps, strict=True)
+        ]
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         self.last = Result(best, done * len(options), visits)
         return options[best]

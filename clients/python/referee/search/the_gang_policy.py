@@ -51,7 +51,8 @@ from engines.the_gang.moves import (
 )
 
 SAMPLES = 48
-"""Random completions per strength estimate (after the flop; preflop uses more, once)."""
+"""Random completions per strength estimate (after the flop, and for three-card pockets;
+two-card pockets preflop use more: there are few of them, each estimated once)."""
 PREFLOP_SAMPLES = 160
 GUESS_SAMPLES = 60
 _BITS: dict[Card, int] = {card: card_mask(card) for card in DECK}
@@ -94,7 +95,8 @@ def _strength(pocket: tuple[Card, ...], board: tuple[Card, ...]) -> float:
     mine_bits = sum(_BITS[card] for card in pocket)
     mine: list[int] = []
     theirs: list[int] = []
-    for window in _windows(len(rest), need + size, PREFLOP_SAMPLES if not board else SAMPLES):
+    samples = PREFLOP_SAMPLES if not board and size == 2 else SAMPLES
+    for window in _windows(len(rest), need + size, samples):
         full = base + sum(rest[i] for i in window[:need])
         mine.append(full + mine_bits)
         theirs.append(full + sum(rest[i] for i in window[need:]))

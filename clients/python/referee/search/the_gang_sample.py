@@ -56,13 +56,15 @@ from engines.the_gang.model import (
 from engines.the_gang.seen import PileView, TheGangView
 from referee.search.the_gang_policy import made_value, strength
 
-PARTICLES = 96
+PARTICLES = 1024
 """Deals drawn per decision, among which each sample is picked by weight."""
 REDRAWS = 200
 """Draws of one pocket before an announcement's constraint is given up."""
 DISCORDANCE = {Colour.WHITE: 0.6, Colour.YELLOW: 0.9, Colour.ORANGE: 1.1, Colour.RED: 1.6}
 """Log-likelihood lost per pair of seats whose chips of that round disagree with their
 hands (the later the round, the better a seat knows its rank)."""
+MADE_HANDS = True
+"""Read an earlier round's chips as the hands made then rather than the strengths."""
 SCAN_MISS = 0.02
 """Weight of a deal in which the guessed seat is weaker than a hand shown before his."""
 
@@ -211,11 +213,12 @@ def chip_weight(
 def _scores(
     pockets: Sequence[tuple[Card, ...]], seats: list[int], board: tuple[Card, ...]
 ) -> dict[int, float]:
-    if not board:
-        return {s: strength(pockets[s], board) for s in seats}
-    if any(len(pockets[s]) + len(board) > 8 for s in seats):
-        return {s: strength(pockets[s], board) for s in seats}
-    return {s: float(made_value(pockets[s], board)) for s in seats}
+    """Each seat's hand as the seat itself ranked it for its chip: its strength (the
+    playout policy's, so the chances to come count before the river); the hand made so
+    far when :data:`MADE_HANDS` (cheaper, blind to draws)."""
+    if MADE_HANDS and board and all(len(pockets[s]) + len(board) <= 8 for s in seats):
+        return {s: float(made_value(pockets[s], board)) for s in seats}
+    return {s: strength(pockets[s], board) for s in seats}
 
 
 def _scan_weight(view: TheGangView, pockets: Sequence[tuple[Card, ...]]) -> float:
