@@ -111,13 +111,15 @@ export function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** "random bot", "heuristic bot", or "" for an external participant. */
+/** "random bot", "heuristic bot", "search bot", or "" for an external participant. */
 export function botName(bot: BotStrategy): string {
   switch (bot) {
     case BotStrategy.RANDOM:
       return t("page.bot.random");
     case BotStrategy.HEURISTIC:
       return t("page.bot.heuristic");
+    case BotStrategy.SEARCH:
+      return t("page.bot.search");
     default:
       return "";
   }

@@ -49,7 +49,7 @@ class AdminPage {
   private retrying = false;
   private reissued: Reissued | undefined;
   private done = "";
-  private bot = BotStrategy.RANDOM;
+  private bot = BotStrategy.SEARCH;
   private readonly action = new Action(() => this.draw());
   private readonly log = new EventLog(() => this.view);
   private readonly clock: { resume(): void };
@@ -197,8 +197,9 @@ class AdminPage {
         <label class="field inline"
           ><span>${t("page.admin.bots")}</span>
           <select data-testid="admin-bot" @change=${pick}>
-            <option value="${BotStrategy.RANDOM}">${t("page.bot.random")}</option>
+            <option value="${BotStrategy.SEARCH}">${t("page.bot.search")}</option>
             <option value="${BotStrategy.HEURISTIC}">${t("page.bot.heuristic")}</option>
+            <option value="${BotStrategy.RANDOM}">${t("page.bot.random")}</option>
           </select></label
         >
         <button class="primary" data-testid="admin-start" ?disabled=${busy} @click=${() => this.startGame()}>

@@ -43,6 +43,7 @@ const KINDS: [BotStrategy, Key][] = [
   [BotStrategy.UNSPECIFIED, "page.tnew.person"],
   [BotStrategy.RANDOM, "page.bot.random"],
   [BotStrategy.HEURISTIC, "page.bot.heuristic"],
+  [BotStrategy.SEARCH, "page.bot.search"],
 ];
 const NO_SHOWS: [NoShow, Key][] = [
   [NoShow.UNSPECIFIED, "page.clock.noShowClock"],
