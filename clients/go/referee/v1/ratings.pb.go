@@ -361,7 +361,8 @@ type RatingChange struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	// The game's id in RefereeService (its history stays public while it is stored).
+	// The game's id in RefereeService (GetHistory gives anyone its history while it is
+	// stored if the table admits spectators, as a tournament's tables do).
 	GameId string `protobuf:"bytes,1,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
 	// When the game was rated (Unix ms).
 	AtUnixMs int64  `protobuf:"varint,2,opt,name=at_unix_ms,json=atUnixMs,proto3" json:"at_unix_ms,omitempty"`

@@ -179,7 +179,9 @@ class RatingChange(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
-    """The game's id in RefereeService (its history stays public while it is stored)."""
+    """The game's id in RefereeService (GetHistory gives anyone its history while it is
+    stored if the table admits spectators, as a tournament's tables do).
+    """
     at_unix_ms: _builtins.int
     """When the game was rated (Unix ms)."""
     place: _builtins.int

@@ -4303,7 +4303,8 @@ public final class Ratings {
 
     /**
      * <pre>
-     * The game's id in RefereeService (its history stays public while it is stored).
+     * The game's id in RefereeService (GetHistory gives anyone its history while it is
+     * stored if the table admits spectators, as a tournament's tables do).
      * </pre>
      *
      * <code>string game_id = 1;</code>
@@ -4312,7 +4313,8 @@ public final class Ratings {
     java.lang.String getGameId();
     /**
      * <pre>
-     * The game's id in RefereeService (its history stays public while it is stored).
+     * The game's id in RefereeService (GetHistory gives anyone its history while it is
+     * stored if the table admits spectators, as a tournament's tables do).
      * </pre>
      *
      * <code>string game_id = 1;</code>
@@ -4463,7 +4465,8 @@ public final class Ratings {
     private volatile java.lang.Object gameId_ = "";
     /**
      * <pre>
-     * The game's id in RefereeService (its history stays public while it is stored).
+     * The game's id in RefereeService (GetHistory gives anyone its history while it is
+     * stored if the table admits spectators, as a tournament's tables do).
      * </pre>
      *
      * <code>string game_id = 1;</code>
@@ -4484,7 +4487,8 @@ public final class Ratings {
     }
     /**
      * <pre>
-     * The game's id in RefereeService (its history stays public while it is stored).
+     * The game's id in RefereeService (GetHistory gives anyone its history while it is
+     * stored if the table admits spectators, as a tournament's tables do).
      * </pre>
      *
      * <code>string game_id = 1;</code>
@@ -5185,7 +5189,8 @@ public final class Ratings {
       private java.lang.Object gameId_ = "";
       /**
        * <pre>
-       * The game's id in RefereeService (its history stays public while it is stored).
+       * The game's id in RefereeService (GetHistory gives anyone its history while it is
+       * stored if the table admits spectators, as a tournament's tables do).
        * </pre>
        *
        * <code>string game_id = 1;</code>
@@ -5205,7 +5210,8 @@ public final class Ratings {
       }
       /**
        * <pre>
-       * The game's id in RefereeService (its history stays public while it is stored).
+       * The game's id in RefereeService (GetHistory gives anyone its history while it is
+       * stored if the table admits spectators, as a tournament's tables do).
        * </pre>
        *
        * <code>string game_id = 1;</code>
@@ -5226,7 +5232,8 @@ public final class Ratings {
       }
       /**
        * <pre>
-       * The game's id in RefereeService (its history stays public while it is stored).
+       * The game's id in RefereeService (GetHistory gives anyone its history while it is
+       * stored if the table admits spectators, as a tournament's tables do).
        * </pre>
        *
        * <code>string game_id = 1;</code>
@@ -5243,7 +5250,8 @@ public final class Ratings {
       }
       /**
        * <pre>
-       * The game's id in RefereeService (its history stays public while it is stored).
+       * The game's id in RefereeService (GetHistory gives anyone its history while it is
+       * stored if the table admits spectators, as a tournament's tables do).
        * </pre>
        *
        * <code>string game_id = 1;</code>
@@ -5257,7 +5265,8 @@ public final class Ratings {
       }
       /**
        * <pre>
-       * The game's id in RefereeService (its history stays public while it is stored).
+       * The game's id in RefereeService (GetHistory gives anyone its history while it is
+       * stored if the table admits spectators, as a tournament's tables do).
        * </pre>
        *
        * <code>string game_id = 1;</code>

@@ -180,7 +180,8 @@ export const ListRatingHistoryRequestSchema: GenMessage<ListRatingHistoryRequest
  */
 export type RatingChange = Message<"referee.v1.RatingChange"> & {
   /**
-   * The game's id in RefereeService (its history stays public while it is stored).
+   * The game's id in RefereeService (GetHistory gives anyone its history while it is
+   * stored if the table admits spectators, as a tournament's tables do).
    *
    * @generated from field: string game_id = 1;
    */
