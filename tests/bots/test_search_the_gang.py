@@ -210,7 +210,8 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(
 ) -> None:
     """Through the proto path every bot uses: the answer is one of the legal moves given
     (or None: the seat would rather wait), the same for the same rng with an iteration
-    budget, whether the bot is fresh or kept from earlier decisions."""
+    budget, whether the bot is fresh or kept from earlier decisions (and with IS-MCTS in
+    place of the rollouts)."""
     searched = asked = 0
     kept = _small_bot()
     for index, state in enumerate(_policy_states(mode, players, confirm, 80 + players)):
@@ -227,6 +228,9 @@ def test_the_search_bot_answers_a_legal_move_reproducibly(
             assert first is None or first in legal
             assert _small_bot().choose(view, legal, random.Random(index)) == first
             answer = kept.choose(view, legal, random.Random(index))
+            assert answer is None or answer in legal
+            tree = TheGangSearchBot(Budget(iterations=6), model=TheGangModel(64), flat=False)
+            answer = tree.choose(view, legal, random.Random(index))
             assert answer is None or answer in legal
     assert searched >= 3
 

@@ -1,21 +1,29 @@
-"""The Gang's search bot: IS-MCTS over the deals a seat cannot tell apart, as a team.
+"""The Gang's search bot: determinized rollouts over the deals a seat cannot tell apart,
+as a team.
 
 The Gang is cooperative (every seat's reward is the heist's success), so each seat
 searches alone over its own view and models its teammates as the playout policy
 (:mod:`referee.search.the_gang_policy`): a teammate ranks its own hand and takes the chip
-nearest that rank. What the search adds is the seat's own choice weighed against every
-deal the table allows, weighted by what the chips already said about the hidden hands
-(:mod:`referee.search.the_gang_sample`), and played out to the heist's showdown.
+nearest that rank. What the search adds is the seat's own choice weighed against the
+deals the table allows, weighted by what every round's chips and the announcements said
+about the hidden hands (:mod:`referee.search.the_gang_sample`), and played out to the
+heist's showdown.
 
-The tree is the searching seat's own decisions only: a teammate's move inside the tree is
-the policy's (one move), because a teammate decides on cards this seat cannot see and the
-single-observer tree would have it choose as if it did not know them either. The seat
-considers only the moves that make the table progress, as the referee's own clock does
-(engines.the_gang.defaults): a seat without this round's chip takes a free one; a seat
-holding one leaves it (it would otherwise swap for ever) and only confirms, accepts or
-makes the card action it owes; a scan's guess is proposed by the first guesser and
-accepted by the others (a counter-proposal could start a tug of war). Specialists are
-never proposed, only accepted.
+Where it searches: "Alleen de rode fiches tellen nu nog", so the red chips, the card
+actions owed (show, discard, pass) and the scans' guesses are searched; the chips of the
+earlier rounds are the gang's signals, and the bot takes them as the policy does (the
+policy its teammates' samples are read with). The seat considers only the moves that make
+the table progress, as the referee's own clock does (engines.the_gang.defaults): a seat
+without this round's chip takes a free one, or (red round, a bot kept between decisions,
+once a round) a teammate's for a clear gain, who then chooses again; a seat holding a red
+chip may move to a free one for a clear gain, else it leaves it; a scan's guess is
+proposed by the first guesser and accepted by the others (a counter-proposal could start
+a tug of war). Specialists are never proposed, only accepted.
+
+:class:`TheGangModel` is the game's :class:`~referee.search.model.GameModel`; with
+``flat=False`` the bot runs the core's IS-MCTS over it instead (the tree holds the seat's
+own decisions; a teammate's move in it is the policy's one move, because a teammate
+decides on cards this seat cannot see).
 """
 
 from __future__ import annotations
