@@ -272,3 +272,20 @@ def test_a_fresh_bot_never_takes_a_teammates_chip() -> None:
             assert isinstance(move, TakeChip) and row[move.stars - 1] is None
             asked += 1
     assert asked >= 3
+
+
+def test_an_earlier_rounds_chip_signals_the_hand() -> None:
+    """ "Met het fiche met één ster zeg je dat jouw hand volgens jou de zwakste is": before
+    any chip is taken, a search bot takes more white stars with pocket aces than with
+    seven-two offsuit."""
+    state = _new(Mode.BASIC, 4, False, 3)
+    picks = []
+    for pocket in (cards("As Ah"), cards("7c 2d")):
+        dealt = msgspec.structs.replace(state, pockets=(pocket, *state.pockets[1:]))
+        legal = [CODEC.move_to_proto(move) for move in GAME.legal_moves(dealt, 0)]
+        answer = _small_bot().choose(_proto_view(dealt, 0), legal, random.Random(0))
+        assert answer is not None
+        move = CODEC.move_from_proto(answer)
+        assert isinstance(move, TakeChip) and move.colour is Colour.WHITE
+        picks.append(move.stars)
+    assert picks[0] > picks[1]

@@ -51,7 +51,7 @@ from engines.the_gang.moves import (
 )
 from referee.codecs import CODECS
 from referee.search.core import PLAYOUT_LIMIT, Budget, Result, Search
-from referee.search.the_gang_policy import due_scans, guess_decision, policy_move
+from referee.search.the_gang_policy import due_scans, guess_decision, policy_move, strength
 from referee.search.the_gang_sample import (
     PARTICLES,
     Particles,
@@ -63,6 +63,8 @@ from referee.search.the_gang_sample import (
 from referee.v1 import game_pb2
 
 EXPLORATION = 0.7
+SIGNAL_PARTICLES = 192
+"""Deals weighed for an earlier round's chip."""
 STEAL_MARGIN = 0.08
 """How much more often (a share of the samples) taking a teammate's red chip must succeed
 than the best free chip: the teammate must choose again, so only for a clear gain."""
@@ -249,11 +251,12 @@ class TheGangSearchBot:
         model: TheGangModel | None = None,
         flat: bool = True,
         early: bool = False,
+        signals: bool = True,
     ) -> None:
         self.budget = budget or Budget()
         self.exploration = exploration
         self.model = model or TheGangModel()
-        self.flat, self.early = flat, early
+        self.flat, self.early, self.signals = flat, early, signals
         self.codec = CODECS["the_gang"]
         self.last: Result | None = None
         self._decisions = 0
@@ -276,7 +279,10 @@ class TheGangSearchBot:
         keep = [i for i, move in enumerate(moves) if move in wanted]
         chips = bool(keep) and isinstance(moves[keep[0]], TakeChip)
         if chips and table.round is not Colour.RED and not self.early:
-            preferred = self.model.playout_move(table, seat, own)
+            if self.signals:
+                preferred: Move = self._signal(seen, seat, table, own)
+            else:
+                preferred = self.model.playout_move(table, seat, own)
             return legal[moves.index(preferred)] if preferred in moves else legal[keep[0]]
         if not self.flat:
             if len(keep) <= 1:
@@ -302,6 +308,29 @@ class TheGangSearchBot:
         if best in steals_of(table, seat):
             self._stolen.add((table.heist, table.round))
         return legal[moves.index(best)]
+
+    def _signal(
+        self, seen: TheGangView, seat: int, table: TheGangState, rng: random.Random
+    ) -> Move:
+        """An earlier round's chip: the free one nearest the seat's expected place among
+        the seats, its hand's strength against each teammate's in deals weighted by the
+        chips (the policy's reading of the chips, made with the whole table's history)."""
+        drawn = Particles(seen, seat, rng, SIGNAL_PARTICLES)
+        board = table.board
+        mine = strength(table.pockets[seat], board)
+        place = total = 0.0
+        for deal in drawn.deals:
+            beaten = 0.0
+            for other, pocket in enumerate(deal.pockets):
+                if other != seat:
+                    theirs = strength(pocket, board)
+                    beaten += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+            place += deal.weight * beaten
+            total += deal.weight
+        expected = 1.0 + (place / total if total > 0 else (len(table.pockets) - 1) * mine)
+        row = table.chips[table.round]
+        free = [stars for stars, holder in enumerate(row, 1) if holder is None]
+        return TakeChip(table.round, min(free, key=lambda s: (abs(s - expected), s)))
 
     def _may_steal(self, table: TheGangState) -> bool:
         """Whether this seat may take a teammate's red chip now: once a round, and only a
