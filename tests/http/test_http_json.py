@@ -291,3 +291,33 @@ async def test_a_long_game_name_is_echoed_as_a_short_prefix(http: httpx.AsyncCli
     unknown = await call(http, "CreateGame", {"game": "the_gang", "y" * 60_000: 1})
     assert (unknown.status_code, reason(unknown)) == (400, "MALFORMED_REQUEST")
     assert len(unknown.json()["message"]) < 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/referee.v1.RefereeService/GetView",
+        "/referee.v1.RefereeService/VerifyHistory",
+        "/referee.v1.RefereeService/WatchGame",
+        "/referee.v1.LobbyService/ListGames",
+        "/referee.v1.TournamentService/ListTournaments",
+        "/referee.v1.RatingService/ListLeaderboard",
+    ],
+)
+async def test_a_header_that_is_not_utf8_is_malformed_request_not_an_unknown_error(
+    http: httpx.AsyncClient, path: str
+) -> None:
+    """A header value is bytes on the wire; connect-python reads them as UTF-8 and raised
+    on one that was not (500 unknown, found by tests/http/test_fuzz.py). Every service of
+    the HTTP port refuses it as a malformed request, unary and stream alike."""
+    stream = path.endswith("WatchGame")
+    content_type = b"application/connect+json" if stream else b"application/json"
+    for name in (b"authorization", b"x-referee-key", b"x-forwarded-for"):
+        answer = await http.post(
+            path,
+            content=b"\x00\x00\x00\x00\x02{}" if stream else b"{}",
+            headers={b"content-type": content_type, name: b"Bearer \x80\xff"},
+        )
+        assert answer.status_code == 400, (name, answer.text)
+        assert answer.json()["code"] == "invalid_argument"
+        assert reason(answer) == "MALFORMED_REQUEST"

@@ -33,6 +33,7 @@ import asyncio
 import gzip
 from typing import Final
 
+from connectrpc._protocol import ConnectWireError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.edge.calls import (
@@ -44,7 +45,7 @@ from service.edge.calls import (
     too_large,
 )
 from service.edge.connect.framing import checked_framing, is_stream
-from service.errors import RefereeError, to_connect_error
+from service.errors import BadRequest, RefereeError, to_connect_error
 
 VERIFY_PATH = "/referee.v1.RefereeService/VerifyHistory"
 # How long a body refused for its declared length waits for its answer (see _counted).
@@ -113,6 +114,9 @@ class Capped:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if not _decodable(scope):
+            await _refuse(send, BadRequest("MALFORMED_REQUEST", "a request header is not UTF-8"))
+            return
         content_type = _header(scope, b"content-type")
         limit = body_limit(_full_path(scope), content_type)
         declared = _declared_length(scope)
@@ -123,6 +127,31 @@ class Capped:
             encoding = _header(scope, b"connect-content-encoding")
             receive = checked_framing(receive, encoding)
         await self.app(scope, receive, send)
+
+
+def _decodable(scope: Scope) -> bool:
+    """Whether every header value is UTF-8, as connect-python reads them (it raises
+    UnicodeDecodeError on one that is not, an unknown error for the caller)."""
+    try:
+        for _, value in scope["headers"]:
+            value.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+async def _refuse(send: Send, error: RefereeError) -> None:
+    """Answer ``error`` as connect-python answers a unary call's error (its status and
+    JSON body), before the call reaches it."""
+    wire = ConnectWireError.from_exception(to_connect_error(error))
+    await send(
+        {
+            "type": "http.response.start",
+            "status": wire.to_http_status().code,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": wire.to_json_bytes()})
 
 
 def _closing(send: Send) -> Send:
