@@ -87,6 +87,7 @@ class PageTokens:
         number, _, mac = token.partition(".")
         valid = (
             len(token) <= 64
+            and number.isascii()
             and number.isdigit()
             and len(number) <= 10
             and 0 < int(number) <= MAX_POSITION

@@ -176,7 +176,9 @@ async def test_a_page_token_not_given_by_the_same_listing_is_refused(
     http: httpx.AsyncClient, snapshot: None
 ) -> None:
     """Rule: PAGE_TOKEN_INVALID for "a token that is not the next_page_token of the same
-    listing": made up, edited, another game's, a history's, or too long."""
+    listing": made up, edited, another game's, a history's, too long, or numbered in
+    digits that are not ASCII (superscript two, Arabic-Indic one: ``str.isdigit`` accepts
+    them, ``int`` does not)."""
     board = (await call(http, "ListLeaderboard", {"game": GAME, "pageSize": 1})).json()
     token = board["nextPageToken"]
     history = {"game": GAME, "playerId": "p000", "pageToken": token}
@@ -187,6 +189,8 @@ async def test_a_page_token_not_given_by_the_same_listing_is_refused(
         ("ListLeaderboard", {"game": "pinched", "pageToken": token}),
         ("ListRatingHistory", history),
         ("ListLeaderboard", {"game": GAME, "pageToken": token * 2000}),
+        ("ListLeaderboard", {"game": GAME, "pageToken": "².x"}),
+        ("ListLeaderboard", {"game": GAME, "pageToken": "\u0661.x"}),
     ]
     for method, body in tries:
         assert refusal(await call(http, method, body)) == (400, "PAGE_TOKEN_INVALID"), body
