@@ -10,7 +10,8 @@ last-instant move and the clock cannot both apply, and two replicas firing one d
 apply it once: the loser of the race finds the game moved on (or gets the duplicate of the
 same move) and leaves it. A seat held by the referee's bot is played by the bot's choice
 (:class:`BotMoves`, from the seat's own view and legal moves, as any bot client would, its
-randomness seeded from the game, version and seat so every replica chooses alike); a
+randomness seeded from the game, version and seat; a bot that thinks for a time budget may
+still choose differently on two replicas, and the compare-and-set keeps one); a
 player's or forfeited seat by the game's ``default_move``. After a seat's ``no_show_after``
 consecutive clock moves the no-show policy hands it to a bot or forfeits it (a host change,
 through the same writer). What follows each of these writes (the listing of a table that
@@ -140,6 +141,8 @@ class Firer:
                 await self.fire(due)
             except RefereeError as error:  # leased: it comes back when the lease runs out
                 log.warning("deadline not fired", game_id=due.game_id, reason=error.reason)
+            except Exception:  # a bug in a bot or a game: this game only, never the loop
+                log.exception("deadline not fired", game_id=due.game_id)
             finally:
                 self.busy -= 1
 
@@ -172,7 +175,7 @@ class Firer:
     async def _bot_choice(self, game_id: str, stamp: Stamp) -> Chosen | None:
         """The bot's move for the first due seat of the game at ``stamp``, if the referee's
         bot holds it, decided before the write (see :class:`BotMoves`); its randomness
-        seeded from the game, version and seat, so every replica chooses alike."""
+        seeded from the game, version and seat (the stamp check keeps one replica's choice)."""
         table = await self.writer.current(game_id)
         due = self._first_due(table, stamp)
         if due is None or due[1] != clocks.BY_BOT:

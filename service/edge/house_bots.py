@@ -10,10 +10,13 @@ table's write.
 The search bot thinks for ``search_seconds`` of pure Python a move, which on the event
 loop would stall every call of the process, and in a thread would still hold the GIL. It
 thinks in a pool of ``workers`` processes instead (from a fork server, at the lowest CPU
-priority, like VerifyHistory's replays: service.edge.verifying): only the seat's view and
-legal moves cross, as bytes, and the chosen move comes back. The pool is bounded: while
-``workers * BACKLOG`` decisions are in it, a search seat is played by the heuristic bot at
-once, so a burst of bot seats slows none of them past their clocks.
+priority, like VerifyHistory's replays: service.edge.verifying), started with all their
+workers in a thread: only the seat's view and legal moves cross, as bytes, and the chosen
+move comes back. A worker keeps each seat's bot between decisions (its memory of the
+game). The pool is bounded: while ``workers * BACKLOG`` decisions are in it, a search seat
+is played by the heuristic bot at once, and so it is when a decision fails (a worker died
+or raised) or takes :data:`GRACE_SECONDS` longer than its budget: no seat waits on the
+pool past its clock, and no failure of it reaches the firer.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import multiprocessing
 import os
 import random
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,16 +51,37 @@ log = structlog.get_logger("referee.bots")
 STRATEGIES: Final = {0: SEARCH, 1: "random", 2: "heuristic", 3: SEARCH}
 FALLBACK: Final = "heuristic"
 BACKLOG = 4
+# How much longer than its budget a decision may take (the pool's queue, a slow start)
+# before the heuristic plays instead.
+GRACE_SECONDS = 5.0
+
+
+# Each worker keeps the bots of the seats it decided for last, so a seat's search bot keeps
+# its memory from decision to decision (Gang of Four's cards seen played, The Gang's own
+# earlier chips), as the bot bench.bots measures does; a seat is (game id, seat).
+SEATS_REMEMBERED = 512
+_seat_bots: OrderedDict[tuple[str, int], Bot] = OrderedDict()
+
+
+def _seat_bot(game: str, view: game_pb2.View, seconds: float) -> Bot:
+    key = (view.game_id, view.seat)
+    bot = _seat_bots.pop(key, None)
+    if bot is None:
+        bot = bot_for(game, SEARCH, Budget(seconds=seconds))
+    _seat_bots[key] = bot
+    while len(_seat_bots) > SEATS_REMEMBERED:
+        _seat_bots.popitem(last=False)
+    return bot
 
 
 def think(
-    game: str, strategy: str, seconds: float, view: bytes, legal: Sequence[bytes], seed: int
+    game: str, seconds: float, view: bytes, legal: Sequence[bytes], seed: int
 ) -> bytes | None:
-    """One decision, in a worker: the bot's move for the seat's ``view`` among ``legal``
-    (serialized ``referee.v1`` messages), serialized; None when it chose nothing."""
-    bot = bot_for(game, strategy, Budget(seconds=seconds))
+    """One decision, in a worker: the seat's search bot's move for its ``view`` among
+    ``legal`` (serialized ``referee.v1`` messages), serialized; None when it chose nothing."""
+    seen = game_pb2.View.FromString(view)
     moves = [game_pb2.Move.FromString(move) for move in legal]
-    choice = bot.choose(game_pb2.View.FromString(view), moves, random.Random(seed))
+    choice = _seat_bot(game, seen, seconds).choose(seen, moves, random.Random(seed))
     return None if choice is None else choice.SerializeToString()
 
 
@@ -71,6 +96,7 @@ class HouseBots:
         self.thinking = 0  # decisions in the pool now
         self._pool: ProcessPoolExecutor | None = None
         self._starting = threading.Lock()
+        self._closed = False
 
     async def choose(
         self, table: Table, seat: int, strategy: int, rng: random.Random
@@ -100,43 +126,67 @@ class HouseBots:
     async def decide(
         self, game: str, view: game_pb2.View, legal: Sequence[game_pb2.Move], rng: random.Random
     ) -> game_pb2.Move | None:
+        """The search bot's move, thought in the pool; the heuristic's when the pool
+        cannot answer within ``search_seconds`` and :data:`GRACE_SECONDS`, or failed
+        (a worker died or raised: logged, and a dead pool is replaced at the next move)."""
         self.thinking += 1
+        pool = None
         try:
-            if self._pool is None:
-                await asyncio.to_thread(self._start)
-            assert self._pool is not None
-            future = self._pool.submit(
+            pool = await self._ready()
+            future = pool.submit(
                 think,
                 game,
-                SEARCH,
                 self.search_seconds,
                 view.SerializeToString(),
                 [move.SerializeToString() for move in legal],
                 rng.getrandbits(64),
             )
-            answer = await asyncio.wrap_future(future)
-        except BrokenProcessPool:  # a worker died: the heuristic plays, a fresh pool next
-            log.error("a bot worker died; starting a new pool at the next move")
-            self._pool = None
+            async with asyncio.timeout(self.search_seconds + GRACE_SECONDS):
+                answer = await asyncio.wrap_future(future)
+        except Exception as error:  # never a stuck or failed seat: the heuristic plays
+            log.error("the search bot failed; the heuristic plays", error=repr(error))
+            if isinstance(error, BrokenProcessPool) and pool is not None:
+                self._replace(pool)
             return bot_for(game, FALLBACK).choose(view, legal, rng)
         finally:
             self.thinking -= 1
         return None if answer is None else game_pb2.Move.FromString(answer)
 
-    def _start(self) -> None:
-        """Start the pool (in a thread: it waits on the fork server)."""
+    async def _ready(self) -> ProcessPoolExecutor:
+        pool = self._pool
+        if pool is None:
+            pool = await asyncio.shield(asyncio.to_thread(self._start))
+        return pool
+
+    def _start(self) -> ProcessPoolExecutor:
+        """Start the pool and every worker of it (in a thread: a worker is spawned by the
+        fork server, which the first one starts, a second or more the loop must not wait)."""
         with self._starting:
+            if self._closed:
+                raise RuntimeError("the bots' pool is closed")
             if self._pool is not None:
-                return
+                return self._pool
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__])
-            self._pool = ProcessPoolExecutor(
+            pool = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=lowered, initargs=(os.getpid(),)
             )
+            for started in [pool.submit(int) for _ in range(self.workers)]:
+                started.result()
+            self._pool = pool
+            return pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Drop ``broken`` (only if it is still the pool: a fresh one stays)."""
+        if self._pool is broken:
+            self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the pool's workers (the referee is stopping)."""
-        pool, self._pool = self._pool, None
+        """Stop the pool's workers (the referee is stopping); no pool starts after it."""
+        with self._starting:
+            self._closed = True
+            pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 

@@ -49,3 +49,17 @@ async def test_a_firer_whose_pass_swallows_its_cancellation_still_stops() -> Non
     await task
     assert index.swallowed == 1
     assert index.claims == 1  # no pass after the stop
+
+
+async def test_a_firing_that_raises_is_logged_and_the_firer_goes_on() -> None:
+    """An unexpected error while firing one game (a bot's or a game's bug) leaves that
+    game's member leased (it comes back) and never ends the loop: every other clock and
+    bot seat of the process would stop with it."""
+    firer = Firer(TableWriter(MemoryStore()), cast(DeadlineIndex, SwallowingIndex()))
+
+    async def failing(due: Due) -> None:
+        raise ValueError("a bot's bug")
+
+    firer.fire = failing  # type: ignore[method-assign]
+    await firer._guarded(Due("g", 1, 0, "1:0:g", 0))
+    assert firer.busy == 0

@@ -13,6 +13,8 @@ import os
 import random
 import signal
 from collections.abc import AsyncIterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -21,8 +23,8 @@ from referee.bots import bot_for
 from referee.codecs import CODECS
 from referee.v1 import game_pb2
 from service.app.views import seat_view
-from service.edge import translate
-from service.edge.house_bots import BACKLOG, HouseBots, PooledSearch
+from service.edge import house_bots, translate
+from service.edge.house_bots import BACKLOG, HouseBots, PooledSearch, think
 from tests.servers import BOT_SEARCH_SECONDS
 
 GAME = "gang_of_four"
@@ -95,3 +97,42 @@ def test_games_without_a_search_bot_get_the_heuristic_and_named_bots_are_kept() 
     for game in GAMES:
         name = bots.seat_bot(game, "search").name
         assert name in (f"{game}/search", f"{game}/heuristic")
+
+
+async def test_the_pool_starts_every_worker_before_the_first_decision(bots: HouseBots) -> None:
+    """The fork server and the workers start in a thread (HouseBots._start), so the first
+    decision's submit spawns nothing on the event loop."""
+    pool = await bots._ready()
+    assert len(pool._processes) == bots.workers
+
+
+class _Failing(ProcessPoolExecutor):
+    def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+        failed: Future[Any] = Future()
+        failed.set_exception(ValueError("a sampler's bug"))
+        return failed
+
+
+async def test_a_decision_that_raises_costs_one_heuristic_move(
+    bots: HouseBots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever a worker raises, the seat gets the heuristic's move: no failure of the
+    pool reaches the firer (whose loop would end) or a tournament's bot seat."""
+    failing = _Failing(1)
+    monkeypatch.setattr(bots, "_pool", failing)
+    view, legal = position(b"house-4")
+    move = await pooled(bots).choose(view, legal, random.Random(6))
+    assert move == bot_for(GAME, "heuristic").choose(view, legal, random.Random(6))
+    assert bots.thinking == 0
+    failing.shutdown()
+
+
+async def test_a_seats_bot_keeps_its_memory_between_decisions_in_a_worker() -> None:
+    """think() keeps one bot per (game id, seat): the same object decides again."""
+    view, legal = position(b"house-5")
+    raw = [move.SerializeToString() for move in legal]
+    first = think(GAME, BOT_SEARCH_SECONDS, view.SerializeToString(), raw, 1)
+    assert first is not None and game_pb2.Move.FromString(first) in legal
+    remembered = house_bots._seat_bots[(view.game_id, view.seat)]
+    think(GAME, BOT_SEARCH_SECONDS, view.SerializeToString(), raw, 2)
+    assert house_bots._seat_bots[(view.game_id, view.seat)] is remembered
