@@ -22,7 +22,6 @@ pool past its clock, and no failure of it reaches the firer.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import multiprocessing
 import os
 import random
@@ -35,7 +34,7 @@ from typing import Any, Final
 
 import structlog
 
-from referee.bots import Bot, ThinkingBot
+from referee.bots import Bot, ThinkingBot, decided
 from referee.search.core import Budget
 from referee.search.registry import SEARCH, SEARCH_BOTS, bot_for
 from referee.v1 import game_pb2
@@ -105,8 +104,7 @@ class HouseBots:
         view = translate.view_to_proto(project(table, table.state, table.version, seat, table.head))
         legal = translate.moves_to_proto(game, table.game.legal_moves(table.state, seat))
         bot = self.seat_bot(game, STRATEGIES.get(strategy, SEARCH))
-        decided = bot.choose(view, legal, rng)
-        choice = await decided if inspect.isawaitable(decided) else decided
+        choice = await decided(bot, view, legal, rng)
         return None if choice is None else translate.move_from_proto(choice)[1]
 
     def seat_bot(self, game: str, strategy: str) -> Bot | ThinkingBot:

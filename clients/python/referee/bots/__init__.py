@@ -16,7 +16,7 @@ from referee.bots.base import Bot, ThinkingBot
 from referee.bots.cli import main, run_bot
 from referee.bots.gang_of_four import GangOfFourHeuristic, GangOfFourRandom
 from referee.bots.pinched import PinchedHeuristic, PinchedRandom
-from referee.bots.play import play_seat
+from referee.bots.play import decided, play_seat
 from referee.bots.strategies import STRATEGIES, bot_for
 from referee.bots.the_gang import TheGangHeuristic, TheGangRandom
 
@@ -31,6 +31,7 @@ __all__ = [
     "TheGangRandom",
     "ThinkingBot",
     "bot_for",
+    "decided",
     "main",
     "play_seat",
     "run_bot",

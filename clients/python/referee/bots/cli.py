@@ -40,7 +40,7 @@ async def run_bot(
         return await play_seat(seat, bot, rng=random.Random(seed), think=think_ms / 1000)
 
 
-SEARCH = "referee.search.registry:SearchPlayer"
+SEARCH_PLAYER = "referee.search.registry:SearchPlayer"
 """What ``--strategy search`` names: the search bots, which need the engines (installed
 with the referee package), so they are loaded by name like any other bot's class."""
 
@@ -56,7 +56,7 @@ def bot_factory(strategy: str) -> Callable[[str], Bot]:
         if not any(strategy in names for names in STRATEGIES.values()):
             raise ValueError(f"no strategy {strategy!r}; see referee bot --help")
         return lambda game: bot_for(game, strategy)
-    module_name, _, attribute = (SEARCH if strategy == "search" else strategy).partition(":")
+    module_name, _, attribute = (SEARCH_PLAYER if strategy == "search" else strategy).partition(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:

@@ -151,7 +151,7 @@ async def _next(
     return await anext(updates, None)
 
 
-async def _decided(
+async def decided(
     bot: Bot | ThinkingBot,
     view: game_pb2.View,
     legal: Sequence[game_pb2.Move],
@@ -176,7 +176,7 @@ async def _act(
     for attempt in range(CONFLICT_ATTEMPTS + 1):
         if legal.version != view.version:
             return legal.version  # a newer update is on its way: decide on that one
-        move = await _decided(bot, view, legal.moves, rng) if legal.moves else None
+        move = await decided(bot, view, legal.moves, rng) if legal.moves else None
         if move is None:
             return legal.version
         move_id = new_move_id()
