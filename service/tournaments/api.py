@@ -209,8 +209,14 @@ class TournamentApi:
         self, request: tournament_pb2.CreateTournamentRequest, _token: str | None
     ) -> tournament_pb2.CreateTournamentResponse:
         """No token is asked for; an operator key where this referee asks for one, and the
-        caller's quotas (service.app.limits): creates, live tournaments, their bots."""
-        self.limits.require_operator()
+        caller's quotas (service.app.limits): creates, live tournaments, their bots.
+
+        The tournament is rated only when its creator presented an operator key: the key
+        vouches for the participants' player ids, as CreateGame's ``rated`` does. A
+        participant's player_id without one would rate nothing, and is refused."""
+        caller = self.limits.require_operator()
+        if any(p.player_id for p in request.participants):
+            caller = self.limits.require_key("a participant's player_id (a rated tournament)")
         codec = CODECS.get(request.game)
         if codec is None:
             raise BadRequest("GAME_UNKNOWN", f"unknown game {echo(request.game)}")
@@ -234,6 +240,7 @@ class TournamentApi:
                 rounds=request.rounds,
                 seed=request.seed or None,
                 bot_move_delay_ms=request.bot_move_delay_ms,
+                rated=caller.key is not None,
             ),
             admit=functools.partial(
                 self.limits.create_tournament,

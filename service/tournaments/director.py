@@ -65,6 +65,15 @@ def derived(seed: bytes, label: str) -> bytes:
     return hashlib.sha256(seed + b"/" + label.encode()).digest()
 
 
+def _rated_table(tournament: Tournament, table: Table) -> RatedTable | None:
+    """How ``table`` is rated: only in a tournament created with an operator key
+    (Tournament.rated); None for anyone else's, whose player ids nobody vouches for."""
+    if not tournament.rated:
+        return None
+    ids = tuple(rated_as(tournament.participants[who]) for who in table.participants)
+    return RatedTable(ids, tournament.tournament_id)
+
+
 def rated_as(participant: Participant) -> str:
     """The player id a participant's seats are rated under: a bot's strategy
     (``bot:<strategy>``), a person's own id ("": not rated)."""
@@ -238,10 +247,7 @@ class Director:
                 for seat, who in enumerate(table.participants)
                 if not tournament.participants[who].external
             ),
-            rated=RatedTable(
-                tuple(rated_as(tournament.participants[who]) for who in table.participants),
-                tournament.tournament_id,
-            ),
+            rated=_rated_table(tournament, table),
         )
         stored = await self.store.update(
             self.tournament_id,

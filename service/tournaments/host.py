@@ -91,6 +91,9 @@ class TournamentSpec:
     rounds: int
     seed: bytes | None
     bot_move_delay_ms: int = 0
+    # Whether its tables are rated: only when its creator presented an operator key, which
+    # vouches for the participants' player ids (the edge decides, service.tournaments.api).
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,7 @@ class TournamentHost:
             seat_counts=counts,
             client_seeded=bool(spec.seed),
             bot_move_delay_ms=spec.bot_move_delay_ms,
+            rated=spec.rated,
         )
         if not await self.store.create(tournament):
             raise RefereeError("TOURNAMENT_ID_TAKEN", "could not allocate a tournament id")

@@ -112,6 +112,10 @@ class Tournament(msgspec.Struct, frozen=True):
     status: Status = Status.CREATED
     played: tuple[Round, ...] = ()
     ratings: tuple[Rating, ...] = ()
+    # Its tables are rated (RatingService): set at creation from whether the creator
+    # presented an operator key. False for anyone else's, whose player ids nobody vouches
+    # for (TournamentSpec.rated).
+    rated: bool = False
 
     @property
     def current(self) -> Round | None:

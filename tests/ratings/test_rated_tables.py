@@ -4,10 +4,6 @@ player ids, and the players' ratings are read on both faces once the game ends."
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import grpc
 import httpx
 import pytest
@@ -20,25 +16,15 @@ from referee.v1 import (
     referee_pb2,
     referee_pb2_grpc,
 )
-from service.process.server import Running, running
+from service.process.server import Running
 from tests.ratings.support import (
     GAME,
     KEY,
-    OPERATOR_KEYS,
     channel,
     play_first_moves,
     seated_rated_table,
 )
-from tests.servers import settings_for
 from tests.service.table import reason_of
-
-
-@pytest.fixture
-async def keyed(redis_url: str, tmp_path: Path) -> AsyncIterator[Running]:
-    """A referee that knows one operator key (so creating needs one)."""
-    settings = dataclasses.replace(settings_for(redis_url, tmp_path), operator_keys=OPERATOR_KEYS)
-    async with running(settings) as handle:
-        yield handle
 
 
 async def test_a_rated_table_needs_an_operator_key_even_where_creating_needs_none(

@@ -1,5 +1,6 @@
-"""Every tournament table is rated: its people under their ParticipantSpec.player_id, its bot
-participants under their strategy's id, each history entry naming the tournament."""
+"""A tournament created with an operator key is rated: its people under their
+ParticipantSpec.player_id, its bot participants under their strategy's id, each history
+entry naming the tournament. One created without a key is not, and takes no player id."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from referee.v1 import (
     tournament_pb2_grpc,
 )
 from service.process.server import Running
-from tests.ratings.support import channel
+from tests.ratings.support import KEY, channel
 from tests.service.table import reason_of
 
 T = tournament_pb2
@@ -26,7 +27,15 @@ WAIT_SECONDS = 60
 
 
 @pytest.fixture
-async def opened(referee_server: Running) -> AsyncIterator[grpc.aio.Channel]:
+async def opened(keyed: Running) -> AsyncIterator[grpc.aio.Channel]:
+    """A channel to a referee that knows an operator key (tests.ratings.conftest)."""
+    async with channel(keyed.address) as ready:
+        yield ready
+
+
+@pytest.fixture
+async def keyless(referee_server: Running) -> AsyncIterator[grpc.aio.Channel]:
+    """A channel to a referee that knows no operator key: anyone may create there."""
     async with channel(referee_server.address) as ready:
         yield ready
 
@@ -53,8 +62,11 @@ async def _watch_until(
 
 
 async def _started(
-    stub: tournament_pb2_grpc.TournamentServiceAsyncStub, participants: list[T.ParticipantSpec]
+    stub: tournament_pb2_grpc.TournamentServiceAsyncStub,
+    participants: list[T.ParticipantSpec],
+    key: tuple[tuple[str, str], ...] = KEY,
 ) -> T.CreateTournamentResponse:
+    """A started one-round Pinched! tournament, created and started with ``key``."""
     created = await stub.CreateTournament(
         T.CreateTournamentRequest(
             game="pinched",
@@ -63,13 +75,21 @@ async def _started(
             format=T.TOURNAMENT_FORMAT_ROUND_ROBIN,
             rounds=1,
             seed=b"rated tournament",
-        )
+        ),
+        metadata=key,
     )
     await stub.StartTournament(
         T.StartTournamentRequest(tournament_id=created.tournament_id),
-        metadata=_auth(created.admin_token),
+        metadata=(*_auth(created.admin_token), *key),
     )
     return created
+
+
+async def _table_rated(channel: grpc.aio.Channel, game_id: str) -> bool:
+    view = await referee_pb2_grpc.RefereeServiceStub(channel).GetView(
+        referee_pb2.GetViewRequest(game_id=game_id)
+    )
+    return view.view.table.rated
 
 
 async def test_a_tournament_of_bots_rates_each_bot_under_its_strategy(
@@ -105,7 +125,7 @@ async def test_a_tournament_of_bots_rates_each_bot_under_its_strategy(
     # A watcher may hear of the game's end before the rating that follows its last move.
     async with asyncio.timeout(WAIT_SECONDS):
         while not (await rated("bot:heuristic") and await rated("bot:random")):
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.3)  # two reads a poll, within rating_reads_per_second
     for player_id in ("bot:heuristic", "bot:random"):
         assert await rated(player_id) == [table.game_id]
 
@@ -157,6 +177,44 @@ async def test_a_participants_player_id_is_checked_as_a_rated_join_checks_one(
         format=T.TOURNAMENT_FORMAT_ROUND_ROBIN,
     )
     with pytest.raises(grpc.aio.AioRpcError) as refused:
-        await stub.CreateTournament(request)
+        await stub.CreateTournament(request, metadata=KEY)
     code, reason, _ = reason_of(refused.value)
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "PLAYER_ID_INVALID"), why
+
+
+async def test_a_tournament_created_without_an_operator_key_is_not_rated(
+    keyless: grpc.aio.Channel, opened: grpc.aio.Channel
+) -> None:
+    """Rule (tournament.proto, CreateTournament): "Its tables are rated (RatingService) only
+    when the caller presents an operator key (x-referee-key), even on a referee where
+    creating needs none"; with one, they are."""
+    participants = [
+        T.ParticipantSpec(name="Greedy", bot=T.BOT_STRATEGY_HEURISTIC),
+        T.ParticipantSpec(name="Dice", bot=T.BOT_STRATEGY_RANDOM),
+    ]
+    for where, key, rated in ((keyless, (), False), (opened, KEY, True)):
+        stub = tournament_pb2_grpc.TournamentServiceStub(where)
+        created = await _started(stub, participants, key)
+        shown = await _watch_until(stub, created.tournament_id, "game")
+        table = shown.round_results[0].tables[0]
+        assert await _table_rated(where, table.game_id) is rated
+
+
+async def test_a_participants_player_id_needs_an_operator_key(keyless: grpc.aio.Channel) -> None:
+    """Rule (tournament.proto, ParticipantSpec.player_id): "Only with an operator key
+    (x-referee-key) ...: without one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate
+    nothing)", even on a referee where creating needs none."""
+    stub = tournament_pb2_grpc.TournamentServiceStub(keyless)
+    request = T.CreateTournamentRequest(
+        game="pinched",
+        seats_per_table=2,
+        participants=[
+            T.ParticipantSpec(name="Alice", player_id="alice"),
+            T.ParticipantSpec(name="Other", bot=T.BOT_STRATEGY_RANDOM),
+        ],
+        format=T.TOURNAMENT_FORMAT_ROUND_ROBIN,
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.CreateTournament(request)
+    code, reason, _ = reason_of(refused.value)
+    assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "OPERATOR_KEY_REQUIRED")

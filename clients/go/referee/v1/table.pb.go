@@ -623,8 +623,8 @@ type Table struct {
 	// Listed by LobbyService.ListGames, and open to JoinGame by game id.
 	Listed          bool  `protobuf:"varint,5,opt,name=listed,proto3" json:"listed,omitempty"`
 	CreatedAtUnixMs int64 `protobuf:"varint,6,opt,name=created_at_unix_ms,json=createdAtUnixMs,proto3" json:"created_at_unix_ms,omitempty"`
-	// A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-	// players' ratings (RatingService).
+	// A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+	// operator key): its end updates the seated players' ratings (RatingService).
 	Rated bool `protobuf:"varint,7,opt,name=rated,proto3" json:"rated,omitempty"`
 }
 

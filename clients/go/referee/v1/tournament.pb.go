@@ -203,8 +203,10 @@ type ParticipantSpec struct {
 	Bot BotStrategy `protobuf:"varint,2,opt,name=bot,proto3,enum=referee.v1.BotStrategy" json:"bot,omitempty"`
 	// The operator's own id for this person (at most 128 printable characters), under which
 	// the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-	// Empty: the participant is not rated. A bot participant is rated under its strategy's id
-	// (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+	// Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+	// one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+	// participant is not rated. In a rated tournament a bot participant is rated under its
+	// strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
 	PlayerId string `protobuf:"bytes,3,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
 }
 

@@ -18,7 +18,10 @@ const _ = grpc.SupportPackageIsVersion7
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 type TournamentServiceClient interface {
 	// Create a tournament (not started yet). Returns its id, the admin token and one
-	// one-time seat code per external participant.
+	// one-time seat code per external participant. Its tables are rated (RatingService)
+	// only when the caller presents an operator key (`x-referee-key`), even on a referee
+	// where creating needs none: the key vouches for its participants' player ids. Without
+	// one the tournament is played unrated (its standings' ratings are its own, as always).
 	CreateTournament(ctx context.Context, in *CreateTournamentRequest, opts ...grpc.CallOption) (*CreateTournamentResponse, error)
 	// Start it (admin token): round 1 is paired and its games created; bots start playing.
 	// Idempotent: starting a running tournament on another process makes that process a
@@ -168,7 +171,10 @@ func (c *tournamentServiceClient) ReplaceTableSeatByBot(ctx context.Context, in 
 // for forward compatibility
 type TournamentServiceServer interface {
 	// Create a tournament (not started yet). Returns its id, the admin token and one
-	// one-time seat code per external participant.
+	// one-time seat code per external participant. Its tables are rated (RatingService)
+	// only when the caller presents an operator key (`x-referee-key`), even on a referee
+	// where creating needs none: the key vouches for its participants' player ids. Without
+	// one the tournament is played unrated (its standings' ratings are its own, as always).
 	CreateTournament(context.Context, *CreateTournamentRequest) (*CreateTournamentResponse, error)
 	// Start it (admin token): round 1 is paired and its games created; bots start playing.
 	// Idempotent: starting a running tournament on another process makes that process a

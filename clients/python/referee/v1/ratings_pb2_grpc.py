@@ -27,13 +27,15 @@ if _version_not_supported:
 
 class RatingServiceStub:
     """RatingService reads the ratings that follow a player from table to table: one openskill
-    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends
-    (a tournament's table, or a lobby table created with CreateGameRequest.rated by an
-    operator key). A player is the `player_id` the operator's frontend gave (JoinGame, or
-    ParticipantSpec.player_id), never a display name; a seat without one is not rated. The
-    referee's bots are rated under their strategy's id: `bot:random`, `bot:heuristic`,
-    `bot:search`. Competitive games rank the seats by place; The Gang's table is one team,
-    rated against the game's expectation of a team by its vaults (docs/hosting.md).
+    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends:
+    a lobby table created with CreateGameRequest.rated, or a table of a tournament whose
+    CreateTournament presented an operator key. Only an operator key makes a table rated: it
+    vouches for the player ids. A player is the `player_id` the operator's frontend gave
+    (JoinGame, or ParticipantSpec.player_id), never a display name; a seat without one is not
+    rated. The referee's bots are rated under their strategy's id: `bot:random`,
+    `bot:heuristic`, `bot:search`. Competitive games rank the seats by place; The Gang's table
+    is one team, rated against the game's expectation of a team by its vaults
+    (docs/hosting.md).
 
     Everything here is public (no token), like a tournament's standings. Each call spends
     the caller's quota `rating_reads_per_second` (RESOURCE_EXHAUSTED RATING_READS_EXCEEDED,
@@ -68,13 +70,15 @@ class RatingServiceStub:
 
 class RatingServiceServicer:
     """RatingService reads the ratings that follow a player from table to table: one openskill
-    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends
-    (a tournament's table, or a lobby table created with CreateGameRequest.rated by an
-    operator key). A player is the `player_id` the operator's frontend gave (JoinGame, or
-    ParticipantSpec.player_id), never a display name; a seat without one is not rated. The
-    referee's bots are rated under their strategy's id: `bot:random`, `bot:heuristic`,
-    `bot:search`. Competitive games rank the seats by place; The Gang's table is one team,
-    rated against the game's expectation of a team by its vaults (docs/hosting.md).
+    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends:
+    a lobby table created with CreateGameRequest.rated, or a table of a tournament whose
+    CreateTournament presented an operator key. Only an operator key makes a table rated: it
+    vouches for the player ids. A player is the `player_id` the operator's frontend gave
+    (JoinGame, or ParticipantSpec.player_id), never a display name; a seat without one is not
+    rated. The referee's bots are rated under their strategy's id: `bot:random`,
+    `bot:heuristic`, `bot:search`. Competitive games rank the seats by place; The Gang's table
+    is one team, rated against the game's expectation of a team by its vaults
+    (docs/hosting.md).
 
     Everything here is public (no token), like a tournament's standings. Each call spends
     the caller's quota `rating_reads_per_second` (RESOURCE_EXHAUSTED RATING_READS_EXCEEDED,
@@ -134,13 +138,15 @@ def add_RatingServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class RatingService:
     """RatingService reads the ratings that follow a player from table to table: one openskill
-    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends
-    (a tournament's table, or a lobby table created with CreateGameRequest.rated by an
-    operator key). A player is the `player_id` the operator's frontend gave (JoinGame, or
-    ParticipantSpec.player_id), never a display name; a seat without one is not rated. The
-    referee's bots are rated under their strategy's id: `bot:random`, `bot:heuristic`,
-    `bot:search`. Competitive games rank the seats by place; The Gang's table is one team,
-    rated against the game's expectation of a team by its vaults (docs/hosting.md).
+    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends:
+    a lobby table created with CreateGameRequest.rated, or a table of a tournament whose
+    CreateTournament presented an operator key. Only an operator key makes a table rated: it
+    vouches for the player ids. A player is the `player_id` the operator's frontend gave
+    (JoinGame, or ParticipantSpec.player_id), never a display name; a seat without one is not
+    rated. The referee's bots are rated under their strategy's id: `bot:random`,
+    `bot:heuristic`, `bot:search`. Competitive games rank the seats by place; The Gang's table
+    is one team, rated against the game's expectation of a team by its vaults
+    (docs/hosting.md).
 
     Everything here is public (no token), like a tournament's standings. Each call spends
     the caller's quota `rating_reads_per_second` (RESOURCE_EXHAUSTED RATING_READS_EXCEEDED,

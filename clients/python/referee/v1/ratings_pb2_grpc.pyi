@@ -28,13 +28,15 @@ GRPC_VERSION: str
 
 class RatingServiceStub:
     """RatingService reads the ratings that follow a player from table to table: one openskill
-    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends
-    (a tournament's table, or a lobby table created with CreateGameRequest.rated by an
-    operator key). A player is the `player_id` the operator's frontend gave (JoinGame, or
-    ParticipantSpec.player_id), never a display name; a seat without one is not rated. The
-    referee's bots are rated under their strategy's id: `bot:random`, `bot:heuristic`,
-    `bot:search`. Competitive games rank the seats by place; The Gang's table is one team,
-    rated against the game's expectation of a team by its vaults (docs/hosting.md).
+    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends:
+    a lobby table created with CreateGameRequest.rated, or a table of a tournament whose
+    CreateTournament presented an operator key. Only an operator key makes a table rated: it
+    vouches for the player ids. A player is the `player_id` the operator's frontend gave
+    (JoinGame, or ParticipantSpec.player_id), never a display name; a seat without one is not
+    rated. The referee's bots are rated under their strategy's id: `bot:random`,
+    `bot:heuristic`, `bot:search`. Competitive games rank the seats by place; The Gang's table
+    is one team, rated against the game's expectation of a team by its vaults
+    (docs/hosting.md).
 
     Everything here is public (no token), like a tournament's standings. Each call spends
     the caller's quota `rating_reads_per_second` (RESOURCE_EXHAUSTED RATING_READS_EXCEEDED,
@@ -60,13 +62,15 @@ class RatingServiceStub:
 @_typing.type_check_only
 class RatingServiceAsyncStub(RatingServiceStub):
     """RatingService reads the ratings that follow a player from table to table: one openskill
-    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends
-    (a tournament's table, or a lobby table created with CreateGameRequest.rated by an
-    operator key). A player is the `player_id` the operator's frontend gave (JoinGame, or
-    ParticipantSpec.player_id), never a display name; a seat without one is not rated. The
-    referee's bots are rated under their strategy's id: `bot:random`, `bot:heuristic`,
-    `bot:search`. Competitive games rank the seats by place; The Gang's table is one team,
-    rated against the game's expectation of a team by its vaults (docs/hosting.md).
+    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends:
+    a lobby table created with CreateGameRequest.rated, or a table of a tournament whose
+    CreateTournament presented an operator key. Only an operator key makes a table rated: it
+    vouches for the player ids. A player is the `player_id` the operator's frontend gave
+    (JoinGame, or ParticipantSpec.player_id), never a display name; a seat without one is not
+    rated. The referee's bots are rated under their strategy's id: `bot:random`,
+    `bot:heuristic`, `bot:search`. Competitive games rank the seats by place; The Gang's table
+    is one team, rated against the game's expectation of a team by its vaults
+    (docs/hosting.md).
 
     Everything here is public (no token), like a tournament's standings. Each call spends
     the caller's quota `rating_reads_per_second` (RESOURCE_EXHAUSTED RATING_READS_EXCEEDED,
@@ -88,13 +92,15 @@ class RatingServiceAsyncStub(RatingServiceStub):
 
 class RatingServiceServicer(metaclass=_abc_1.ABCMeta):
     """RatingService reads the ratings that follow a player from table to table: one openskill
-    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends
-    (a tournament's table, or a lobby table created with CreateGameRequest.rated by an
-    operator key). A player is the `player_id` the operator's frontend gave (JoinGame, or
-    ParticipantSpec.player_id), never a display name; a seat without one is not rated. The
-    referee's bots are rated under their strategy's id: `bot:random`, `bot:heuristic`,
-    `bot:search`. Competitive games rank the seats by place; The Gang's table is one team,
-    rated against the game's expectation of a team by its vaults (docs/hosting.md).
+    (Plackett-Luce) rating per game and player, updated once when a rated table's game ends:
+    a lobby table created with CreateGameRequest.rated, or a table of a tournament whose
+    CreateTournament presented an operator key. Only an operator key makes a table rated: it
+    vouches for the player ids. A player is the `player_id` the operator's frontend gave
+    (JoinGame, or ParticipantSpec.player_id), never a display name; a seat without one is not
+    rated. The referee's bots are rated under their strategy's id: `bot:random`,
+    `bot:heuristic`, `bot:search`. Competitive games rank the seats by place; The Gang's table
+    is one team, rated against the game's expectation of a team by its vaults
+    (docs/hosting.md).
 
     Everything here is public (no token), like a tournament's standings. Each call spends
     the caller's quota `rating_reads_per_second` (RESOURCE_EXHAUSTED RATING_READS_EXCEEDED,

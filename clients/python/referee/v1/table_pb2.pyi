@@ -319,8 +319,8 @@ class Table(_message.Message):
     """Listed by LobbyService.ListGames, and open to JoinGame by game id."""
     created_at_unix_ms: _builtins.int
     rated: _builtins.bool
-    """A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-    players' ratings (RatingService).
+    """A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+    operator key): its end updates the seated players' ratings (RatingService).
     """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableSeat]:

@@ -52,7 +52,9 @@ class TournamentServiceStub:
     Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
     INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
     NOT_FOUND            TOURNAMENT_NOT_FOUND
-    UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+    UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+    OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+    without an operator key)
     PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
     NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
     used or expired; one reason for all three)
@@ -135,7 +137,9 @@ class TournamentServiceServicer:
     Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
     INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
     NOT_FOUND            TOURNAMENT_NOT_FOUND
-    UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+    UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+    OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+    without an operator key)
     PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
     NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
     used or expired; one reason for all three)
@@ -145,7 +149,10 @@ class TournamentServiceServicer:
 
     def CreateTournament(self, request, context):
         """Create a tournament (not started yet). Returns its id, the admin token and one
-        one-time seat code per external participant.
+        one-time seat code per external participant. Its tables are rated (RatingService)
+        only when the caller presents an operator key (`x-referee-key`), even on a referee
+        where creating needs none: the key vouches for its participants' player ids. Without
+        one the tournament is played unrated (its standings' ratings are its own, as always).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -302,7 +309,9 @@ class TournamentService:
     Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
     INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
     NOT_FOUND            TOURNAMENT_NOT_FOUND
-    UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+    UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+    OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+    without an operator key)
     PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
     NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
     used or expired; one reason for all three)

@@ -53,7 +53,9 @@ class TournamentServiceStub:
     Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
       INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
       NOT_FOUND            TOURNAMENT_NOT_FOUND
-      UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+      UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+                           OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+                           without an operator key)
       PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
       NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
                            used or expired; one reason for all three)
@@ -67,7 +69,10 @@ class TournamentServiceStub:
     def __new__(cls, channel: _aio.Channel) -> TournamentServiceAsyncStub: ...
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.CreateTournamentRequest, _tournament_pb2.CreateTournamentResponse]
     """Create a tournament (not started yet). Returns its id, the admin token and one
-    one-time seat code per external participant.
+    one-time seat code per external participant. Its tables are rated (RatingService)
+    only when the caller presents an operator key (`x-referee-key`), even on a referee
+    where creating needs none: the key vouches for its participants' player ids. Without
+    one the tournament is played unrated (its standings' ratings are its own, as always).
     """
     StartTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.StartTournamentRequest, _tournament_pb2.StartTournamentResponse]
     """Start it (admin token): round 1 is paired and its games created; bots start playing.
@@ -142,7 +147,9 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
       INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
       NOT_FOUND            TOURNAMENT_NOT_FOUND
-      UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+      UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+                           OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+                           without an operator key)
       PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
       NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
                            used or expired; one reason for all three)
@@ -153,7 +160,10 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     CreateTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.CreateTournamentRequest, _tournament_pb2.CreateTournamentResponse]  # type: ignore[assignment]
     """Create a tournament (not started yet). Returns its id, the admin token and one
-    one-time seat code per external participant.
+    one-time seat code per external participant. Its tables are rated (RatingService)
+    only when the caller presents an operator key (`x-referee-key`), even on a referee
+    where creating needs none: the key vouches for its participants' player ids. Without
+    one the tournament is played unrated (its standings' ratings are its own, as always).
     """
     StartTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.StartTournamentRequest, _tournament_pb2.StartTournamentResponse]  # type: ignore[assignment]
     """Start it (admin token): round 1 is paired and its games created; bots start playing.
@@ -227,7 +237,9 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
       INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
       NOT_FOUND            TOURNAMENT_NOT_FOUND
-      UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+      UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+                           OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+                           without an operator key)
       PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
       NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
                            used or expired; one reason for all three)
@@ -242,7 +254,10 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_pb2.CreateTournamentResponse, _abc.Awaitable[_tournament_pb2.CreateTournamentResponse]]:
         """Create a tournament (not started yet). Returns its id, the admin token and one
-        one-time seat code per external participant.
+        one-time seat code per external participant. Its tables are rated (RatingService)
+        only when the caller presents an operator key (`x-referee-key`), even on a referee
+        where creating needs none: the key vouches for its participants' player ids. Without
+        one the tournament is played unrated (its standings' ratings are its own, as always).
         """
 
     @_abc_1.abstractmethod

@@ -54,7 +54,9 @@ namespace v1 {
 // Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
 //   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
 //   NOT_FOUND            TOURNAMENT_NOT_FOUND
-//   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+//   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+//                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+//                        without an operator key)
 //   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
 //   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
 //                        used or expired; one reason for all three)
@@ -69,7 +71,10 @@ class TournamentService final {
    public:
     virtual ~StubInterface() {}
     // Create a tournament (not started yet). Returns its id, the admin token and one
-    // one-time seat code per external participant.
+    // one-time seat code per external participant. Its tables are rated (RatingService)
+    // only when the caller presents an operator key (`x-referee-key`), even on a referee
+    // where creating needs none: the key vouches for its participants' player ids. Without
+    // one the tournament is played unrated (its standings' ratings are its own, as always).
     virtual ::grpc::Status CreateTournament(::grpc::ClientContext* context, const ::referee::v1::CreateTournamentRequest& request, ::referee::v1::CreateTournamentResponse* response) = 0;
     std::unique_ptr< ::grpc::ClientAsyncResponseReaderInterface< ::referee::v1::CreateTournamentResponse>> AsyncCreateTournament(::grpc::ClientContext* context, const ::referee::v1::CreateTournamentRequest& request, ::grpc::CompletionQueue* cq) {
       return std::unique_ptr< ::grpc::ClientAsyncResponseReaderInterface< ::referee::v1::CreateTournamentResponse>>(AsyncCreateTournamentRaw(context, request, cq));
@@ -163,7 +168,10 @@ class TournamentService final {
      public:
       virtual ~async_interface() {}
       // Create a tournament (not started yet). Returns its id, the admin token and one
-      // one-time seat code per external participant.
+      // one-time seat code per external participant. Its tables are rated (RatingService)
+      // only when the caller presents an operator key (`x-referee-key`), even on a referee
+      // where creating needs none: the key vouches for its participants' player ids. Without
+      // one the tournament is played unrated (its standings' ratings are its own, as always).
       virtual void CreateTournament(::grpc::ClientContext* context, const ::referee::v1::CreateTournamentRequest* request, ::referee::v1::CreateTournamentResponse* response, std::function<void(::grpc::Status)>) = 0;
       virtual void CreateTournament(::grpc::ClientContext* context, const ::referee::v1::CreateTournamentRequest* request, ::referee::v1::CreateTournamentResponse* response, ::grpc::ClientUnaryReactor* reactor) = 0;
       // Start it (admin token): round 1 is paired and its games created; bots start playing.
@@ -356,7 +364,10 @@ class TournamentService final {
     Service();
     virtual ~Service();
     // Create a tournament (not started yet). Returns its id, the admin token and one
-    // one-time seat code per external participant.
+    // one-time seat code per external participant. Its tables are rated (RatingService)
+    // only when the caller presents an operator key (`x-referee-key`), even on a referee
+    // where creating needs none: the key vouches for its participants' player ids. Without
+    // one the tournament is played unrated (its standings' ratings are its own, as always).
     virtual ::grpc::Status CreateTournament(::grpc::ServerContext* context, const ::referee::v1::CreateTournamentRequest* request, ::referee::v1::CreateTournamentResponse* response);
     // Start it (admin token): round 1 is paired and its games created; bots start playing.
     // Idempotent: starting a running tournament on another process makes that process a

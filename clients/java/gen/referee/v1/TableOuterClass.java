@@ -3458,8 +3458,8 @@ public final class TableOuterClass {
 
     /**
      * <pre>
-     * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-     * players' ratings (RatingService).
+     * A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+     * operator key): its end updates the seated players' ratings (RatingService).
      * </pre>
      *
      * <code>bool rated = 7;</code>
@@ -3677,8 +3677,8 @@ public final class TableOuterClass {
     private boolean rated_ = false;
     /**
      * <pre>
-     * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-     * players' ratings (RatingService).
+     * A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+     * operator key): its end updates the seated players' ratings (RatingService).
      * </pre>
      *
      * <code>bool rated = 7;</code>
@@ -4868,8 +4868,8 @@ public final class TableOuterClass {
       private boolean rated_ ;
       /**
        * <pre>
-       * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-       * players' ratings (RatingService).
+       * A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+       * operator key): its end updates the seated players' ratings (RatingService).
        * </pre>
        *
        * <code>bool rated = 7;</code>
@@ -4881,8 +4881,8 @@ public final class TableOuterClass {
       }
       /**
        * <pre>
-       * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-       * players' ratings (RatingService).
+       * A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+       * operator key): its end updates the seated players' ratings (RatingService).
        * </pre>
        *
        * <code>bool rated = 7;</code>
@@ -4898,8 +4898,8 @@ public final class TableOuterClass {
       }
       /**
        * <pre>
-       * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-       * players' ratings (RatingService).
+       * A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+       * operator key): its end updates the seated players' ratings (RatingService).
        * </pre>
        *
        * <code>bool rated = 7;</code>

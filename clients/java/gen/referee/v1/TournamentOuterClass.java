@@ -528,8 +528,10 @@ public final class TournamentOuterClass {
      * <pre>
      * The operator's own id for this person (at most 128 printable characters), under which
      * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+     * participant is not rated. In a rated tournament a bot participant is rated under its
+     * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
      * </pre>
      *
      * <code>string player_id = 3;</code>
@@ -540,8 +542,10 @@ public final class TournamentOuterClass {
      * <pre>
      * The operator's own id for this person (at most 128 printable characters), under which
      * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+     * participant is not rated. In a rated tournament a bot participant is rated under its
+     * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
      * </pre>
      *
      * <code>string player_id = 3;</code>
@@ -675,8 +679,10 @@ public final class TournamentOuterClass {
      * <pre>
      * The operator's own id for this person (at most 128 printable characters), under which
      * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+     * participant is not rated. In a rated tournament a bot participant is rated under its
+     * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
      * </pre>
      *
      * <code>string player_id = 3;</code>
@@ -699,8 +705,10 @@ public final class TournamentOuterClass {
      * <pre>
      * The operator's own id for this person (at most 128 printable characters), under which
      * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-     * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-     * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+     * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+     * participant is not rated. In a rated tournament a bot participant is rated under its
+     * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
      * </pre>
      *
      * <code>string player_id = 3;</code>
@@ -1266,8 +1274,10 @@ public final class TournamentOuterClass {
        * <pre>
        * The operator's own id for this person (at most 128 printable characters), under which
        * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+       * participant is not rated. In a rated tournament a bot participant is rated under its
+       * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
        * </pre>
        *
        * <code>string player_id = 3;</code>
@@ -1289,8 +1299,10 @@ public final class TournamentOuterClass {
        * <pre>
        * The operator's own id for this person (at most 128 printable characters), under which
        * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+       * participant is not rated. In a rated tournament a bot participant is rated under its
+       * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
        * </pre>
        *
        * <code>string player_id = 3;</code>
@@ -1313,8 +1325,10 @@ public final class TournamentOuterClass {
        * <pre>
        * The operator's own id for this person (at most 128 printable characters), under which
        * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+       * participant is not rated. In a rated tournament a bot participant is rated under its
+       * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
        * </pre>
        *
        * <code>string player_id = 3;</code>
@@ -1333,8 +1347,10 @@ public final class TournamentOuterClass {
        * <pre>
        * The operator's own id for this person (at most 128 printable characters), under which
        * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+       * participant is not rated. In a rated tournament a bot participant is rated under its
+       * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
        * </pre>
        *
        * <code>string player_id = 3;</code>
@@ -1350,8 +1366,10 @@ public final class TournamentOuterClass {
        * <pre>
        * The operator's own id for this person (at most 128 printable characters), under which
        * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-       * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-       * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+       * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+       * participant is not rated. In a rated tournament a bot participant is rated under its
+       * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
        * </pre>
        *
        * <code>string player_id = 3;</code>

@@ -27,7 +27,9 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
  *   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
  *   NOT_FOUND            TOURNAMENT_NOT_FOUND
- *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+ *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+ *                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+ *                        without an operator key)
  *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
  *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
  *                        used or expired; one reason for all three)
@@ -363,7 +365,9 @@ public final class TournamentServiceGrpc {
    * Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
    *   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
    *   NOT_FOUND            TOURNAMENT_NOT_FOUND
-   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+   *                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+   *                        without an operator key)
    *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
    *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
    *                        used or expired; one reason for all three)
@@ -376,7 +380,10 @@ public final class TournamentServiceGrpc {
     /**
      * <pre>
      * Create a tournament (not started yet). Returns its id, the admin token and one
-     * one-time seat code per external participant.
+     * one-time seat code per external participant. Its tables are rated (RatingService)
+     * only when the caller presents an operator key (`x-referee-key`), even on a referee
+     * where creating needs none: the key vouches for its participants' player ids. Without
+     * one the tournament is played unrated (its standings' ratings are its own, as always).
      * </pre>
      */
     public void createTournament(referee.v1.TournamentOuterClass.CreateTournamentRequest request,
@@ -565,7 +572,9 @@ public final class TournamentServiceGrpc {
    * Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
    *   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
    *   NOT_FOUND            TOURNAMENT_NOT_FOUND
-   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+   *                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+   *                        without an operator key)
    *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
    *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
    *                        used or expired; one reason for all three)
@@ -588,7 +597,10 @@ public final class TournamentServiceGrpc {
     /**
      * <pre>
      * Create a tournament (not started yet). Returns its id, the admin token and one
-     * one-time seat code per external participant.
+     * one-time seat code per external participant. Its tables are rated (RatingService)
+     * only when the caller presents an operator key (`x-referee-key`), even on a referee
+     * where creating needs none: the key vouches for its participants' player ids. Without
+     * one the tournament is played unrated (its standings' ratings are its own, as always).
      * </pre>
      */
     public void createTournament(referee.v1.TournamentOuterClass.CreateTournamentRequest request,
@@ -724,7 +736,9 @@ public final class TournamentServiceGrpc {
    * Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
    *   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
    *   NOT_FOUND            TOURNAMENT_NOT_FOUND
-   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+   *                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+   *                        without an operator key)
    *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
    *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
    *                        used or expired; one reason for all three)
@@ -747,7 +761,10 @@ public final class TournamentServiceGrpc {
     /**
      * <pre>
      * Create a tournament (not started yet). Returns its id, the admin token and one
-     * one-time seat code per external participant.
+     * one-time seat code per external participant. Its tables are rated (RatingService)
+     * only when the caller presents an operator key (`x-referee-key`), even on a referee
+     * where creating needs none: the key vouches for its participants' player ids. Without
+     * one the tournament is played unrated (its standings' ratings are its own, as always).
      * </pre>
      */
     public referee.v1.TournamentOuterClass.CreateTournamentResponse createTournament(referee.v1.TournamentOuterClass.CreateTournamentRequest request) {
@@ -876,7 +893,9 @@ public final class TournamentServiceGrpc {
    * Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
    *   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
    *   NOT_FOUND            TOURNAMENT_NOT_FOUND
-   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+   *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+   *                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+   *                        without an operator key)
    *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
    *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
    *                        used or expired; one reason for all three)
@@ -899,7 +918,10 @@ public final class TournamentServiceGrpc {
     /**
      * <pre>
      * Create a tournament (not started yet). Returns its id, the admin token and one
-     * one-time seat code per external participant.
+     * one-time seat code per external participant. Its tables are rated (RatingService)
+     * only when the caller presents an operator key (`x-referee-key`), even on a referee
+     * where creating needs none: the key vouches for its participants' player ids. Without
+     * one the tournament is played unrated (its standings' ratings are its own, as always).
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<referee.v1.TournamentOuterClass.CreateTournamentResponse> createTournament(

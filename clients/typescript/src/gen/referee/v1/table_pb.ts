@@ -206,8 +206,8 @@ export type Table = Message<"referee.v1.Table"> & {
   createdAtUnixMs: bigint;
 
   /**
-   * A rated table (CreateGameRequest.rated, or a tournament's): its end updates the seated
-   * players' ratings (RatingService).
+   * A rated table (CreateGameRequest.rated, or a table of a tournament created with an
+   * operator key): its end updates the seated players' ratings (RatingService).
    *
    * @generated from field: bool rated = 7;
    */

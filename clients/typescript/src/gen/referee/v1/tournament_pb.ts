@@ -40,8 +40,10 @@ export type ParticipantSpec = Message<"referee.v1.ParticipantSpec"> & {
   /**
    * The operator's own id for this person (at most 128 printable characters), under which
    * the tournament's tables rate it (RatingService); shown in its seats' TableSeat.player_id.
-   * Empty: the participant is not rated. A bot participant is rated under its strategy's id
-   * (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
+   * Only with an operator key (`x-referee-key`), which makes the tournament rated: without
+   * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED (it would rate nothing). Empty: the
+   * participant is not rated. In a rated tournament a bot participant is rated under its
+   * strategy's id (`bot:random`, `bot:heuristic`, `bot:search`) and needs none.
    *
    * @generated from field: string player_id = 3;
    */
@@ -1147,7 +1149,9 @@ export const BotStrategySchema: GenEnum<BotStrategy> = /*@__PURE__*/
  * Errors are those of RefereeService (a `google.rpc.ErrorInfo` with a stable reason):
  *   INVALID_ARGUMENT     malformed request (e.g. TABLE_SIZE_UNSUPPORTED, TOO_FEW_PARTICIPANTS)
  *   NOT_FOUND            TOURNAMENT_NOT_FOUND
- *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's)
+ *   UNAUTHENTICATED      TOKEN_MISSING, TOKEN_INVALID (a token that is not this tournament's),
+ *                        OPERATOR_KEY_REQUIRED (CreateTournament: a participant's player_id
+ *                        without an operator key)
  *   PERMISSION_DENIED    ADMIN_TOKEN_REQUIRED (a participant token where the admin's is needed)
  *   NOT_FOUND            SEAT_CODE_INVALID (ClaimSeat: a code that is unknown, already
  *                        used or expired; one reason for all three)
@@ -1159,7 +1163,10 @@ export const BotStrategySchema: GenEnum<BotStrategy> = /*@__PURE__*/
 export const TournamentService: GenService<{
   /**
    * Create a tournament (not started yet). Returns its id, the admin token and one
-   * one-time seat code per external participant.
+   * one-time seat code per external participant. Its tables are rated (RatingService)
+   * only when the caller presents an operator key (`x-referee-key`), even on a referee
+   * where creating needs none: the key vouches for its participants' player ids. Without
+   * one the tournament is played unrated (its standings' ratings are its own, as always).
    *
    * @generated from rpc referee.v1.TournamentService.CreateTournament
    */
