@@ -24,7 +24,7 @@ from service.app import limits, rating_math, seats
 from service.app.writer import HostChange, TableWriter
 from service.domain import hosting, records
 from service.domain.auth import TokenSigner
-from service.errors import PermissionDenied, RefereeError, echo
+from service.errors import PermissionDenied, RefereeError, Unauthenticated, echo
 from service.storage.join_codes import JoinCodes
 from service.storage.lobby_listing import Listing, Summary
 from service.storage.redis_kit import Client, Outage, script
@@ -86,6 +86,20 @@ class Joined:
     table: Hosted
 
 
+def _check_rated_join(player_id: str, caller: limits.Caller) -> None:
+    """A rated table rates a seat under the player id it was joined with, so only the
+    operator's key vouches for one: its backend joins for its authenticated user. Without a
+    player id anyone may still join (the seat is not rated)."""
+    if not player_id:
+        return
+    rating_math.check_own_player_id(player_id)
+    if caller.key is None:
+        raise Unauthenticated(
+            "OPERATOR_KEY_REQUIRED",
+            f"a player_id at a rated table needs an operator key ({limits.KEY_HEADER})",
+        )
+
+
 class Lobby:
     """LobbyService's use cases; ``client`` is a bytes client of the referee's Redis for
     the join counter."""
@@ -139,7 +153,8 @@ class Lobby:
         hosting.check_player_id(player_id)
         if bool(join_code) == bool(game_id):
             raise BadRequestJoin()
-        address = limits.current().address
+        caller = limits.current()
+        address = caller.address
         await self._count_join(address)
         by_code = bool(join_code)
         if by_code:
@@ -156,7 +171,7 @@ class Lobby:
             if not by_code and not table.hosting.listed:
                 raise PermissionDenied("TABLE_NOT_LISTED", "join this table with its join code")
             if table.hosting.rated:
-                rating_math.check_own_player_id(player_id)
+                _check_rated_join(player_id, caller)
             host, seat = hosting.join(table.hosting, name, player_id, when)
             return host
 

@@ -23,7 +23,8 @@ async def channel(address: str) -> AsyncIterator[grpc.aio.Channel]:
 
 async def seated_rated_table(address: str, players: list[str]) -> tuple[str, list[str]]:
     """A rated Pinched! table of ``players`` (their ids, also their names), joined by its
-    join code: its id and the seats' tokens."""
+    join code with the operator's key (which vouches for a rated seat's player id): its id
+    and the seats' tokens."""
     async with channel(address) as opened:
         referee = referee_pb2_grpc.RefereeServiceStub(opened)
         lobby = lobby_pb2_grpc.LobbyServiceStub(opened)
@@ -38,7 +39,7 @@ async def seated_rated_table(address: str, players: list[str]) -> tuple[str, lis
             request = lobby_pb2.JoinGameRequest(
                 join_code=created.join_code, display_name=player_id, player_id=player_id
             )
-            tokens.append((await lobby.JoinGame(request)).seat_token)
+            tokens.append((await lobby.JoinGame(request, metadata=KEY)).seat_token)
         return created.game_id, tokens
 
 

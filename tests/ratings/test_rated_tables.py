@@ -70,7 +70,8 @@ async def test_a_rated_tables_join_refuses_the_ids_the_referee_rates_under_itsel
         joined = await lobby.JoinGame(
             lobby_pb2.JoinGameRequest(
                 join_code=created.join_code, display_name="Bo", player_id="bot-fan"
-            )
+            ),
+            metadata=KEY,
         )
         assert joined.table.rated
         assert joined.table.seats[0].player_id == "bot-fan"
@@ -79,6 +80,29 @@ async def test_a_rated_tables_join_refuses_the_ids_the_referee_rates_under_itsel
             metadata=(("authorization", f"Bearer {joined.seat_token}"),),
         )
         assert seen.view.table.rated  # every view of the table says so, not only the lobby's
+
+
+async def test_a_player_id_at_a_rated_table_needs_the_operators_key(keyed: Running) -> None:
+    """Rule (lobby.proto, JoinGameRequest.player_id): "At a rated table, only with an
+    operator key (x-referee-key) ...: without one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+    Without a player_id anyone may join (that seat is not rated)"."""
+    async with channel(keyed.address) as opened:
+        referee = referee_pb2_grpc.RefereeServiceStub(opened)
+        lobby = lobby_pb2_grpc.LobbyServiceStub(opened)
+        created = await referee.CreateGame(
+            referee_pb2.CreateGameRequest(game=GAME, seats=3, open_seats=3, rated=True),
+            metadata=KEY,
+        )
+        code = created.join_code
+        alice = lobby_pb2.JoinGameRequest(join_code=code, display_name="A", player_id="alice")
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.JoinGame(alice)
+        reason = reason_of(refused.value)[:2]
+        assert reason == (grpc.StatusCode.UNAUTHENTICATED, "OPERATOR_KEY_REQUIRED")
+        vouched = await lobby.JoinGame(alice, metadata=KEY)
+        guest = await lobby.JoinGame(lobby_pb2.JoinGameRequest(join_code=code, display_name="G"))
+        seats = guest.table.seats
+        assert (seats[vouched.seat].player_id, seats[guest.seat].player_id) == ("alice", "")
 
 
 async def test_a_rated_tables_players_are_rated_and_read_on_both_faces(keyed: Running) -> None:

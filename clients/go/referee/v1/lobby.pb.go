@@ -30,7 +30,11 @@ type JoinGameRequest struct {
 	GameId   string `protobuf:"bytes,2,opt,name=game_id,json=gameId,proto3" json:"game_id,omitempty"`
 	// Your display name, public in every view and event: 1 to 64 printable characters.
 	DisplayName string `protobuf:"bytes,3,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
-	// Optional opaque id from your own accounts (public, like the name).
+	// Optional opaque id from your own accounts (public, like the name). At a rated table
+	// (Table.rated) the seat is rated under it, so there it needs an operator key
+	// (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+	// one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+	// table (that seat is not rated).
 	PlayerId string `protobuf:"bytes,4,opt,name=player_id,json=playerId,proto3" json:"player_id,omitempty"`
 }
 

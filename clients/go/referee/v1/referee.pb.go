@@ -49,7 +49,8 @@ type CreateGameRequest struct {
 	// A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
 	// rating for this game updated (RatingService; docs/hosting.md). Only with an operator
 	// key (`x-referee-key`), even where creating games needs none: without one,
-	// UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+	// UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+	// the operator key too, which so vouches for who sits.
 	Rated bool `protobuf:"varint,9,opt,name=rated,proto3" json:"rated,omitempty"`
 }
 

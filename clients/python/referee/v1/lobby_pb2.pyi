@@ -34,7 +34,12 @@ class JoinGameRequest(_message.Message):
     display_name: _builtins.str
     """Your display name, public in every view and event: 1 to 64 printable characters."""
     player_id: _builtins.str
-    """Optional opaque id from your own accounts (public, like the name)."""
+    """Optional opaque id from your own accounts (public, like the name). At a rated table
+    (Table.rated) the seat is rated under it, so there it needs an operator key
+    (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+    one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+    table (that seat is not rated).
+    """
     def __init__(
         self,
         *,

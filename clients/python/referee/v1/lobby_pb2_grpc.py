@@ -104,7 +104,8 @@ class LobbyServiceServicer:
         table started or is full), FAILED_PRECONDITION TABLE_FULL / GAME_ALREADY_STARTED,
         PERMISSION_DENIED TABLE_NOT_LISTED (by game id, for an unlisted table),
         INVALID_ARGUMENT NAME_INVALID (1 to 64 printable characters) / PLAYER_ID_INVALID (at
-        most 128 printable characters). Wrong join codes from one address are limited per
+        most 128 printable characters), UNAUTHENTICATED OPERATOR_KEY_REQUIRED (a player_id at a
+        rated table without an operator key). Wrong join codes from one address are limited per
         minute (RESOURCE_EXHAUSTED JOIN_CODE_ATTEMPTS_EXCEEDED). Of concurrent joins for the
         last seat exactly one wins.
         """

@@ -49,7 +49,8 @@ class LobbyServiceStub:
     table started or is full), FAILED_PRECONDITION TABLE_FULL / GAME_ALREADY_STARTED,
     PERMISSION_DENIED TABLE_NOT_LISTED (by game id, for an unlisted table),
     INVALID_ARGUMENT NAME_INVALID (1 to 64 printable characters) / PLAYER_ID_INVALID (at
-    most 128 printable characters). Wrong join codes from one address are limited per
+    most 128 printable characters), UNAUTHENTICATED OPERATOR_KEY_REQUIRED (a player_id at a
+    rated table without an operator key). Wrong join codes from one address are limited per
     minute (RESOURCE_EXHAUSTED JOIN_CODE_ATTEMPTS_EXCEEDED). Of concurrent joins for the
     last seat exactly one wins.
     """
@@ -100,7 +101,8 @@ class LobbyServiceAsyncStub(LobbyServiceStub):
     table started or is full), FAILED_PRECONDITION TABLE_FULL / GAME_ALREADY_STARTED,
     PERMISSION_DENIED TABLE_NOT_LISTED (by game id, for an unlisted table),
     INVALID_ARGUMENT NAME_INVALID (1 to 64 printable characters) / PLAYER_ID_INVALID (at
-    most 128 printable characters). Wrong join codes from one address are limited per
+    most 128 printable characters), UNAUTHENTICATED OPERATOR_KEY_REQUIRED (a player_id at a
+    rated table without an operator key). Wrong join codes from one address are limited per
     minute (RESOURCE_EXHAUSTED JOIN_CODE_ATTEMPTS_EXCEEDED). Of concurrent joins for the
     last seat exactly one wins.
     """
@@ -154,7 +156,8 @@ class LobbyServiceServicer(metaclass=_abc_1.ABCMeta):
         table started or is full), FAILED_PRECONDITION TABLE_FULL / GAME_ALREADY_STARTED,
         PERMISSION_DENIED TABLE_NOT_LISTED (by game id, for an unlisted table),
         INVALID_ARGUMENT NAME_INVALID (1 to 64 printable characters) / PLAYER_ID_INVALID (at
-        most 128 printable characters). Wrong join codes from one address are limited per
+        most 128 printable characters), UNAUTHENTICATED OPERATOR_KEY_REQUIRED (a player_id at a
+        rated table without an operator key). Wrong join codes from one address are limited per
         minute (RESOURCE_EXHAUSTED JOIN_CODE_ATTEMPTS_EXCEEDED). Of concurrent joins for the
         last seat exactly one wins.
         """

@@ -54,7 +54,8 @@ class CreateGameRequest(_message.Message):
     """A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
     rating for this game updated (RatingService; docs/hosting.md). Only with an operator
     key (`x-referee-key`), even where creating games needs none: without one,
-    UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+    UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+    the operator key too, which so vouches for who sits.
     """
     @_builtins.property
     def options(self) -> _game_pb2.TableOptions:

@@ -72,7 +72,11 @@ public final class Lobby {
 
     /**
      * <pre>
-     * Optional opaque id from your own accounts (public, like the name).
+     * Optional opaque id from your own accounts (public, like the name). At a rated table
+     * (Table.rated) the seat is rated under it, so there it needs an operator key
+     * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+     * table (that seat is not rated).
      * </pre>
      *
      * <code>string player_id = 4;</code>
@@ -81,7 +85,11 @@ public final class Lobby {
     java.lang.String getPlayerId();
     /**
      * <pre>
-     * Optional opaque id from your own accounts (public, like the name).
+     * Optional opaque id from your own accounts (public, like the name). At a rated table
+     * (Table.rated) the seat is rated under it, so there it needs an operator key
+     * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+     * table (that seat is not rated).
      * </pre>
      *
      * <code>string player_id = 4;</code>
@@ -272,7 +280,11 @@ public final class Lobby {
     private volatile java.lang.Object playerId_ = "";
     /**
      * <pre>
-     * Optional opaque id from your own accounts (public, like the name).
+     * Optional opaque id from your own accounts (public, like the name). At a rated table
+     * (Table.rated) the seat is rated under it, so there it needs an operator key
+     * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+     * table (that seat is not rated).
      * </pre>
      *
      * <code>string player_id = 4;</code>
@@ -293,7 +305,11 @@ public final class Lobby {
     }
     /**
      * <pre>
-     * Optional opaque id from your own accounts (public, like the name).
+     * Optional opaque id from your own accounts (public, like the name). At a rated table
+     * (Table.rated) the seat is rated under it, so there it needs an operator key
+     * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+     * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+     * table (that seat is not rated).
      * </pre>
      *
      * <code>string player_id = 4;</code>
@@ -969,7 +985,11 @@ public final class Lobby {
       private java.lang.Object playerId_ = "";
       /**
        * <pre>
-       * Optional opaque id from your own accounts (public, like the name).
+       * Optional opaque id from your own accounts (public, like the name). At a rated table
+       * (Table.rated) the seat is rated under it, so there it needs an operator key
+       * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+       * table (that seat is not rated).
        * </pre>
        *
        * <code>string player_id = 4;</code>
@@ -989,7 +1009,11 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Optional opaque id from your own accounts (public, like the name).
+       * Optional opaque id from your own accounts (public, like the name). At a rated table
+       * (Table.rated) the seat is rated under it, so there it needs an operator key
+       * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+       * table (that seat is not rated).
        * </pre>
        *
        * <code>string player_id = 4;</code>
@@ -1010,7 +1034,11 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Optional opaque id from your own accounts (public, like the name).
+       * Optional opaque id from your own accounts (public, like the name). At a rated table
+       * (Table.rated) the seat is rated under it, so there it needs an operator key
+       * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+       * table (that seat is not rated).
        * </pre>
        *
        * <code>string player_id = 4;</code>
@@ -1027,7 +1055,11 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Optional opaque id from your own accounts (public, like the name).
+       * Optional opaque id from your own accounts (public, like the name). At a rated table
+       * (Table.rated) the seat is rated under it, so there it needs an operator key
+       * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+       * table (that seat is not rated).
        * </pre>
        *
        * <code>string player_id = 4;</code>
@@ -1041,7 +1073,11 @@ public final class Lobby {
       }
       /**
        * <pre>
-       * Optional opaque id from your own accounts (public, like the name).
+       * Optional opaque id from your own accounts (public, like the name). At a rated table
+       * (Table.rated) the seat is rated under it, so there it needs an operator key
+       * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+       * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+       * table (that seat is not rated).
        * </pre>
        *
        * <code>string player_id = 4;</code>

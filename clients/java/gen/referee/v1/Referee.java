@@ -172,7 +172,8 @@ public final class Referee {
      * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
      * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
      * key (`x-referee-key`), even where creating games needs none: without one,
-     * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+     * UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+     * the operator key too, which so vouches for who sits.
      * </pre>
      *
      * <code>bool rated = 9;</code>
@@ -453,7 +454,8 @@ public final class Referee {
      * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
      * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
      * key (`x-referee-key`), even where creating games needs none: without one,
-     * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+     * UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+     * the operator key too, which so vouches for who sits.
      * </pre>
      *
      * <code>bool rated = 9;</code>
@@ -1649,7 +1651,8 @@ public final class Referee {
        * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
        * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
        * key (`x-referee-key`), even where creating games needs none: without one,
-       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+       * the operator key too, which so vouches for who sits.
        * </pre>
        *
        * <code>bool rated = 9;</code>
@@ -1664,7 +1667,8 @@ public final class Referee {
        * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
        * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
        * key (`x-referee-key`), even where creating games needs none: without one,
-       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+       * the operator key too, which so vouches for who sits.
        * </pre>
        *
        * <code>bool rated = 9;</code>
@@ -1683,7 +1687,8 @@ public final class Referee {
        * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
        * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
        * key (`x-referee-key`), even where creating games needs none: without one,
-       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+       * UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+       * the operator key too, which so vouches for who sits.
        * </pre>
        *
        * <code>bool rated = 9;</code>

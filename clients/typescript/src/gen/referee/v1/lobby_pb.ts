@@ -40,7 +40,11 @@ export type JoinGameRequest = Message<"referee.v1.JoinGameRequest"> & {
   displayName: string;
 
   /**
-   * Optional opaque id from your own accounts (public, like the name).
+   * Optional opaque id from your own accounts (public, like the name). At a rated table
+   * (Table.rated) the seat is rated under it, so there it needs an operator key
+   * (`x-referee-key`): the operator's backend joins for its authenticated user. Without
+   * one, UNAUTHENTICATED OPERATOR_KEY_REQUIRED. Without a player_id anyone may join a rated
+   * table (that seat is not rated).
    *
    * @generated from field: string player_id = 4;
    */
@@ -476,7 +480,8 @@ export const LobbyService: GenService<{
    * table started or is full), FAILED_PRECONDITION TABLE_FULL / GAME_ALREADY_STARTED,
    * PERMISSION_DENIED TABLE_NOT_LISTED (by game id, for an unlisted table),
    * INVALID_ARGUMENT NAME_INVALID (1 to 64 printable characters) / PLAYER_ID_INVALID (at
-   * most 128 printable characters). Wrong join codes from one address are limited per
+   * most 128 printable characters), UNAUTHENTICATED OPERATOR_KEY_REQUIRED (a player_id at a
+   * rated table without an operator key). Wrong join codes from one address are limited per
    * minute (RESOURCE_EXHAUSTED JOIN_CODE_ATTEMPTS_EXCEEDED). Of concurrent joins for the
    * last seat exactly one wins.
    *

@@ -85,7 +85,8 @@ export type CreateGameRequest = Message<"referee.v1.CreateGameRequest"> & {
    * A rated table: when its game ends, each seat with a `player_id` (JoinGame) has its
    * rating for this game updated (RatingService; docs/hosting.md). Only with an operator
    * key (`x-referee-key`), even where creating games needs none: without one,
-   * UNAUTHENTICATED OPERATOR_KEY_REQUIRED.
+   * UNAUTHENTICATED OPERATOR_KEY_REQUIRED. A JoinGame with a `player_id` at this table needs
+   * the operator key too, which so vouches for who sits.
    *
    * @generated from field: bool rated = 9;
    */
