@@ -3,10 +3,13 @@
 Pure: it reads a table's hosting record and its outcome, and the players' ratings as
 stored, and returns their new ratings; service.app.rater reads and stores them.
 
-* **Who.** A seat held by a player is rated under the seat's ``player_id`` (JoinGame's,
-  or ParticipantSpec's); a seat without one is not rated. A seat the referee's bot holds is
-  rated under its strategy's id (:func:`bot_id`: ``bot:random``, ``bot:heuristic``,
-  ``bot:search``), whoever held it before.
+* **Who.** A seat with a ``player_id`` (JoinGame's, or ParticipantSpec's) is rated under
+  it, even when it was handed to the referee's bot (for a no-show, or by its admin): the
+  result is the person's, so walking away from a lost position still counts as a loss. A
+  seat the referee's bot held from the start (never a person's) is rated under the bot's
+  strategy's id (:func:`bot_id`: ``bot:random``, ``bot:heuristic``, ``bot:search``); any
+  other seat is not rated (a person's without an id, whoever holds it now). A ``bot:*``
+  rating is named by its kind ("search bot"), never by the display name of a seat.
 * **Places.** Seats are placed by the outcome (:func:`placings`, which tournament scoring
   shares: place 1 + the seats strictly better, tied seats sharing a place). A player who
   holds several seats (a table of two of the same bot) takes part once, ranked at the mean
@@ -35,7 +38,7 @@ from typing import Final
 from openskill.models import PlackettLuce
 
 from engines.base import Outcome
-from service.domain import records
+from service.domain import hosting, records
 from service.errors import BadRequest
 from service.storage.ratings import Skill
 
@@ -100,17 +103,35 @@ class Rated:
     rank: float
 
 
+def _rated_as(host: records.HostRecord, seat: int) -> str:
+    """The id ``seat`` is rated under ("": not rated; see the module)."""
+    hold = host.seats[seat]
+    if hold.player_id:
+        return hold.player_id
+    if hold.holder != records.BOT:
+        return ""
+    handed_over = any(
+        action.kind == hosting.BOT_REPLACED and action.seat == seat for action in host.actions
+    )
+    return "" if handed_over else bot_id(hold.bot)
+
+
+def rating_name(player_id: str, seat_name: str) -> str:
+    """A rating's name: a ``bot:*`` one's is its kind ("search bot"), never the name of the
+    seat it played (a person's, when it took one over); anyone else's is its seat's."""
+    if player_id.startswith(BOT_PREFIX):
+        return f"{player_id.removeprefix(BOT_PREFIX)} bot"
+    return seat_name
+
+
 def who_is_rated(host: records.HostRecord, places: Sequence[int]) -> list[Rated]:
     """The table's rated players, in the order of their first seats (see the module)."""
     seats: dict[str, list[tuple[int, int, str]]] = {}
     for seat, hold in enumerate(host.seats):
-        if hold.holder == records.BOT:
-            player_id = bot_id(hold.bot)
-        elif hold.holder == records.PLAYER and hold.player_id:
-            player_id = hold.player_id
-        else:
-            continue
-        seats.setdefault(player_id, []).append((places[seat], seat, hold.name))
+        player_id = _rated_as(host, seat)
+        if player_id:
+            name = rating_name(player_id, hold.name)
+            seats.setdefault(player_id, []).append((places[seat], seat, name))
     rated = []
     for player_id, held in seats.items():
         place, seat, name = min(held)

@@ -8,8 +8,8 @@ import pytest
 from engines.base import Outcome
 from service.app import rating_math
 from service.app.rating_math import Rated
-from service.domain import records
-from service.domain.records import BOT, OPEN_SEAT, PLAYER, HostRecord, SeatHold
+from service.domain import hosting, records
+from service.domain.records import BOT, OPEN_SEAT, PLAYER, HostRecord, SeatHold, TableActionRecord
 from service.errors import BadRequest
 from service.storage.ratings import Skill
 
@@ -54,19 +54,39 @@ def test_a_team_places_every_seat_one_when_it_won_and_two_when_it_lost() -> None
 
 def test_players_by_their_ids_bots_by_their_strategy_and_seats_without_an_id_not_at_all() -> None:
     """Rule: a player's seat is rated under its player_id, a seat without one is not, and a
-    seat the referee's bot holds is rated as ``bot:<strategy>``."""
-    table = host(
-        player("alice"),
-        SeatHold(PLAYER, "Anon"),
-        bot(2, "Bot 3"),
-        SeatHold(OPEN_SEAT),
-        SeatHold(BOT, "Alice's seat", player_id="alice-left", bot=3),
-    )
-    rated = rating_math.who_is_rated(table, [1, 2, 3, 4, 5])
+    seat the referee's bot held from the start is rated as ``bot:<strategy>``, named by its
+    kind ("heuristic bot"), never by its seat's display name."""
+    table = host(player("alice"), SeatHold(PLAYER, "Anon"), bot(2, "Bot 3"), SeatHold(OPEN_SEAT))
+    rated = rating_math.who_is_rated(table, [1, 2, 3, 4])
     assert rated == [
         Rated("alice", "alice", 0, 1, 1.0),
-        Rated("bot:heuristic", "Bot 3", 2, 3, 3.0),
-        Rated("bot:search", "Alice's seat", 4, 5, 5.0),
+        Rated("bot:heuristic", "heuristic bot", 2, 3, 3.0),
+    ]
+
+
+def test_a_seat_handed_to_a_bot_is_rated_as_the_person_who_left_it() -> None:
+    """Rule (rating_math, Who): a seat with a player_id "is rated under it, even when it was
+    handed to the referee's bot ...: walking away from a lost position still counts as a
+    loss"; a person's seat without an id is not rated once a bot holds it (the bot never
+    chose that position), and ``bot:search`` takes no one's name."""
+    handed = TableActionRecord(hosting.BOT_REPLACED, 9, 1, "Bo", 0.0, True)
+    table = HostRecord(
+        records.TABLE_LIVE,
+        (
+            SeatHold(BOT, "Alice", player_id="alice", bot=3),
+            SeatHold(BOT, "Bo", bot=3),
+            bot(3, "Bot 3"),
+            player("carol"),
+        ),
+        0.0,
+        rated=True,
+        actions=(handed,),
+    )
+    rated = rating_math.who_is_rated(table, [4, 1, 3, 2])
+    assert rated == [
+        Rated("alice", "Alice", 0, 4, 4.0),
+        Rated("bot:search", "search bot", 2, 3, 3.0),
+        Rated("carol", "carol", 3, 2, 2.0),
     ]
 
 
@@ -75,7 +95,10 @@ def test_a_player_at_several_seats_is_rated_once_at_its_mean_place() -> None:
     places, and its history names its best-placed seat"."""
     table = host(bot(1, "Bot 1"), player("alice"), bot(1, "Bot 3"))
     rated = rating_math.who_is_rated(table, [3, 2, 1])
-    assert rated == [Rated("bot:random", "Bot 3", 2, 1, 2.0), Rated("alice", "alice", 1, 2, 2.0)]
+    assert rated == [
+        Rated("bot:random", "random bot", 2, 1, 2.0),
+        Rated("alice", "alice", 1, 2, 2.0),
+    ]
 
 
 def test_the_better_placed_player_gains_and_equal_places_gain_alike() -> None:

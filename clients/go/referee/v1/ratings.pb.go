@@ -100,7 +100,7 @@ type PlayerRating struct {
 	// When the last rated game changed it (Unix ms).
 	UpdatedAtUnixMs int64 `protobuf:"varint,5,opt,name=updated_at_unix_ms,json=updatedAtUnixMs,proto3" json:"updated_at_unix_ms,omitempty"`
 	// The display name of the player's seat at its last rated game (names may change; the
-	// player_id is what identifies it).
+	// player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
 	Name string `protobuf:"bytes,6,opt,name=name,proto3" json:"name,omitempty"`
 }
 

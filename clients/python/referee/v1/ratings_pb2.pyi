@@ -68,7 +68,7 @@ class PlayerRating(_message.Message):
     """When the last rated game changed it (Unix ms)."""
     name: _builtins.str
     """The display name of the player's seat at its last rated game (names may change; the
-    player_id is what identifies it).
+    player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
     """
     @_builtins.property
     def skill(self) -> Global___Skill: ...

@@ -721,7 +721,7 @@ public final class Ratings {
     /**
      * <pre>
      * The display name of the player's seat at its last rated game (names may change; the
-     * player_id is what identifies it).
+     * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
      * </pre>
      *
      * <code>string name = 6;</code>
@@ -731,7 +731,7 @@ public final class Ratings {
     /**
      * <pre>
      * The display name of the player's seat at its last rated game (names may change; the
-     * player_id is what identifies it).
+     * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
      * </pre>
      *
      * <code>string name = 6;</code>
@@ -927,7 +927,7 @@ public final class Ratings {
     /**
      * <pre>
      * The display name of the player's seat at its last rated game (names may change; the
-     * player_id is what identifies it).
+     * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
      * </pre>
      *
      * <code>string name = 6;</code>
@@ -949,7 +949,7 @@ public final class Ratings {
     /**
      * <pre>
      * The display name of the player's seat at its last rated game (names may change; the
-     * player_id is what identifies it).
+     * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
      * </pre>
      *
      * <code>string name = 6;</code>
@@ -1784,7 +1784,7 @@ public final class Ratings {
       /**
        * <pre>
        * The display name of the player's seat at its last rated game (names may change; the
-       * player_id is what identifies it).
+       * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
        * </pre>
        *
        * <code>string name = 6;</code>
@@ -1805,7 +1805,7 @@ public final class Ratings {
       /**
        * <pre>
        * The display name of the player's seat at its last rated game (names may change; the
-       * player_id is what identifies it).
+       * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
        * </pre>
        *
        * <code>string name = 6;</code>
@@ -1827,7 +1827,7 @@ public final class Ratings {
       /**
        * <pre>
        * The display name of the player's seat at its last rated game (names may change; the
-       * player_id is what identifies it).
+       * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
        * </pre>
        *
        * <code>string name = 6;</code>
@@ -1845,7 +1845,7 @@ public final class Ratings {
       /**
        * <pre>
        * The display name of the player's seat at its last rated game (names may change; the
-       * player_id is what identifies it).
+       * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
        * </pre>
        *
        * <code>string name = 6;</code>
@@ -1860,7 +1860,7 @@ public final class Ratings {
       /**
        * <pre>
        * The display name of the player's seat at its last rated game (names may change; the
-       * player_id is what identifies it).
+       * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
        * </pre>
        *
        * <code>string name = 6;</code>

@@ -80,7 +80,7 @@ export type PlayerRating = Message<"referee.v1.PlayerRating"> & {
 
   /**
    * The display name of the player's seat at its last rated game (names may change; the
-   * player_id is what identifies it).
+   * player_id is what identifies it); a `bot:*` player's is its kind ("search bot").
    *
    * @generated from field: string name = 6;
    */
