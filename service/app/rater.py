@@ -7,8 +7,8 @@ rating store (:mod:`service.storage.ratings`).
 
 Exactly once, whoever sees the end and whatever dies:
 
-1. the move that finishes a game puts the game among those to rate *before* it is
-   committed (:mod:`service.storage.pending_ratings`, by the game store's commit), so a
+1. the move that finishes a rated table's game puts the game among those to rate *before*
+   it is committed (:mod:`service.storage.pending_ratings`, by the game store's commit), so a
    process that dies after the commit cannot lose the rating;
 2. the process that committed it rates it at once (:meth:`Rater.ended`, the table
    writer's ``ended`` hook), and every process sweeps the games to rate that are due
@@ -91,7 +91,7 @@ class Rater:
         aborted: nothing to rate) and drop its member; a failure leaves it to a sweep."""
         try:
             table = await self.load(game_id)
-            if table.finished:
+            if table.finished and table.hosting.rated:  # only a rated one was added
                 await self.rate(table)
                 await self.pending.drop(game_id, table.version)
         except RefereeError as error:  # GameNotFound too: an expired game is not rated

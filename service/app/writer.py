@@ -227,6 +227,7 @@ class TableWriter:
             finished=table.game.outcome(move.state) is not None,
             host_version=table.host_version,
             clock=clock,
+            rated=table.hosting.rated,
         )
         committed = dataclasses.replace(
             table, version=version, state=move.state, head=head, clock=clock or table.clock

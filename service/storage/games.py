@@ -82,6 +82,7 @@ class GameStore(Protocol):
         finished: bool,
         host_version: int = 0,
         clock: bytes | None = None,
+        rated: bool = False,
     ) -> CommitResult: ...
 
     async def change_host(

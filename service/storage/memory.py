@@ -120,6 +120,7 @@ class MemoryStore:
         finished: bool,
         host_version: int = 0,
         clock: bytes | None = None,
+        rated: bool = False,
     ) -> CommitResult:
         """Apply one move if ``expected_version`` and ``host_version`` are current, with
         RedisStore's checks in its order (``commit.lua``): DUPLICATE, MISSING, CONFLICT
@@ -127,7 +128,8 @@ class MemoryStore:
 
         A move that finishes the game drops the game's records, as Redis does: a later
         repeat of any of its move keys is no DUPLICATE but a CONFLICT (the game has moved
-        on), and :meth:`move_record` answers it from the log."""
+        on), and :meth:`move_record` answers it from the log. ``rated`` changes nothing
+        here: no games to rate are kept in memory (RedisStore's ``pending``)."""
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
         await _round_trip()

@@ -367,6 +367,7 @@ class RedisStore:
         finished: bool,
         host_version: int = 0,
         clock: bytes | None = None,
+        rated: bool = False,
     ) -> CommitResult:
         """Apply one move atomically if ``expected_version`` is current (see ``commit.lua``).
 
@@ -389,14 +390,15 @@ class RedisStore:
         record (a reissued token, say) is a CONFLICT too. ``clock``, when given, is the turn
         clock's state after the move, stored with it.
 
-        A move that finishes the game first puts the game among those to rate
-        (:attr:`pending`, due :data:`RATING_GRACE_MS` later), so that no crash between the
-        commit and the rating can lose it (service.app.rater drops it once done).
+        A move that finishes a ``rated`` table's game first puts the game among those to
+        rate (:attr:`pending`, due :data:`RATING_GRACE_MS` later), so that no crash between
+        the commit and the rating can lose it (service.app.rater drops it once done). An
+        unrated game costs nothing there, nor does it need the pending set's shard.
         """
         if expected_version < 0:
             raise ValueError("expected_version must be >= 0")
         keys = self.keys(game_id).all
-        if finished:  # before the commit: a crash right after it cannot lose the rating
+        if finished and rated:  # before the commit: a crash right after it cannot lose it
             due = int(time.time() * 1000) + RATING_GRACE_MS
             await self.pending.add(game_id, expected_version + 1, due)
         args: list[Any] = [

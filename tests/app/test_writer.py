@@ -199,6 +199,7 @@ class Contended(MemoryStore):
         finished: bool,
         host_version: int = 0,
         clock: bytes | None = None,
+        rated: bool = False,
     ) -> CommitResult:
         queued, self.meanwhile = self.meanwhile, []
         for write in queued:
@@ -214,6 +215,7 @@ class Contended(MemoryStore):
             finished=finished,
             host_version=host_version,
             clock=clock,
+            rated=rated,
         )
 
 

@@ -134,6 +134,19 @@ async def test_an_unrated_table_and_an_aborted_rated_one_rate_nobody(shared: Sha
     assert await shared.store.pending.waiting() == 0
 
 
+async def test_only_a_rated_tables_finishing_move_adds_a_game_to_rate(shared: Shared) -> None:
+    """Rule (store.commit): "A move that finishes a rated table's game first puts the game
+    among those to rate ... An unrated game costs nothing there": finished by a process
+    that tells nobody of a game's end, the unrated game leaves no member, the rated one
+    does."""
+    silent = shared.process(hook=False)
+    unrated = await silent.referee.create_game(GAME, 2, {}, allow_spectators=True, seed=b"u")
+    await play_to_the_end(silent, unrated.game_id)
+    assert await shared.store.pending.waiting() == 0
+    await play_to_the_end(silent, await rated_table(silent, "alice", "bob"))
+    assert await shared.store.pending.waiting() == 1
+
+
 async def test_a_game_whose_process_died_before_rating_it_is_rated_once_by_two_sweeps(
     shared: Shared,
 ) -> None:
