@@ -5,7 +5,7 @@ process that finished it or by any process's sweep, whatever dies in between
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -14,7 +14,7 @@ from service.app.rater import Rater
 from service.app.referee import RatedTable, Referee
 from service.app.writer import Following, HostChange, TableWriter, wall_ms
 from service.domain import hosting
-from service.storage.ratings import RatingStore
+from service.storage.ratings import Applied, RatingStore, Update
 from service.storage.store import RATING_GRACE_MS, RedisStore
 from service.storage.tables import Table
 from tests.app.in_memory import default_move, referee_on
@@ -185,12 +185,35 @@ async def test_a_rater_that_dies_mid_way_leaves_the_game_to_a_sweep_which_rates_
     assert await shared.store.pending.waiting() == 0
 
 
+class HeldApplies:
+    """A spy on ``RatingStore.apply``: the first two applies wait for each other (so both
+    games' ratings were read before either is written), and every result is kept."""
+
+    def __init__(self, ratings: RatingStore) -> None:
+        self._apply = ratings.apply
+        self._arrived = 0
+        self._both = asyncio.Event()
+        self.results: list[Applied] = []
+
+    async def apply(self, game: str, game_id: str, updates: Sequence[Update], now: int) -> Applied:
+        self._arrived += 1
+        if self._arrived == 2:
+            self._both.set()
+        if self._arrived <= 2:
+            await self._both.wait()
+        applied = await self._apply(game, game_id, updates, now)
+        self.results.append(applied)
+        return applied
+
+
 async def test_two_games_of_one_player_ending_at_once_both_count_one_after_the_other(
-    shared: Shared,
+    shared: Shared, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rule: a game's ratings are computed from the players' ratings as read; another game
     rated first is a CONFLICT, read again and computed again: both count, and the
     later entry starts where the earlier one ended."""
+    spy = HeldApplies(shared.ratings)
+    monkeypatch.setattr(shared.ratings, "apply", spy.apply)
     one = shared.process(hook=False)
     first = await rated_table(one, "alice", "bob")
     second = await rated_table(one, "alice", "carol")
@@ -200,6 +223,7 @@ async def test_two_games_of_one_player_ending_at_once_both_count_one_after_the_o
     games, history = await shared.ratings.history(GAME, "alice", 0, 10)
     assert games == 2 and {change.game_id for change in history} == {first, second}
     assert history[0].before == history[1].after
+    assert sorted(applied.value for applied in spy.results) == ["CONFLICT", "OK", "OK"]
 
 
 async def test_a_member_whose_move_is_not_stored_yet_waits_and_a_gone_game_is_dropped(
