@@ -41,7 +41,7 @@ from service.storage.tables import Table, clock_deadlines
 
 log = structlog.get_logger("referee.clock")
 
-NO_SHOW_BOT_STRATEGY = 3  # BotStrategy SEARCH (tournament.proto): Clock.no_show_bot unset
+NO_SHOW_BOT_STRATEGY = hosting.BOT_SEARCH  # Clock.no_show_bot unset
 Stamp: TypeAlias = tuple[int, int]  # a table's (version, host version)
 Chosen: TypeAlias = tuple[int, Any]  # a bot's seat and the engine move it chose
 # The most moves one firing plays: every seat of the largest table twice, and then some.

@@ -47,7 +47,6 @@ BOT_PREFIX: Final = "bot:"
 GAME_PREFIX: Final = "game:"
 # The BotStrategy numbers (tournament.proto) and their ids; a seat handed to a bot
 # without one got the random bot (service.domain.hosting).
-BOT_STRATEGIES: Final = {1: "random", 2: "heuristic", 3: "search"}
 RESERVED_PREFIXES: Final = (BOT_PREFIX, GAME_PREFIX)
 
 
@@ -76,7 +75,8 @@ def check_own_player_id(player_id: str) -> str:
 
 def bot_id(strategy: int) -> str:
     """The player id the referee's bot of ``strategy`` (a BotStrategy number) is rated as."""
-    return BOT_PREFIX + BOT_STRATEGIES.get(strategy, BOT_STRATEGIES[1])
+    names = hosting.BOT_STRATEGIES
+    return BOT_PREFIX + names.get(strategy, names[hosting.BOT_RANDOM])
 
 
 def game_id_of(game: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import msgspec
 
@@ -41,6 +42,9 @@ JOINED, LEFT, STARTED, TOKEN_REISSUED, FORFEITED, BOT_REPLACED, ABORTED = range(
 # BotStrategy numbers (tournament.proto): StartGame's open seats get the random bot unless
 # it names one; a seat handed over (ReplaceSeatByBot, a no-show) the search bot.
 BOT_RANDOM, BOT_HEURISTIC, BOT_SEARCH = 1, 2, 3
+BOT_STRATEGIES: Final = {BOT_RANDOM: "random", BOT_HEURISTIC: "heuristic", BOT_SEARCH: "search"}
+"""Each BotStrategy number's strategy name (the bots' ``referee.search.registry`` names,
+the rating ids' ``bot:<name>``); a stored seat always names one (0 is never stored)."""
 BOT_KINDS = {BOT_HEURISTIC: " (heuristic)", BOT_SEARCH: " (search)"}
 
 

@@ -39,15 +39,13 @@ from referee.search.core import Budget
 from referee.search.registry import SEARCH, SEARCH_BOTS, bot_for
 from referee.v1 import game_pb2
 from service.app.views import project
+from service.domain import hosting
 from service.edge import translate
 from service.edge.verifying import lowered
 from service.storage.tables import Table
 
 log = structlog.get_logger("referee.bots")
 
-# The BotStrategy numbers (tournament.proto) of the bots a seat may be handed to; a seat
-# handed over without one (BOT_STRATEGY_UNSPECIFIED) gets the search bot.
-STRATEGIES: Final = {0: SEARCH, 1: "random", 2: "heuristic", 3: SEARCH}
 FALLBACK: Final = "heuristic"
 BACKLOG = 4
 # How much longer than its budget a decision may take (the pool's queue, a slow start)
@@ -103,7 +101,7 @@ class HouseBots:
         game = table.game.name
         view = translate.view_to_proto(project(table, table.state, table.version, seat, table.head))
         legal = translate.moves_to_proto(game, table.game.legal_moves(table.state, seat))
-        bot = self.seat_bot(game, STRATEGIES.get(strategy, SEARCH))
+        bot = self.seat_bot(game, hosting.BOT_STRATEGIES.get(strategy, SEARCH))
         choice = await decided(bot, view, legal, rng)
         return None if choice is None else translate.move_from_proto(choice)[1]
 

@@ -14,6 +14,7 @@ from referee.codecs import CODECS
 from referee.v1 import game_pb2, referee_pb2, table_pb2, tournament_pb2
 from service.app.limits import Limits
 from service.app.lobby import Hosted, Lobby
+from service.domain import hosting
 from service.edge import clock_proto, translate
 from service.edge.calls import bind
 from service.edge.observability import Metrics
@@ -42,11 +43,13 @@ FORMATS = {
     tournament_pb2.TOURNAMENT_FORMAT_SWISS: Format.SWISS,
 }
 FORMAT_TO_PROTO = {value: key for key, value in FORMATS.items()}
-BOTS = {
+# BotStrategy numbers to the participants' strategy names ("": an external participant).
+BOTS: dict[tournament_pb2.BotStrategy.ValueType, str] = {
     tournament_pb2.BOT_STRATEGY_UNSPECIFIED: "",
-    tournament_pb2.BOT_STRATEGY_RANDOM: "random",
-    tournament_pb2.BOT_STRATEGY_HEURISTIC: "heuristic",
-    tournament_pb2.BOT_STRATEGY_SEARCH: "search",
+    **{
+        tournament_pb2.BotStrategy.Value(f"BOT_STRATEGY_{name.upper()}"): name
+        for name in hosting.BOT_STRATEGIES.values()
+    },
 }
 BOT_TO_PROTO = {value: key for key, value in BOTS.items()}
 STATUS_TO_PROTO = {

@@ -54,7 +54,7 @@ MAX_PARTICIPANTS = 256
 MAX_ROUNDS = 64
 MAX_BOT_DELAY_MS = 10_000
 MAX_LIST = 100
-BOTS = ("random", "heuristic", "search")  # BotStrategy RANDOM, HEURISTIC, SEARCH
+BOTS = tuple(hosting.BOT_STRATEGIES.values())  # the bot participants' strategies
 WATCH_BLOCK_MS = 1000
 ADMIN = -1  # the caller role of the admin token
 # How long shutdown waits for the bots' channel to close (their calls have ended by then).
@@ -158,9 +158,12 @@ class TournamentHost:
         bots: SeatBots | None = None,
     ) -> None:
         self.referee = referee
-        # The bot participants' bots (the referee's house bots and their pool; a host of
-        # its own, in tests, makes its own).
-        self.bots: SeatBots = bots or HouseBots()
+        # The bot participants' bots (the referee's house bots and their pool; a host
+        # given none, in tests, makes its own and closes it with itself).
+        self._own_bots: HouseBots | None = None
+        if bots is None:
+            bots = self._own_bots = HouseBots()
+        self.bots: SeatBots = bots
         self.store = store
         self.codes = SeatCodes(
             store.client, kind=CODE_KIND, attempts_per_minute=code_attempts_per_minute
@@ -421,3 +424,5 @@ class TournamentHost:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._client.close(), CLOSE_SECONDS)
         await self.store.aclose()
+        if self._own_bots is not None:
+            self._own_bots.close()
