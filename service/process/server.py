@@ -136,15 +136,8 @@ async def running(
         )
         metrics.watch_streams_from(lambda: referee.feed.watchers)
         server = _grpc_server(settings)
-        verifier = Verifier(
-            settings.verify_workers, settings.verify_queue, settings.verify_bytes_per_second
-        )
-        stack.callback(verifier.close)  # after the server has stopped
-        api = RefereeApi(referee, metrics, verifier, limits, lobby)
-        lobby_api = LobbyApi(lobby, metrics, limits)
+        api, lobby_api, bots = _apis(settings, stack, referee, lobby, limits, metrics)
         rating_api = RatingApi(Ratings(rating_store, secret), metrics, limits)
-        bots = HouseBots(settings.bot_search_seconds, settings.bot_workers)
-        stack.callback(bots.close)  # after the firer and the directors have stopped
         tournaments = tournament_service(
             referee, redis_url, settings, metrics, limits, lobby=lobby, bots=bots
         )
@@ -179,6 +172,27 @@ async def running(
             handle.cut_steps = await _stop(
                 settings, handle, tournaments, health_servicer, background, http, store
             )
+
+
+def _apis(
+    settings: Settings,
+    stack: contextlib.AsyncExitStack,
+    referee: Referee,
+    lobby: Lobby,
+    limits: Limits,
+    metrics: Metrics,
+) -> tuple[RefereeApi, LobbyApi, HouseBots]:
+    """The referee's and the lobby's APIs, and the house bots, each of whose worker pools
+    (VerifyHistory's replays, the search bot's thinking) closes with ``stack``, after the
+    server, the firer and the directors have stopped."""
+    verifier = Verifier(
+        settings.verify_workers, settings.verify_queue, settings.verify_bytes_per_second
+    )
+    stack.callback(verifier.close)
+    bots = HouseBots(settings.bot_search_seconds, settings.bot_workers)
+    stack.callback(bots.close)
+    api = RefereeApi(referee, metrics, verifier, limits, lobby)
+    return api, LobbyApi(lobby, metrics, limits), bots
 
 
 def _redis(settings: Settings, stack: contextlib.AsyncExitStack) -> tuple[str, Supervisor | None]:
