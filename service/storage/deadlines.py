@@ -57,12 +57,16 @@ def shard_of(game_id: str, shards: int = SHARDS) -> int:
     return zlib.crc32(game_id.encode()) % shards
 
 
-class DeadlineIndex:
-    """The sharded sorted sets on one Redis (or Cluster) client, which the caller owns."""
+class LeasedShards:
+    """Sharded sorted sets of members due at a time, claimed under a lease (see the
+    module), on one Redis (or Cluster) client, which the caller owns: the deadline index's
+    and the games to rate's (service.storage.pending_ratings). ``name`` is the sets' key
+    (``{prefix}<name>:{<n>}``); subclasses say what a member means."""
 
     def __init__(
         self,
         client: Redis | RedisCluster,
+        name: str,
         *,
         key_prefix: str = "",
         shards: int = SHARDS,
@@ -71,7 +75,8 @@ class DeadlineIndex:
         if shards <= 0:
             raise ValueError("shards must be positive")
         self._client = client
-        # Where a move's ZADD goes out with the process's other commands (the store's
+        self._name = name
+        # Where an add's ZADD goes out with the process's other commands (the store's
         # group commit, service.storage.batching); None: alone.
         self._batcher = batcher
         self._prefix = key_prefix
@@ -81,21 +86,23 @@ class DeadlineIndex:
         self._claim_text = _script_text("deadline_claim.lua")
 
     def key(self, shard: int) -> str:
-        return f"{self._prefix}deadlines:{{{shard}}}"
+        return f"{self._prefix}{self._name}:{{{shard}}}"
 
-    @_outage
-    async def schedule(self, game_id: str, version: int, host_version: int, due_ms: int) -> None:
-        """Add the member of ``game_id`` at ``version`` / ``host_version``, due at
-        ``due_ms``; a member already there keeps its score (it may be leased)."""
-        key, name = self.key(shard_of(game_id, self.shards)), member(game_id, version, host_version)
+    def key_of(self, game_id: str) -> str:
+        return self.key(shard_of(game_id, self.shards))
+
+    async def _add(self, game_id: str, name: str, due_ms: int) -> None:
+        """Add ``name`` in ``game_id``'s shard, due at ``due_ms``; a member already there
+        keeps its score (it may be leased)."""
+        key = self.key_of(game_id)
         if self._batcher is not None:
             await self._batcher.command("ZADD", key, "NX", due_ms, name)
             return
         await self._client.zadd(key, {name: due_ms}, nx=True)
 
-    @_outage
-    async def claim(self, now_ms: int, lease_ms: int, per_shard: int) -> list[Due]:
-        """Lease up to ``per_shard`` due members of every shard, in one pipeline."""
+    async def _claim(self, now_ms: int, lease_ms: int, per_shard: int) -> list[tuple[str, int]]:
+        """Lease up to ``per_shard`` due members of every shard, in one pipeline: each
+        member with its shard."""
         pipe = self._client.pipeline(transaction=False)
         for shard in range(self.shards):
             pipe.execute_command(
@@ -103,10 +110,40 @@ class DeadlineIndex:
             )
         replies = await pipe.execute()
         return [
-            parse(as_bytes(raw).decode(), shard)
-            for shard, reply in enumerate(replies)
-            for raw in reply
+            (as_bytes(raw).decode(), shard) for shard, reply in enumerate(replies) for raw in reply
         ]
+
+    async def _count(self) -> int:
+        """Members in all shards (tests and metrics)."""
+        pipe = self._client.pipeline(transaction=False)
+        for shard in range(self.shards):
+            pipe.zcard(self.key(shard))
+        return sum(int(count) for count in await pipe.execute())
+
+
+class DeadlineIndex(LeasedShards):
+    """The deadline index (see the module)."""
+
+    def __init__(
+        self,
+        client: Redis | RedisCluster,
+        *,
+        key_prefix: str = "",
+        shards: int = SHARDS,
+        batcher: Batcher | None = None,
+    ) -> None:
+        super().__init__(client, "deadlines", key_prefix=key_prefix, shards=shards, batcher=batcher)
+
+    @_outage
+    async def schedule(self, game_id: str, version: int, host_version: int, due_ms: int) -> None:
+        """Add the member of ``game_id`` at ``version`` / ``host_version``, due at
+        ``due_ms``; a member already there keeps its score (it may be leased)."""
+        await self._add(game_id, member(game_id, version, host_version), due_ms)
+
+    @_outage
+    async def claim(self, now_ms: int, lease_ms: int, per_shard: int) -> list[Due]:
+        """Lease up to ``per_shard`` due members of every shard, in one pipeline."""
+        return [parse(raw, shard) for raw, shard in await self._claim(now_ms, lease_ms, per_shard)]
 
     @_outage
     async def drop(self, due: Due) -> None:
@@ -115,16 +152,13 @@ class DeadlineIndex:
     @_outage
     async def pending(self) -> int:
         """Members in all shards (tests and metrics)."""
-        pipe = self._client.pipeline(transaction=False)
-        for shard in range(self.shards):
-            pipe.zcard(self.key(shard))
-        return sum(int(count) for count in await pipe.execute())
+        return await self._count()
 
     @_outage
     async def score(self, game_id: str, version: int, host_version: int) -> int | None:
         """The deadline of one member, None when it is not there (tests)."""
         found = await self._client.zscore(
-            self.key(shard_of(game_id, self.shards)), member(game_id, version, host_version)
+            self.key_of(game_id), member(game_id, version, host_version)
         )
         return None if found is None else int(found)
 

@@ -18,14 +18,12 @@ back due when its lease runs out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Final
 
 from service.storage.batching import Batcher
-from service.storage.deadlines import shard_of
-from service.storage.redis_kit import Client, Outage, as_bytes
+from service.storage.deadlines import LeasedShards
+from service.storage.redis_kit import Client, Outage
 
 SHARDS: Final = 16
 _outage = Outage("the rating queue", "nothing was applied; a retry is safe")
@@ -50,8 +48,8 @@ def parse(raw: str, shard: int) -> Pending:
     return Pending(game_id, int(version), raw, shard)
 
 
-class PendingRatings:
-    """The sharded sorted sets on one Redis (or Cluster) client, which the caller owns."""
+class PendingRatings(LeasedShards):
+    """The games to rate (see the module)."""
 
     def __init__(
         self,
@@ -61,59 +59,27 @@ class PendingRatings:
         shards: int = SHARDS,
         batcher: Batcher | None = None,
     ) -> None:
-        if shards <= 0:
-            raise ValueError("shards must be positive")
-        self._client = client
-        # Where a finishing move's ZADD goes out with the process's other commands (the
-        # store's group commit, service.storage.batching); None: alone.
-        self._batcher = batcher
-        self._prefix = key_prefix
-        self.shards = shards
-        self.on_call: Callable[[str, float], None] | None = None  # metrics, when wanted
-        self._claim_text = (
-            resources.files("service.storage") / "lua" / "deadline_claim.lua"
-        ).read_text(encoding="utf-8")
-
-    def key(self, shard: int) -> str:
-        return f"{self._prefix}rating-pending:{{{shard}}}"
-
-    def _key_of(self, game_id: str) -> str:
-        return self.key(shard_of(game_id, self.shards))
+        super().__init__(
+            client, "rating-pending", key_prefix=key_prefix, shards=shards, batcher=batcher
+        )
 
     @_outage
     async def add(self, game_id: str, version: int, due_ms: int) -> None:
         """Add the member of ``game_id`` finished at ``version``, due at ``due_ms``; a
         member already there keeps its score (it may be leased)."""
-        key, name = self._key_of(game_id), member(game_id, version)
-        if self._batcher is not None:
-            await self._batcher.command("ZADD", key, "NX", due_ms, name)
-            return
-        await self._client.zadd(key, {name: due_ms}, nx=True)
+        await self._add(game_id, member(game_id, version), due_ms)
 
     @_outage
     async def claim(self, now_ms: int, lease_ms: int, per_shard: int) -> list[Pending]:
         """Lease up to ``per_shard`` due members of every shard, in one pipeline."""
-        pipe = self._client.pipeline(transaction=False)
-        for shard in range(self.shards):
-            pipe.execute_command(
-                "EVAL", self._claim_text, 1, self.key(shard), now_ms, lease_ms, per_shard
-            )
-        replies = await pipe.execute()
-        return [
-            parse(as_bytes(raw).decode(), shard)
-            for shard, reply in enumerate(replies)
-            for raw in reply
-        ]
+        return [parse(raw, shard) for raw, shard in await self._claim(now_ms, lease_ms, per_shard)]
 
     @_outage
     async def drop(self, game_id: str, version: int) -> None:
         """Remove the member of ``game_id`` finished at ``version`` (none: nothing to do)."""
-        await self._client.zrem(self._key_of(game_id), member(game_id, version))
+        await self._client.zrem(self.key_of(game_id), member(game_id, version))
 
     @_outage
     async def waiting(self) -> int:
         """Members in all shards (tests and metrics)."""
-        pipe = self._client.pipeline(transaction=False)
-        for shard in range(self.shards):
-            pipe.zcard(self.key(shard))
-        return sum(int(count) for count in await pipe.execute())
+        return await self._count()
