@@ -265,7 +265,7 @@ def report_cooperative(mode: str, seats: int, results: list[Played]) -> None:
 
 
 # The benchmark's budget per decision for each game (docs/benchmarks.md says why).
-ITERATIONS = {"gang_of_four": 60, "pinched": 60, "the_gang": 60}
+ITERATIONS = {"gang_of_four": 60, "pinched": 60, "the_gang": 300}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
